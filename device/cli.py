@@ -1,0 +1,38 @@
+"""The `deckhand` command: parses the command line and hands over to one module per
+sub-command in `device.commands`."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Sub-commands, in the order `deckhand --help` lists them.
+COMMANDS = ("run", "simulate", "replay", "recognize", "teach", "calibrate", "check", "install")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="deckhand",
+                                     description="Deckhand: a referee and score pad for card games.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"device.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"device.commands.{name}":
+                continue  # not built yet
+            raise
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

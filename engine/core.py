@@ -1,0 +1,218 @@
+"""The vocabulary every game shares: refusals, notices, seats, actions, the match spec,
+and the `Game` interface each game package implements.
+
+The contract (DESIGN.md, STYLE.md):
+
+* A game state is a frozen dataclass. `game.apply(state, action)` returns
+  `(new_state, notices)` or raises `IllegalAction` with a reason in words; the old state
+  is never changed. Stepping a finished match raises `IllegalAction("the match is over")`.
+* `game.check(state, action)` is the one place that says whether an action is legal
+  now (it raises the same `IllegalAction` as `apply`); the screens use it for hints.
+* An action is a small frozen dataclass with a `kind` (its JSON `type`) and
+  `to_json()`; `game.parse_action(data)` reads it back. `Undo` and `EndMatch` are
+  shared by all games; `Undo` is folded by `engine.log`, never by a game.
+* `MatchSpec` is the first line of every match log: game, seats, settings, seed.
+* Observations (camera, pads, clock) are turned into actions by the game's table
+  referee (`engine.observations`); only actions enter the log.
+
+What does not live here: any game's rules (see the game packages) and folding a log
+(`engine.log`).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
+
+from engine.serial import from_jsonable, to_jsonable
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse now; `reason` is a sentence for the screen."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the screens should say: a stable `code` (for translations), the
+    English `text`, and the `seats` it concerns."""
+
+    code: str
+    text: str
+    seats: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "text": self.text, "seats": list(self.seats)}
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One place at the table: who sits there and the colour that marks them."""
+
+    name: str
+    colour: str = ""
+
+
+class Action:
+    """Base of every action dataclass. Subclasses set `kind` (the JSON `type`)."""
+
+    kind: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, **to_jsonable(self)}
+
+    def __str__(self) -> str:  # readable in logs and refusals
+        args = ", ".join(f"{k}={v!r}" for k, v in to_jsonable(self).items())
+        return f"{self.kind}({args})"
+
+
+@dataclass(frozen=True)
+class Undo(Action):
+    """Take back the last action that is still in effect (the log keeps both rows)."""
+
+    kind: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True)
+class EndMatch(Action):
+    """The host ends the match now; the current totals decide the winners."""
+
+    kind: ClassVar[str] = "end_match"
+
+
+SHARED_ACTIONS: tuple[type[Action], ...] = (Undo, EndMatch)
+
+
+def parse_action(data: Any, vocabulary: Mapping[str, type[Action]]) -> Action:
+    """Read one action from its JSON object, using a game's vocabulary."""
+    if not isinstance(data, dict):
+        raise IllegalAction(f"an action must be a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise IllegalAction("an action needs a \"type\"")
+    cls = vocabulary.get(kind)
+    if cls is None:
+        known = ", ".join(sorted(vocabulary))
+        raise IllegalAction(f"unknown action type {kind!r} (this game knows: {known})")
+    fields = {k: v for k, v in data.items() if k != "type"}
+    try:
+        return from_jsonable(cls, fields)
+    except ValueError as exc:
+        raise IllegalAction(f"bad {kind!r} action: {exc}") from None
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """The first line of a match log: which game, who sits where, the settings
+    (a game's settings dataclass as JSON; missing keys take defaults) and, for
+    self-play only, the seed of the virtual deck."""
+
+    game: str
+    seats: tuple[Seat, ...]
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "start", "game": self.game,
+                               "seats": [to_jsonable(s) for s in self.seats],
+                               "settings": dict(self.settings)}
+        if self.seed is not None:
+            out["seed"] = self.seed
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> "MatchSpec":
+        if not isinstance(data, dict) or data.get("type") != "start":
+            raise IllegalAction('a match log starts with {"type": "start", "game": ..., "seats": [...]}')
+        game = data.get("game")
+        if not isinstance(game, str):
+            raise IllegalAction("the start line needs a \"game\"")
+        raw_seats = data.get("seats")
+        if not isinstance(raw_seats, list) or not raw_seats:
+            raise IllegalAction("the start line needs a list of \"seats\"")
+        seats = []
+        for i, s in enumerate(raw_seats):
+            if isinstance(s, str):
+                seats.append(Seat(s))
+            elif isinstance(s, dict) and isinstance(s.get("name"), str):
+                seats.append(Seat(s["name"], str(s.get("colour", ""))))
+            else:
+                raise IllegalAction(f"seat {i} must be a name or {{\"name\": ..., \"colour\": ...}}")
+        settings = data.get("settings", {}) or {}
+        if not isinstance(settings, dict):
+            raise IllegalAction("\"settings\" must be an object")
+        seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise IllegalAction("\"seed\" must be a whole number")
+        unknown = set(data) - {"type", "game", "seats", "settings", "seed"}
+        if unknown:
+            raise IllegalAction(f"unknown key(s) in the start line: {sorted(unknown)}")
+        return cls(game, tuple(seats), settings, seed)
+
+
+def parse_settings(settings_type: type, raw: Mapping[str, Any]) -> Any:
+    """A game's settings dataclass from the spec's dict, with a clear refusal."""
+    try:
+        return from_jsonable(settings_type, dict(raw))
+    except ValueError as exc:
+        raise IllegalAction(f"bad settings: {exc}") from None
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What every game package exposes as its `GAME` object."""
+
+    name: str                      # "flip7", "solo", "raj", "hitthedeck"
+    title: str                     # "Flip 7"
+    min_seats: int
+    max_seats: int
+    settings_type: type            # frozen dataclass with defaults
+    state_type: type               # frozen dataclass of the whole match state
+    actions: Mapping[str, type[Action]]   # JSON type -> action class, shared ones included
+
+    def start(self, spec: MatchSpec) -> Any:
+        """The state at the start of the match (first round ready to begin)."""
+
+    def check(self, state: Any, action: Action) -> None:
+        """Raise IllegalAction if `action` is not legal in `state`."""
+
+    def apply(self, state: Any, action: Action) -> tuple[Any, tuple[Notice, ...]]:
+        """The state after `action`, and what to tell the table."""
+
+    def view(self, state: Any) -> dict[str, Any]:
+        """A JSON-able picture for screens and `deckhand replay`: at least
+        game, seats, round, dealer, turn (seat or None), totals, history (per-round
+        scores), finished, winners, prompt (what who may do now, in words), and a
+        game-specific "table" section."""
+
+
+def state_to_json(state: Any) -> dict[str, Any]:
+    return to_jsonable(state)
+
+
+def state_from_json(game: Game, data: Any) -> Any:
+    return from_jsonable(game.state_type, data)
+
+
+def vocabulary(*action_types: type[Action]) -> dict[str, type[Action]]:
+    """A game's action vocabulary: its own actions plus the shared ones."""
+    vocab: dict[str, type[Action]] = {}
+    for cls in (*action_types, *SHARED_ACTIONS):
+        if not cls.kind or cls.kind in vocab:
+            raise ValueError(f"action kind {cls.kind!r} missing or repeated")
+        if not dataclasses.is_dataclass(cls):
+            raise ValueError(f"{cls.__name__} must be a dataclass")
+        vocab[cls.kind] = cls
+    return vocab
+
+
+def next_seat(seat: int, n: int, direction: int = 1, steps: int = 1) -> int:
+    """The seat `steps` places on in `direction` (+1 clockwise / to the left, -1 back)."""
+    return (seat + direction * steps) % n
+
+
+def seat_list(seq: Sequence[Any]) -> tuple[int, ...]:
+    return tuple(range(len(seq)))

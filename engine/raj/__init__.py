@@ -1,0 +1,1 @@
+"""Placeholder: the game package is being built."""

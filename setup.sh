@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Deckhand's one set-up script.
+#   ./setup.sh          set up .venv (idempotent) and say what was done
+#   ./setup.sh run ...  set up if needed, then start Deckhand (extra args go to `deckhand run`)
+#   ./setup.sh test ... set up if needed (with test tools and a headless Chromium), then run the suite
+#   ./setup.sh install [--dry-run]   Raspberry Pi appliance install (packages, user, units)
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+VENV="$ROOT/.venv"
+STAMP="$VENV/.deckhand-installed"
+
+say() { printf 'setup: %s\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@";
+  elif command -v sudo >/dev/null 2>&1; then sudo "$@";
+  else say "need root for: $*"; return 1; fi
+}
+
+is_pi() { grep -qs 'Raspberry Pi' /proc/device-tree/model; }
+
+APT_UPDATED=0
+apt_install() {
+  # Installs only the Debian packages that are missing.
+  local missing=()
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  command -v apt-get >/dev/null 2>&1 || { say "no apt-get: install ${missing[*]} by hand"; return 1; }
+  if [ $APT_UPDATED -eq 0 ]; then as_root apt-get update -qq; APT_UPDATED=1; fi
+  say "apt-get install ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+pick_python() {
+  for py in python3.13 python3.12 python3.11 python3; do
+    if command -v "$py" >/dev/null 2>&1 && "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+      echo "$py"; return 0
+    fi
+  done
+  say "Python 3.11 or newer is needed"; return 1
+}
+
+setup() {
+  local extras="$1"   # pip extras beyond the base: "" or "test"
+  local want
+  if is_pi; then
+    # On Raspberry Pi OS the camera stack only works from Debian's packages: pip's numpy or
+    # OpenCV break picamera2, and PyPI's gpiozero cannot open the Pi 5's GPIO chip.
+    apt_install python3-venv python3-picamera2 python3-opencv python3-gpiozero python3-lgpio python3-numpy
+    want="pi${extras:+,$extras}"
+  else
+    want="pc${extras:+,$extras}"
+  fi
+  local pyhash
+  pyhash=$(cat pyproject.toml | sha256sum | cut -c1-16)
+  local key="$want:$pyhash"
+  if [ -f "$STAMP" ] && grep -qxF "$key" "$STAMP" && [ -x "$VENV/bin/python" ]; then
+    say "environment up to date ($want)"
+    return 0
+  fi
+  local py; py=$(pick_python)
+  if [ ! -x "$VENV/bin/python" ]; then
+    if ! "$py" -m venv --help >/dev/null 2>&1 || ! "$py" -c 'import ensurepip' >/dev/null 2>&1; then
+      apt_install python3-venv
+    fi
+    if is_pi; then
+      say "creating .venv with system site packages (picamera2, OpenCV, gpiozero from apt)"
+      "$py" -m venv --system-site-packages "$VENV"
+    else
+      say "creating .venv"
+      "$py" -m venv "$VENV"
+    fi
+  fi
+  "$VENV/bin/python" -m pip install -q --upgrade pip setuptools wheel >/dev/null
+  local spec=".[${want#pi,}]"
+  if is_pi; then
+    # Only what apt does not provide: the base dependencies, plus test tools if asked.
+    if [ -n "$extras" ]; then spec=".[$extras]"; else spec="."; fi
+  fi
+  say "pip install -e '$spec'"
+  "$VENV/bin/python" -m pip install -q -e "$spec"
+  echo "$key" > "$STAMP"
+  say "installed deckhand into .venv ($want)"
+}
+
+setup_browser() {
+  # Browser tests drive Debian's Chromium through Playwright; nothing is downloaded by Playwright.
+  if ! command -v chromium >/dev/null 2>&1; then
+    apt_install chromium fonts-dejavu-core || say "chromium unavailable: browser tests will be skipped"
+  fi
+}
+
+cmd="${1:-}"
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  "")
+    setup ""
+    say "done. Start Deckhand with ./setup.sh run, run the tests with ./setup.sh test"
+    ;;
+  run)
+    setup ""
+    exec "$VENV/bin/deckhand" run "$@"
+    ;;
+  test)
+    setup "test"
+    setup_browser
+    export DECKHAND_CHROMIUM="${DECKHAND_CHROMIUM:-$(command -v chromium || true)}"
+    exec "$VENV/bin/python" -m pytest "$@"
+    ;;
+  install)
+    setup ""
+    exec "$VENV/bin/deckhand" install "$@"
+    ;;
+  *)
+    echo "usage: ./setup.sh [run|test|install] [args...]" >&2
+    exit 2
+    ;;
+esac

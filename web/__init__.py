@@ -1,0 +1,1 @@
+"""The Flask application: table screen, phone scoreboard, host controls, live updates."""
