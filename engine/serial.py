@@ -2,7 +2,7 @@
 
 `to_jsonable` turns dataclasses, tuples, frozensets and mappings into plain JSON values;
 `from_jsonable` rebuilds a typed value from them using the dataclass's type hints. Both
-handle the small set of types engine state uses: int, str, bool, float, None, tuples
+handle the small set of types engine state uses: int, str, bool, float, None, Literal, tuples
 (`tuple[X, ...]` and fixed), frozenset, `dict[str, X]`, unions with None, and nested
 dataclasses. Nothing else lives here.
 """
@@ -46,6 +46,10 @@ def _build(tp: Any, data: Any, path: str) -> Any:
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if tp is Any:
+        return data
+    if origin is typing.Literal:
+        if data not in args:
+            raise ValueError(f"{path}: expected one of {list(args)}, got {data!r}")
         return data
     if origin in (Union, types.UnionType):
         if data is None and type(None) in args:

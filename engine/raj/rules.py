@@ -1,0 +1,316 @@
+"""Raj's rules: the state of a game, its actions, and `RajGame` (engine.core.Game).
+
+One game of Raj is fifteen bidding rounds, one per point card; in match terms it is a
+single round, so `MatchProgress` is closed once, after the last point card. A round:
+a point card is turned up (`RevealPoint`), every player lays a bid face down and
+presses their pad (`BidDown`), the bids are revealed and read (`Bid`); when every seat's
+bid is in, the pot is settled: tied values cancel, a pot of zero or more goes to the
+highest uncancelled bid, a negative pot to the lowest; if everything cancels the pot
+stays and the next point card joins it, except on the last round, when nobody takes it.
+Fouls (RULINGS.md): a bid of a card already used, in another seat's colour, or a second
+bid in one colour voids that seat's bid for the round and spends its lowest unused card.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Literal
+
+from engine.core import (Action, EndMatch, IllegalAction, MatchSpec, Notice, Seat,
+                         parse_settings, vocabulary)
+from engine.match import MatchProgress, finish
+from engine.raj.deck import BID_VALUES, DECK, POINT_CARDS, SEAT_COLOURS, parse_bid
+
+Phase = Literal["point", "bidding"]
+
+
+@dataclass(frozen=True)
+class RajSettings:
+    show_used: bool = False   # show each seat's used player cards on the screens
+
+
+# --- actions -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RevealPoint(Action):
+    """A point card turned face up in the centre."""
+    kind: ClassVar[str] = "reveal_point"
+    card: str
+
+
+@dataclass(frozen=True)
+class BidDown(Action):
+    """A player's pad: "my bid is down"."""
+    kind: ClassVar[str] = "bid_down"
+    seat: int
+
+
+@dataclass(frozen=True)
+class Bid(Action):
+    """A revealed player card. `seat` is whose bid it is when the camera's seat zones
+    (or the host) tell; otherwise the card's colour tells."""
+    kind: ClassVar[str] = "bid"
+    card: str
+    seat: int | None = None
+
+
+ACTIONS = vocabulary(RevealPoint, BidDown, Bid)
+
+
+# --- state -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RoundResult:
+    """How the last pot was settled, for the screens."""
+    pot: tuple[str, ...]
+    bids: tuple[int | None, ...]       # per seat; None = void (foul or no card left)
+    cancelled: tuple[int, ...]         # bid values cancelled by ties
+    taker: int | None                  # seat that took the pot; None = stays / no one
+    carried: bool                      # the pot stays for the next point card
+
+
+@dataclass(frozen=True)
+class RajState:
+    seats: tuple[Seat, ...]
+    colours: tuple[str, ...]                     # each seat's player-card colour
+    settings: RajSettings
+    progress: MatchProgress
+    phase: Phase = "point"
+    revealed: tuple[str, ...] = ()               # point cards turned up so far, in order
+    pot: tuple[str, ...] = ()                    # point cards in the centre now
+    down: tuple[bool, ...] = ()                  # pads pressed this round
+    bids: tuple[int | None, ...] = ()            # bid values read this round
+    fouled: tuple[bool, ...] = ()                # seat's bid void this round
+    used: tuple[tuple[int, ...], ...] = ()       # player cards spent, per seat
+    collected: tuple[tuple[str, ...], ...] = ()  # point cards taken, per seat
+    last: RoundResult | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def point_round(self) -> int:
+        """1-based number of the point card being played for (15 in all)."""
+        return max(1, len(self.revealed))
+
+    def unused(self, seat: int) -> tuple[int, ...]:
+        spent = set(self.used[seat])
+        return tuple(v for v in BID_VALUES if v not in spent)
+
+    def score(self, seat: int) -> int:
+        return sum(DECK[c].value for c in self.collected[seat])
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """Seats whose bid for this round is not in yet."""
+        return tuple(s for s in range(self.players) if not self._bid_settled(s))
+
+    def _bid_settled(self, seat: int) -> bool:
+        return self.bids[seat] is not None or self.fouled[seat] or not self.unused(seat)
+
+
+def pot_value(pot: tuple[str, ...]) -> int:
+    return sum(DECK[c].value for c in pot)
+
+
+def settle(pot: tuple[str, ...], bids: tuple[int | None, ...]) -> tuple[int | None, tuple[int, ...]]:
+    """(seat that takes the pot or None, cancelled values) for these bids (None = void)."""
+    counts = Counter(b for b in bids if b is not None)
+    cancelled = tuple(sorted(v for v, n in counts.items() if n > 1))
+    live = [(b, s) for s, b in enumerate(bids) if b is not None and counts[b] == 1]
+    if not live:
+        return None, cancelled
+    if pot_value(pot) >= 0:
+        return max(live)[1], cancelled
+    return min(live)[1], cancelled
+
+
+# --- the game ------------------------------------------------------------------------
+
+class RajGame:
+    name = "raj"
+    title = "Raj"
+    min_seats = 2
+    max_seats = 5
+    settings_type = RajSettings
+    state_type = RajState
+    actions = ACTIONS
+    deck = DECK
+
+    def start(self, spec: MatchSpec) -> RajState:
+        n = len(spec.seats)
+        if not self.min_seats <= n <= self.max_seats:
+            raise IllegalAction(f"Raj is for 2 to 5 players, not {n}")
+        settings = parse_settings(RajSettings, spec.settings)
+        return RajState(seats=spec.seats, colours=seat_colours(spec.seats), settings=settings,
+                        progress=MatchProgress.new(n), down=(False,) * n, bids=(None,) * n,
+                        fouled=(False,) * n, used=((),) * n, collected=((),) * n)
+
+    def check(self, state: RajState, action: Action) -> None:
+        self._step(state, action)
+
+    def apply(self, state: RajState, action: Action) -> tuple[RajState, tuple[Notice, ...]]:
+        return self._step(state, action)
+
+    def _step(self, state: RajState, action: Action) -> tuple[RajState, tuple[Notice, ...]]:
+        if state.progress.finished:
+            raise IllegalAction("the game is over")
+        if isinstance(action, RevealPoint):
+            return _reveal_point(state, action)
+        if isinstance(action, BidDown):
+            return _bid_down(state, action)
+        if isinstance(action, Bid):
+            return _bid(state, action)
+        if isinstance(action, EndMatch):
+            return _end(state, "The host ended the game.")
+        raise IllegalAction(f"Raj has no action {action.kind!r}")
+
+    def view(self, state: RajState) -> dict[str, Any]:
+        from engine.raj.view import view
+        return view(state)
+
+
+def seat_colours(seats: tuple[Seat, ...]) -> tuple[str, ...]:
+    """Each seat's player-card colour: the seat's own if it names one, else the first free."""
+    chosen: list[str | None] = []
+    for seat in seats:
+        colour = seat.colour.lower() if seat.colour else None
+        if colour is not None and colour not in SEAT_COLOURS:
+            raise IllegalAction(f"{seat.name}'s colour {seat.colour!r} is not a Raj colour "
+                                f"({', '.join(SEAT_COLOURS)})")
+        if colour is not None and colour in chosen:
+            raise IllegalAction(f"two seats play {colour}")
+        chosen.append(colour)
+    free = [c for c in SEAT_COLOURS if c not in chosen]
+    return tuple(c if c is not None else free.pop(0) for c in chosen)
+
+
+def _reveal_point(state: RajState, action: RevealPoint) -> tuple[RajState, tuple[Notice, ...]]:
+    card = action.card
+    if card not in POINT_CARDS:
+        raise IllegalAction(f"{card!r} is not a point card")
+    if card in state.revealed:
+        raise IllegalAction(f"the point card {DECK[card].label} has already been played")
+    if state.phase != "point":
+        raise IllegalAction("the bids for the current point card are not all in yet")
+    pot = state.pot + (card,)
+    n = state.players
+    new = replace(state, phase="bidding", revealed=state.revealed + (card,), pot=pot,
+                  down=(False,) * n, bids=(None,) * n, fouled=(False,) * n)
+    text = f"Point card {DECK[card].label}"
+    if len(pot) > 1:
+        text += f": the pot is now {pot_value(pot):+d}"
+    return new, (Notice("raj.point", text + ". Lay your bids face down."),)
+
+
+def _bid_down(state: RajState, action: BidDown) -> tuple[RajState, tuple[Notice, ...]]:
+    seat = _seat(state, action.seat)
+    if state.phase != "bidding":
+        raise IllegalAction("no bid is being collected now: turn over a point card first")
+    if state.down[seat]:
+        return state, ()
+    down = _set(state.down, seat, True)
+    new = replace(state, down=down)
+    waiting = [s for s in range(state.players) if not down[s] and state.unused(s)]
+    if waiting:
+        return new, (Notice("raj.bid_down", f"{state.seats[seat].name}'s bid is down.", (seat,)),)
+    return new, (Notice("raj.reveal", "All bids are down: reveal!"),)
+
+
+def _bid(state: RajState, action: Bid) -> tuple[RajState, tuple[Notice, ...]]:
+    if state.phase != "bidding":
+        raise IllegalAction("no bid is being collected now: turn over a point card first")
+    parsed = parse_bid(action.card)
+    if parsed is None:
+        raise IllegalAction(f"{action.card!r} is not a player card")
+    colour, value = parsed
+    owner = state.colours.index(colour) if colour in state.colours else None
+    seat = owner if action.seat is None else _seat(state, action.seat)
+    if seat is None:
+        raise IllegalAction(f"nobody at this table plays {colour}: the host must say whose bid it is")
+    name = state.seats[seat].name
+    if state.fouled[seat]:
+        raise IllegalAction(f"{name}'s bid is already void this round")
+    reason = None
+    if owner != seat:
+        reason = f"{name} bid a {colour} card, which is not their colour"
+    elif state.bids[seat] is not None:
+        reason = f"{name} laid a second bid"
+    elif value in state.used[seat]:
+        reason = f"{name} already used their {value}"
+    elif not state.unused(seat):
+        raise IllegalAction(f"{name} has no player cards left")
+    if reason is None:
+        new = replace(state, bids=_set(state.bids, seat, value),
+                      used=_set(state.used, seat, state.used[seat] + (value,)),
+                      down=_set(state.down, seat, True))
+        notices: tuple[Notice, ...] = (Notice("raj.bid", f"{name} bid {value}.", (seat,)),)
+    else:
+        new, notices = _foul(state, seat, reason)
+    if new.waiting_for():
+        return new, notices
+    settled, more = _settle_round(new)
+    return settled, notices + more
+
+
+def _foul(state: RajState, seat: int, reason: str) -> tuple[RajState, tuple[Notice, ...]]:
+    """The seat's bid is void this round and its lowest unused card is spent."""
+    unused = state.unused(seat)
+    penalty = unused[0] if unused else None
+    used = state.used[seat] + ((penalty,) if penalty is not None else ())
+    new = replace(state, bids=_set(state.bids, seat, None), fouled=_set(state.fouled, seat, True),
+                  used=_set(state.used, seat, used), down=_set(state.down, seat, True))
+    text = f"Foul: {reason}. The bid is void this round"
+    text += f" and their {penalty} is spent." if penalty is not None else "."
+    return new, (Notice("raj.foul", text, (seat,)),)
+
+
+def _settle_round(state: RajState) -> tuple[RajState, tuple[Notice, ...]]:
+    taker, cancelled = settle(state.pot, state.bids)
+    last_round = len(state.revealed) == len(POINT_CARDS)
+    value = pot_value(state.pot)
+    names = state.seats
+    notices = []
+    if cancelled:
+        notices.append(Notice("raj.cancelled", "Tied bids cancel: " + ", ".join(map(str, cancelled)) + "."))
+    if taker is not None:
+        collected = _set(state.collected, taker, state.collected[taker] + state.pot)
+        new = replace(state, collected=collected, pot=())
+        notices.append(Notice("raj.take", f"{names[taker].name} takes {value:+d}.", (taker,)))
+        carried = False
+    elif last_round:
+        new = replace(state, pot=())
+        notices.append(Notice("raj.nobody", f"Every bid cancelled on the last round: nobody takes {value:+d}."))
+        carried = False
+    else:
+        new = state
+        notices.append(Notice("raj.carry", f"Every bid cancelled: the pot of {value:+d} stays for the next point card."))
+        carried = True
+    new = replace(new, phase="point",
+                  last=RoundResult(state.pot, state.bids, cancelled, taker, carried))
+    if last_round:
+        new, more = _end(new, "All fifteen point cards are played.")
+        return new, tuple(notices) + more
+    return new, tuple(notices)
+
+
+def _end(state: RajState, why: str) -> tuple[RajState, tuple[Notice, ...]]:
+    totals = tuple(state.score(s) for s in range(state.players))
+    progress = finish(replace(state.progress, totals=totals, history=(totals,)), "high")
+    winners = " and ".join(state.seats[s].name for s in progress.winners)
+    verb = "win" if len(progress.winners) > 1 else "wins"
+    return (replace(state, progress=progress),
+            (Notice("match.over", f"{why} {winners} {verb} with {max(totals)}.", progress.winners),))
+
+
+def _seat(state: RajState, seat: int) -> int:
+    if not 0 <= seat < state.players:
+        raise IllegalAction(f"there is no seat {seat} (seats are 0 to {state.players - 1})")
+    return seat
+
+
+def _set(values: tuple, index: int, value: Any) -> tuple:
+    return values[:index] + (value,) + values[index + 1:]
+
+
+GAME = RajGame()

@@ -1,0 +1,54 @@
+"""What the screens show of a Raj game (engine.core.Game.view)."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.raj.deck import POINT_CARDS
+from engine.raj.rules import RajState, pot_value
+
+
+def prompt(state: RajState) -> str:
+    if state.progress.finished:
+        return "The game is over."
+    if state.phase == "point":
+        return "Turn over the next point card."
+    waiting = [s for s in state.waiting_for() if not state.down[s]]
+    if waiting:
+        names = ", ".join(state.seats[s].name for s in waiting)
+        return f"Lay your bid face down and press your pad: waiting for {names}."
+    return "Reveal the bids."
+
+
+def view(state: RajState) -> dict[str, Any]:
+    n = state.players
+    last = state.last
+    return {
+        "game": "raj",
+        "seats": [{"name": s.name, "colour": c} for s, c in zip(state.seats, state.colours)],
+        "round": state.point_round,
+        "rounds": len(POINT_CARDS),
+        "dealer": state.progress.dealer,
+        "turn": None,
+        "totals": [state.score(s) for s in range(n)],
+        "history": [list(h) for h in state.progress.history],
+        "finished": state.progress.finished,
+        "winners": list(state.progress.winners),
+        "prompt": prompt(state),
+        "table": {
+            "phase": state.phase,
+            "pot": list(state.pot),
+            "pot_value": pot_value(state.pot),
+            "point_cards_left": len(POINT_CARDS) - len(state.revealed),
+            "down": list(state.down),
+            "bids": list(state.bids),
+            "void": list(state.fouled),
+            "cards_left": [len(state.unused(s)) for s in range(n)],
+            "used": [sorted(u) for u in state.used] if state.settings.show_used else None,
+            "collected": [list(c) for c in state.collected],
+            "last": None if last is None else {
+                "pot": list(last.pot), "pot_value": pot_value(last.pot), "bids": list(last.bids),
+                "cancelled": list(last.cancelled), "taker": last.taker, "carried": last.carried,
+            },
+        },
+    }
+
