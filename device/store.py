@@ -1,0 +1,491 @@
+"""The event log: an append-only SQLite store of players, matches and every action.
+
+What lives here:
+
+* `EventStore` — the SQLite file (stdlib `sqlite3`). Tables: `players` (saved
+  profiles), `matches` (game, start line, start/end time, final totals and winners),
+  `events` (the one global sequence: every action, undo, new match and table status
+  change gets the next `seq`) and `actions` (one row per accepted action, undos
+  included: global `seq`, match id, per-match `match_seq`, wall time, source, JSON).
+  No row is ever updated or deleted except a match's summary columns, which are kept
+  equal to the fold of its actions in the same transaction as each action row.
+* `OpenMatch` — one match's `engine.log.Timeline` bound to its rows: the state of a
+  match is always the fold of its log. `OpenMatch.submit` validates before logging:
+  the actions are applied in memory first, the rows are committed only if the engine
+  accepted all of them, and a failed commit puts the timeline back. A refused action
+  logs nothing and changes nothing. `OpenMatch.resume` folds the rows of a match again
+  (after a restart every unfinished match resumes exactly where it was).
+
+Durability: the store runs in WAL mode with `synchronous=FULL`. In WAL mode `NORMAL`
+only syncs the WAL at checkpoints, so a power cut can lose the last transactions even
+though `COMMIT` returned; `FULL` fsyncs the WAL at every commit, so an action that was
+acknowledged to its caller survives kill -9 and power loss. The cost is one fsync per
+accepted action, a few milliseconds on an SD card, which a card table never notices
+(docs/store.md has the figures).
+
+Threads: one connection shared by all threads, every use guarded by one lock (the web
+server is threaded; SQLite would serialise the writers anyway).
+
+What does not live here: the rules (engine), what the screens are told and when
+(`device.table`), and the command line (`device.commands`).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+from engine.core import Action, Game, IllegalAction, MatchSpec, Notice, Undo, parse_action
+from engine.games import get_game
+from engine.log import Timeline
+
+SCHEMA_VERSION = 1
+SOURCES = ("camera", "pad", "host", "bot", "web")
+EVENT_KINDS = ("action", "undo", "match", "status")
+
+_SCHEMA = f"""
+CREATE TABLE players (
+    name TEXT PRIMARY KEY,
+    colour TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE matches (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game TEXT NOT NULL,
+    spec TEXT NOT NULL,
+    source TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    totals TEXT NOT NULL DEFAULT '[]',
+    winners TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL CHECK (kind IN ({", ".join(repr(k) for k in EVENT_KINDS)})),
+    match_id INTEGER REFERENCES matches(id),
+    t TEXT NOT NULL,
+    data TEXT
+);
+CREATE TABLE actions (
+    seq INTEGER PRIMARY KEY REFERENCES events(seq),
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    match_seq INTEGER NOT NULL,
+    t TEXT NOT NULL,
+    source TEXT NOT NULL CHECK (source IN ({", ".join(repr(s) for s in SOURCES)})),
+    action TEXT NOT NULL,
+    UNIQUE (match_id, match_seq)
+);
+CREATE INDEX matches_unfinished ON matches(id) WHERE ended_at IS NULL;
+"""
+
+
+class StoreError(Exception):
+    """The store cannot be used: the message says why in words."""
+
+
+class StoreLocked(StoreError):
+    """Another process holds the database."""
+
+
+class StoreCorrupt(StoreError):
+    """The file is not a Deckhand store, or it is damaged."""
+
+
+def iso_time(seconds: float) -> str:
+    """Wall time as ISO 8601 in UTC with milliseconds (what the rows and screens show)."""
+    return datetime.fromtimestamp(seconds, tz=timezone.utc).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One row of a match's log."""
+
+    seq: int
+    match_id: int
+    match_seq: int
+    t: str
+    source: str
+    action: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "match_seq": self.match_seq, "t": self.t,
+                "source": self.source, "action": self.action}
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match as the `matches` table has it."""
+
+    id: int
+    game: str
+    spec: MatchSpec
+    started_at: str
+    ended_at: str | None
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    @property
+    def finished(self) -> bool:
+        return self.ended_at is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game,
+                "seats": [{"name": s.name, "colour": s.colour} for s in self.spec.seats],
+                "settings": dict(self.spec.settings), "started_at": self.started_at,
+                "ended_at": self.ended_at, "totals": list(self.totals),
+                "winners": list(self.winners)}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of the global sequence."""
+
+    seq: int
+    kind: str
+    match_id: int | None
+    t: str
+    data: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What the `matches` row records of a match's current fold."""
+
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    finished: bool
+
+
+@contextmanager
+def _translated(path: str) -> Iterator[None]:
+    """sqlite3's errors as StoreErrors that say what to do."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            raise StoreLocked(f"the store {path} is locked by another process "
+                              f"(is another Deckhand running?): {text}") from exc
+        if "malformed" in text or "not a database" in text:
+            raise StoreCorrupt(f"the store {path} is damaged ({text}); move it aside "
+                               f"to start a new one") from exc
+        raise StoreError(f"the store {path} failed: {text}") from exc
+    except sqlite3.DatabaseError as exc:
+        if isinstance(exc, sqlite3.IntegrityError):
+            raise StoreError(f"the store {path} refused a row ({exc}); was it changed "
+                             f"by another process?") from exc
+        raise StoreCorrupt(f"the store {path} is not a Deckhand store or is damaged "
+                           f"({exc}); move it aside to start a new one") from exc
+
+
+class EventStore:
+    """The SQLite file. Thread-safe; open it once per process."""
+
+    def __init__(self, path: str | Path, *, wall_clock: Callable[[], float] = time.time,
+                 busy_timeout: float = 5.0):
+        self.path = str(path)
+        self._wall_clock = wall_clock
+        self._lock = threading.RLock()
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        with _translated(self.path):
+            self._conn = sqlite3.connect(self.path, timeout=busy_timeout,
+                                         isolation_level=None, check_same_thread=False)
+            try:
+                self._setup()
+            except BaseException:
+                self._conn.close()
+                raise
+
+    def _setup(self) -> None:
+        conn = self._conn
+        check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise StoreCorrupt(f"the store {self.path} is damaged ({check}); move it aside "
+                               f"to start a new one")
+        mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if mode != "wal" and self.path != ":memory:":
+            raise StoreError(f"the store {self.path} cannot use write-ahead logging "
+                             f"(journal mode {mode!r}); put it on a local disk")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if tables:
+                raise StoreCorrupt(f"{self.path} is an SQLite file but not a Deckhand store")
+            # Statement by statement: executescript() would commit on its own.
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        elif version > SCHEMA_VERSION:
+            raise StoreError(f"the store {self.path} was written by a newer Deckhand "
+                             f"(schema {version}, this one knows {SCHEMA_VERSION})")
+
+    # -- plumbing ------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> "EventStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def now(self) -> str:
+        return iso_time(self._wall_clock())
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One IMMEDIATE transaction; durable (fsynced) once the block returns."""
+        with self._lock, _translated(self.path):
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except BaseException:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        with self._lock, _translated(self.path):
+            return self._conn.execute(sql, params).fetchall()
+
+    # -- players ---------------------------------------------------------------------
+
+    def players(self) -> list[dict[str, str]]:
+        return [{"name": n, "colour": c}
+                for n, c in self._read("SELECT name, colour FROM players ORDER BY name")]
+
+    def save_player(self, name: str, colour: str) -> None:
+        name = name.strip()
+        if not name:
+            raise IllegalAction("a player needs a name")
+        with self._write() as conn:
+            conn.execute("INSERT INTO players(name, colour) VALUES (?, ?) "
+                         "ON CONFLICT(name) DO UPDATE SET colour = excluded.colour",
+                         (name, colour))
+
+    # -- matches ---------------------------------------------------------------------
+
+    def create_match(self, spec: MatchSpec, source: str,
+                     summary: Summary) -> tuple[MatchRecord, int]:
+        """Record a new match; returns it and the seq of its "match" event."""
+        _check_source(source)
+        t = self.now()
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO matches(game, spec, source, started_at, totals, winners) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (spec.game, json.dumps(spec.to_json()), source, t,
+                 json.dumps(list(summary.totals)), json.dumps(list(summary.winners))))
+            match_id = cur.lastrowid
+            seq = conn.execute("INSERT INTO events(kind, match_id, t) VALUES ('match', ?, ?)",
+                               (match_id, t)).lastrowid
+            if summary.finished:
+                conn.execute("UPDATE matches SET ended_at = ? WHERE id = ?", (t, match_id))
+        return self.match(match_id), seq
+
+    def append(self, match_id: int, next_match_seq: int,
+               entries: Sequence[tuple[dict[str, Any], str]], summary: Summary) -> list[ActionRow]:
+        """Commit action rows (JSON, source) numbered from `next_match_seq`, and the
+        match's new summary, in one durable transaction."""
+        for _, source in entries:
+            _check_source(source)
+        t = self.now()
+        rows = []
+        with self._write() as conn:
+            ended = conn.execute("SELECT ended_at FROM matches WHERE id = ?",
+                                 (match_id,)).fetchone()
+            if ended is None:
+                raise KeyError(f"no match {match_id}")
+            for i, (action, source) in enumerate(entries):
+                kind = "undo" if action.get("type") == Undo.kind else "action"
+                seq = conn.execute("INSERT INTO events(kind, match_id, t) VALUES (?, ?, ?)",
+                                   (kind, match_id, t)).lastrowid
+                conn.execute("INSERT INTO actions(seq, match_id, match_seq, t, source, action) "
+                             "VALUES (?, ?, ?, ?, ?, ?)",
+                             (seq, match_id, next_match_seq + i, t, source,
+                              json.dumps(action, separators=(",", ":"))))
+                rows.append(ActionRow(seq, match_id, next_match_seq + i, t, source, action))
+            ended_at = (ended[0] or t) if summary.finished else None
+            conn.execute("UPDATE matches SET totals = ?, winners = ?, ended_at = ? WHERE id = ?",
+                         (json.dumps(list(summary.totals)), json.dumps(list(summary.winners)),
+                          ended_at, match_id))
+        return rows
+
+    def match(self, match_id: int) -> MatchRecord:
+        found = self._read("SELECT id, game, spec, started_at, ended_at, totals, winners "
+                           "FROM matches WHERE id = ?", (match_id,))
+        if not found:
+            raise KeyError(f"no match {match_id}")
+        return _record(found[0])
+
+    def matches(self) -> list[MatchRecord]:
+        """Every match, newest first."""
+        return [_record(r) for r in self._read(
+            "SELECT id, game, spec, started_at, ended_at, totals, winners "
+            "FROM matches ORDER BY id DESC")]
+
+    def unfinished(self) -> list[MatchRecord]:
+        """The matches that have not ended, oldest first."""
+        return [_record(r) for r in self._read(
+            "SELECT id, game, spec, started_at, ended_at, totals, winners "
+            "FROM matches WHERE ended_at IS NULL ORDER BY id")]
+
+    def rows(self, match_id: int) -> list[ActionRow]:
+        """Every row of a match (undone ones and undos too), oldest first."""
+        with self._lock:
+            self.match(match_id)
+            found = self._read("SELECT seq, match_id, match_seq, t, source, action FROM actions "
+                               "WHERE match_id = ? ORDER BY match_seq", (match_id,))
+        return [ActionRow(s, m, ms, t, src, json.loads(a)) for s, m, ms, t, src, a in found]
+
+    # -- the global sequence ------------------------------------------------------
+
+    def record_status(self, fields: dict[str, Any]) -> int:
+        """Log a change of the table's status (camera, pads); returns its seq."""
+        with self._write() as conn:
+            return conn.execute("INSERT INTO events(kind, t, data) VALUES ('status', ?, ?)",
+                                (self.now(), json.dumps(fields))).lastrowid
+
+    def last_event(self) -> Event | None:
+        found = self._read("SELECT seq, kind, match_id, t, data FROM events "
+                           "ORDER BY seq DESC LIMIT 1")
+        if not found:
+            return None
+        seq, kind, match_id, t, data = found[0]
+        return Event(seq, kind, match_id, t, json.loads(data) if data else None)
+
+
+def _check_source(source: str) -> None:
+    if source not in SOURCES:
+        raise IllegalAction(f"unknown source {source!r} (one of: {', '.join(SOURCES)})")
+
+
+def _record(row: tuple) -> MatchRecord:
+    match_id, game, spec, started_at, ended_at, totals, winners = row
+    return MatchRecord(match_id, game, MatchSpec.from_json(json.loads(spec)), started_at,
+                       ended_at, tuple(json.loads(totals)), tuple(json.loads(winners)))
+
+
+def summarize(game: Game, state: Any) -> Summary:
+    """Totals, winners and whether it is over, from the game's view of `state`."""
+    view = game.view(state)
+    return Summary(tuple(view.get("totals", ())), tuple(view.get("winners", ())),
+                   bool(view.get("finished", False)))
+
+
+GameLookup = Callable[[str], Game]
+
+
+class OpenMatch:
+    """One match being played: its timeline in memory, its rows in the store.
+
+    Not thread-safe by itself: `device.table.LiveTable` serialises its callers.
+    """
+
+    def __init__(self, store: EventStore, record: MatchRecord, timeline: Timeline,
+                 rows_logged: int):
+        self.store = store
+        self.record = record              # as the match started (id, game, spec, started_at)
+        self.timeline = timeline
+        self.rows_logged = rows_logged
+        self.summary = summarize(timeline.game, timeline.state)
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def game(self) -> Game:
+        return self.timeline.game
+
+    @property
+    def state(self) -> Any:
+        return self.timeline.state
+
+    @classmethod
+    def start(cls, store: EventStore, spec: MatchSpec, source: str,
+              games: GameLookup = get_game) -> tuple["OpenMatch", int]:
+        """A new match (refused with IllegalAction before anything is written if the
+        game or the spec is bad); returns it and the seq of its "match" event."""
+        game = _lookup(games, spec.game)
+        if not game.min_seats <= len(spec.seats) <= game.max_seats:
+            raise IllegalAction(f"{game.title} is for {game.min_seats} to {game.max_seats} "
+                                f"players, not {len(spec.seats)}")
+        timeline = Timeline(game, spec)
+        record, seq = store.create_match(spec, source, summarize(game, timeline.state))
+        return cls(store, record, timeline, 0), seq
+
+    @classmethod
+    def resume(cls, store: EventStore, match_id: int, games: GameLookup = get_game) -> "OpenMatch":
+        """Fold a match's rows again. Raises StoreError if a row no longer applies."""
+        record = store.match(match_id)
+        game = _lookup(games, record.game)
+        timeline = Timeline(game, record.spec)
+        rows = store.rows(match_id)
+        for row in rows:
+            try:
+                timeline.apply(parse_action(row.action, game.actions))
+            except IllegalAction as exc:
+                raise StoreError(f"match {match_id}, row {row.match_seq} (seq {row.seq}) no "
+                                 f"longer applies: {exc.reason}") from None
+        return cls(store, store.match(match_id), timeline, len(rows))
+
+    def parse(self, data: Any) -> Action:
+        return parse_action(data, self.game.actions)
+
+    def submit(self, actions: Sequence[Action], source: str) -> tuple[list[ActionRow], tuple[Notice, ...]]:
+        """Apply `actions` in order and log them; all or nothing.
+
+        Raises IllegalAction (nothing logged, state unchanged) if the engine refuses
+        any of them, or StoreError (state unchanged) if the rows cannot be committed.
+        """
+        _check_source(source)
+        reverts: list[Action] = []
+        notices: list[Notice] = []
+        try:
+            for action in actions:
+                # How to take this action back in memory if a later step fails.
+                revert = self.timeline.actions[-1] if isinstance(action, Undo) and \
+                    self.timeline.actions else Undo()
+                notices.extend(self.timeline.apply(action))
+                reverts.append(revert)
+            summary = summarize(self.game, self.state)
+            rows = self.store.append(self.id, self.rows_logged + 1,
+                                     [(a.to_json(), source) for a in actions], summary)
+        except BaseException:
+            for revert in reversed(reverts):
+                self.timeline.apply(revert)
+            raise
+        self.rows_logged += len(rows)
+        self.summary = summary
+        return rows, tuple(notices)
+
+
+def _lookup(games: GameLookup, name: str) -> Game:
+    try:
+        return games(name)
+    except (ImportError, AttributeError):
+        raise IllegalAction(f"the game {name!r} is not available in this build") from None
+
+
+def resume_unfinished(store: EventStore, games: GameLookup = get_game) -> list[OpenMatch]:
+    """Every unfinished match, folded again, oldest first."""
+    return [OpenMatch.resume(store, r.id, games) for r in store.unfinished()]
