@@ -1,0 +1,95 @@
+"""The Raspberry Pi appliance install, as a plan of steps.
+
+`plan(root, ...)` lists every step (Debian packages, the `deckhand` user in the `gpio` and
+`video` groups, the config directory, the systemd units rendered for this checkout, the
+kiosk screen); `render_unit` fills a unit template; `run_plan` carries the steps out.
+`deckhand install --dry-run` (and `./setup.sh install --dry-run`) prints the plan and
+changes nothing.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+APT_PACKAGES = ("python3-venv", "python3-picamera2", "python3-opencv", "python3-gpiozero",
+                "python3-lgpio", "python3-numpy", "chromium")
+SERVICE_USER = "deckhand"
+UNIT_DIR = Path("/etc/systemd/system")
+USER_UNIT_DIR = Path("/etc/systemd/user")
+CONFIG_DIR = Path("/etc/deckhand")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One install step: a command to run, or a file to write (with its text)."""
+
+    what: str
+    argv: tuple[str, ...] = ()
+    write_to: Path | None = None
+    text: str = ""
+    mode: int = 0o644
+    unless_exists: bool = False   # skip the write if the file is already there
+
+    def describe(self) -> str:
+        if self.write_to is not None:
+            keep = " (kept if it exists)" if self.unless_exists else ""
+            return f"{self.what}: write {self.write_to}{keep}"
+        return f"{self.what}: {shlex.join(self.argv)}"
+
+
+def render_unit(template: str, root: Path) -> str:
+    return template.replace("@ROOT@", str(root))
+
+
+def plan(root: Path, *, user_exists: bool, groups: tuple[str, ...] = ("gpio", "video")) -> list[Step]:
+    root = root.resolve()
+    steps = [
+        Step("Debian packages (the camera stack only works from them)",
+             ("apt-get", "install", "-y", "--no-install-recommends", *APT_PACKAGES)),
+    ]
+    if not user_exists:
+        steps.append(Step(f"system user {SERVICE_USER!r}",
+                          ("useradd", "--system", "--home-dir", "/var/lib/deckhand",
+                           "--shell", "/usr/sbin/nologin", SERVICE_USER)))
+    steps.append(Step(f"{SERVICE_USER} may use the GPIO pins and the camera",
+                      ("usermod", "-a", "-G", ",".join(groups), SERVICE_USER)))
+    steps.append(Step("configuration directory", ("install", "-d", "-m", "0755", str(CONFIG_DIR))))
+    example = root / "examples" / "deckhand.toml"
+    steps.append(Step("default configuration", write_to=CONFIG_DIR / "deckhand.toml",
+                      text=example.read_text() if example.exists() else "# Deckhand configuration\n",
+                      unless_exists=True))
+    for name, target in (("deckhand.service", UNIT_DIR), ("deckhand-kiosk.service", USER_UNIT_DIR)):
+        template = (root / "systemd" / name).read_text()
+        steps.append(Step(f"systemd unit {name}", write_to=target / name,
+                          text=render_unit(template, root)))
+    steps += [
+        Step("reload systemd", ("systemctl", "daemon-reload")),
+        Step("start Deckhand now and on every boot", ("systemctl", "enable", "--now", "deckhand.service")),
+        Step("the kiosk screen for every desktop session",
+             ("systemctl", "--global", "enable", "deckhand-kiosk.service")),
+    ]
+    return steps
+
+
+def run_plan(steps: list[Step], *, dry_run: bool, echo=print) -> int:
+    for number, step in enumerate(steps, start=1):
+        echo(f"[{number}/{len(steps)}] {step.describe()}")
+        if dry_run:
+            continue
+        if step.write_to is not None:
+            if step.unless_exists and step.write_to.exists():
+                continue
+            step.write_to.parent.mkdir(parents=True, exist_ok=True)
+            step.write_to.write_text(step.text)
+            os.chmod(step.write_to, step.mode)
+        else:
+            result = subprocess.run(step.argv)
+            if result.returncode != 0:
+                echo(f"step {number} failed with exit code {result.returncode}: {step.describe()}")
+                return result.returncode
+    if dry_run:
+        echo("dry run: nothing was changed")
+    return 0
