@@ -364,6 +364,13 @@ class EventStore:
             return conn.execute("INSERT INTO events(kind, t, data) VALUES ('status', ?, ?)",
                                 (self.now(), json.dumps(fields))).lastrowid
 
+    def record_match_event(self, match_id: int) -> int:
+        """Log that the table turned to another (existing) match; returns its seq."""
+        self.match(match_id)
+        with self._write() as conn:
+            return conn.execute("INSERT INTO events(kind, match_id, t) VALUES ('match', ?, ?)",
+                                (match_id, self.now())).lastrowid
+
     def last_event(self) -> Event | None:
         found = self._read("SELECT seq, kind, match_id, t, data FROM events "
                            "ORDER BY seq DESC LIMIT 1")
@@ -384,9 +391,8 @@ def _record(row: tuple) -> MatchRecord:
                        ended_at, tuple(json.loads(totals)), tuple(json.loads(winners)))
 
 
-def summarize(game: Game, state: Any) -> Summary:
-    """Totals, winners and whether it is over, from the game's view of `state`."""
-    view = game.view(state)
+def summarize(view: dict[str, Any]) -> Summary:
+    """Totals, winners and whether it is over, from a game's view of a state."""
     return Summary(tuple(view.get("totals", ())), tuple(view.get("winners", ())),
                    bool(view.get("finished", False)))
 
@@ -406,7 +412,8 @@ class OpenMatch:
         self.record = record              # as the match started (id, game, spec, started_at)
         self.timeline = timeline
         self.rows_logged = rows_logged
-        self.summary = summarize(timeline.game, timeline.state)
+        self.view = timeline.game.view(timeline.state)   # read-only: shared with screens
+        self.summary = summarize(self.view)
 
     @property
     def id(self) -> int:
@@ -430,7 +437,7 @@ class OpenMatch:
             raise IllegalAction(f"{game.title} is for {game.min_seats} to {game.max_seats} "
                                 f"players, not {len(spec.seats)}")
         timeline = Timeline(game, spec)
-        record, seq = store.create_match(spec, source, summarize(game, timeline.state))
+        record, seq = store.create_match(spec, source, summarize(game.view(timeline.state)))
         return cls(store, record, timeline, 0), seq
 
     @classmethod
@@ -467,7 +474,8 @@ class OpenMatch:
                     self.timeline.actions else Undo()
                 notices.extend(self.timeline.apply(action))
                 reverts.append(revert)
-            summary = summarize(self.game, self.state)
+            view = self.game.view(self.state)
+            summary = summarize(view)
             rows = self.store.append(self.id, self.rows_logged + 1,
                                      [(a.to_json(), source) for a in actions], summary)
         except BaseException:
@@ -475,7 +483,7 @@ class OpenMatch:
                 self.timeline.apply(revert)
             raise
         self.rows_logged += len(rows)
-        self.summary = summary
+        self.view, self.summary = view, summary
         return rows, tuple(notices)
 
 
