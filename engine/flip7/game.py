@@ -1,0 +1,59 @@
+"""`Flip7Game`: Flip 7 behind the `engine.core.Game` interface (start, check, apply,
+view, parse_action). It only converts between the frozen state and the rules' working
+`Table`; the rules themselves are in `engine.flip7.rules`."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import (Action, IllegalAction, MatchSpec, Notice, Undo, parse_action,
+                         parse_settings, vocabulary)
+from engine.flip7.actions import FLIP7_ACTIONS
+from engine.flip7.rules import check, new_table, step, thaw
+from engine.flip7.state import Flip7Settings, Flip7State
+from engine.flip7.view import view
+
+
+class Flip7Game:
+    name = "flip7"
+    title = "Flip 7"
+    min_seats = 3          # DESIGN.md: "3+"
+    max_seats = 18         # the 94-card deck still deals everyone a card with room to play
+    settings_type = Flip7Settings
+    state_type = Flip7State
+    actions = vocabulary(*FLIP7_ACTIONS)
+
+    def start(self, spec: MatchSpec) -> Flip7State:
+        return self.table(spec).frozen()
+
+    def table(self, spec: MatchSpec):
+        """A fresh working `Table` for `spec` (self-play steps it in place)."""
+        n = len(spec.seats)
+        if not self.min_seats <= n <= self.max_seats:
+            raise IllegalAction(f"Flip 7 is played by {self.min_seats} to {self.max_seats} "
+                                f"players, not {n}")
+        settings = parse_settings(Flip7Settings, spec.settings)
+        if isinstance(settings.target, bool) or settings.target < 1:
+            raise IllegalAction("the target score must be at least 1")
+        return new_table(tuple(spec.seats), settings)
+
+    def check(self, state: Flip7State, action: Action) -> None:
+        if isinstance(action, Undo):
+            raise IllegalAction("undo is folded by the match log, not by the game")
+        check(thaw(state), action)
+
+    def apply(self, state: Flip7State, action: Action) -> tuple[Flip7State, tuple[Notice, ...]]:
+        if isinstance(action, Undo):
+            raise IllegalAction("undo is folded by the match log, not by the game")
+        t = thaw(state)
+        t.notes = []
+        step(t, action)
+        return t.frozen(), tuple(t.notes)
+
+    def view(self, state: Flip7State) -> dict[str, Any]:
+        return view(thaw(state))
+
+    def parse_action(self, data: Any) -> Action:
+        return parse_action(data, self.actions)
+
+
+GAME = Flip7Game()

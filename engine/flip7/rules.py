@@ -1,0 +1,450 @@
+"""Flip 7's rules: the one place that says what may happen now (`check`) and what it
+does (`step`), following `rules/flip7.txt` and RULINGS.md.
+
+The rules work on a `Table`: a private, mutable working copy of a `Flip7State`.
+`Game.apply` thaws the frozen state, steps the copy and freezes it again, so from the
+outside stepping is a pure function of values; self-play (`engine.flip7.selfplay`) steps
+one `Table` in place for thousands of rounds a second, through the very same `check` and
+`step`. After every step the table is *settled*: everything that follows by itself has
+happened (skipping players the deal passes over, forced targets, set-aside actions,
+the end of a round, the next turn), and `wait`/`who` say whose input comes next:
+
+* CARD: a card must be turned over for `who` (the deal, a Hit, a Flip Three);
+* DECIDE: `who`, whose turn it is, must Hit or Stay;
+* TARGET: `who` must choose who gets the `choice` card;
+* OVER: the match is over.
+"""
+from __future__ import annotations
+
+from engine.core import Action, EndMatch, IllegalAction, Notice, Seat
+from engine.flip7.actions import Flip, Hit, Stay, Target
+from engine.flip7.deck import DECK
+from engine.flip7.state import (ACTIVE, BUSTED, CODES, FLIP7_COUNT, FROZEN, STAYED, Choice,
+                                Flip7Settings, Flip7State, FlipThree, Line, score_cards)
+from engine.match import MatchProgress, MatchRule, close_round, finish
+
+CARD, DECIDE, TARGET, OVER = "card", "decide", "target", "over"
+
+INDEX = {code: i for i, code in enumerate(CODES)}
+NUMBER_CARDS = frozenset(i for i, c in enumerate(CODES) if DECK[c].kind == "number")
+CHANCE, FREEZE, FLIP3 = "CHANCE", "FREEZE", "FLIP3"
+LABEL = {c.code: c.label for c in DECK}
+COPIES = {c.code: c.count for c in DECK}
+
+
+def match_rule(settings: Flip7Settings) -> MatchRule:
+    return MatchRule(settings.target, "high", "play_on")
+
+
+class Table:
+    """The working copy the rules step (see the module docstring). Lists where the
+    frozen state has tuples; `frames` are `[target, left, set_aside]` lists."""
+
+    __slots__ = ("seats", "settings", "rule", "progress", "numbers", "modifiers", "chance",
+                 "actions", "duplicate", "status", "deck", "deck_size", "set_aside",
+                 "set_aside_size", "dealing", "turn", "hitting", "frames", "choice",
+                 "last_round", "pass_turn", "flip7", "wait", "who", "notes")
+
+    def names(self, seat: int) -> str:
+        return self.seats[seat].name or f"seat {seat}"
+
+    def has_card(self, seat: int) -> bool:
+        return bool(self.numbers[seat] or self.modifiers[seat] or self.chance[seat]
+                    or self.actions[seat])
+
+    def line_score(self, seat: int) -> int:
+        return score_cards(self.numbers[seat], self.modifiers[seat], self.status[seat] == BUSTED)
+
+    def cards_left(self) -> int:
+        return self.deck_size + self.set_aside_size
+
+    def active(self) -> list[int]:
+        return [s for s, st in enumerate(self.status) if st == ACTIVE]
+
+    def bust_chance(self, seat: int) -> float:
+        """Float twin of `state.bust_probability` for the bots' hot loop."""
+        if self.status[seat] != ACTIVE or self.chance[seat]:
+            return 0.0
+        pile, size = (self.deck, self.deck_size) if self.deck_size else (self.set_aside, self.set_aside_size)
+        if not size:
+            return 0.0
+        return sum(pile[n] for n in self.numbers[seat]) / size
+
+    def options(self) -> list[int]:
+        """Who may get the pending choice's card."""
+        chooser, card = self.choice
+        return target_options(self, chooser, card)
+
+    def frozen(self) -> Flip7State:
+        return Flip7State(
+            seats=self.seats, settings=self.settings, progress=self.progress,
+            lines=self._lines(), deck=tuple(self.deck), set_aside=tuple(self.set_aside),
+            dealing=tuple(self.dealing), turn=self.turn, hitting=self.hitting,
+            flips=tuple(FlipThree(t, left, tuple(aside)) for t, left, aside in self.frames),
+            choice=Choice(*self.choice) if self.choice else None, last_round=self.last_round)
+
+    def _lines(self) -> tuple[Line, ...]:
+        return tuple(Line(tuple(self.numbers[s]), tuple(self.modifiers[s]), self.chance[s],
+                          tuple(self.actions[s]), self.duplicate[s], self.status[s])
+                     for s in range(len(self.seats)))
+
+
+def thaw(state: Flip7State) -> Table:
+    t = Table()
+    t.seats, t.settings, t.progress = state.seats, state.settings, state.progress
+    t.rule = match_rule(state.settings)
+    t.numbers = [list(line.numbers) for line in state.lines]
+    t.modifiers = [list(line.modifiers) for line in state.lines]
+    t.chance = [line.chance for line in state.lines]
+    t.actions = [list(line.actions) for line in state.lines]
+    t.duplicate = [line.duplicate for line in state.lines]
+    t.status = [line.status for line in state.lines]
+    t.deck, t.deck_size = list(state.deck), sum(state.deck)
+    t.set_aside, t.set_aside_size = list(state.set_aside), sum(state.set_aside)
+    t.dealing, t.turn, t.hitting = list(state.dealing), state.turn, state.hitting
+    t.frames = [[f.target, f.left, list(f.set_aside)] for f in state.flips]
+    t.choice = (state.choice.chooser, state.choice.card) if state.choice else None
+    t.last_round = state.last_round
+    t.pass_turn, t.flip7, t.notes = False, None, None
+    _settle(t)
+    return t
+
+
+def new_table(seats: tuple[Seat, ...], settings: Flip7Settings) -> Table:
+    """The first round of a match, ready for the deal (seat 0 deals first)."""
+    n = len(seats)
+    t = Table()
+    t.seats, t.settings, t.rule = seats, settings, match_rule(settings)
+    t.progress = MatchProgress.new(n, dealer=0)
+    t.deck = [COPIES[c] for c in CODES]
+    t.deck_size = sum(t.deck)
+    t.set_aside, t.set_aside_size = [0] * len(CODES), 0
+    t.last_round, t.notes = (), None
+    _new_round(t)
+    _settle(t)
+    return t
+
+
+def _new_round(t: Table) -> None:
+    n = len(t.seats)
+    t.numbers = [[] for _ in range(n)]
+    t.modifiers = [[] for _ in range(n)]
+    t.chance = [False] * n
+    t.actions = [[] for _ in range(n)]
+    t.duplicate = [None] * n
+    t.status = [ACTIVE] * n
+    dealer = t.progress.dealer
+    t.dealing = [(dealer + k) % n for k in range(1, n + 1)]
+    t.turn, t.hitting, t.frames, t.choice = None, False, [], None
+    t.pass_turn, t.flip7 = False, None
+
+
+def _note(t: Table, code: str, text: str, *seats: int) -> None:
+    t.notes.append(Notice(code, text, seats))
+
+
+def _set_aside(t: Table, code: str) -> None:
+    t.set_aside[INDEX[code]] += 1
+    t.set_aside_size += 1
+
+
+def target_options(t: Table, chooser: int, card: str) -> list[int]:
+    """Who may get `card` from `chooser`: any active player for Freeze and Flip Three
+    (so the last active player targets themselves); another active player without a
+    Second Chance for a spare one."""
+    if card == CHANCE:
+        return [s for s, st in enumerate(t.status)
+                if st == ACTIVE and s != chooser and not t.chance[s]]
+    return [s for s, st in enumerate(t.status) if st == ACTIVE]
+
+
+# --- what is legal now -------------------------------------------------------------
+
+def waiting_reason(t: Table) -> str:
+    """Why only one kind of input is accepted now, in words."""
+    if t.wait == OVER:
+        return "the match is over"
+    name = t.names(t.who)
+    if t.wait == CARD:
+        if t.frames and t.frames[-1][1]:
+            return f"waiting for the next card of {name}'s Flip Three"
+        if t.dealing:
+            return f"waiting for the deal: a card for {name}"
+        return f"waiting for the card {name} asked for"
+    if t.wait == TARGET:
+        return f"{name} must first choose who gets the {LABEL[t.choice[1]]}"
+    return f"it is {name}'s turn to Hit or Stay"
+
+
+def _seat_ok(t: Table, seat: object, what: str = "seat") -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(t.seats):
+        raise IllegalAction(f"there is no {what} {seat!r} at this table of {len(t.seats)}")
+
+
+def check(t: Table, action: Action) -> None:
+    """Raise IllegalAction (with the reason) unless `action` may happen now."""
+    kind = type(action)
+    if t.wait == OVER:
+        raise IllegalAction("the match is over")
+    if kind is Flip:
+        i = INDEX.get(action.card)
+        if i is None:
+            raise IllegalAction(f"{action.card!r} is not a Flip 7 card")
+        if t.wait != CARD:
+            raise IllegalAction(f"no card is due now: {waiting_reason(t)}")
+        pile = t.deck if t.deck_size else t.set_aside
+        if not pile[i]:
+            raise IllegalAction(_all_out(action.card, bool(t.deck_size)))
+        if action.seat is not None:
+            _seat_ok(t, action.seat)
+            if action.seat != t.who:
+                raise IllegalAction(f"this card goes to {t.names(t.who)}, not to {t.names(action.seat)}")
+    elif kind is Hit or kind is Stay:
+        _seat_ok(t, action.seat)
+        if t.wait != DECIDE:
+            raise IllegalAction(waiting_reason(t))
+        if action.seat != t.who:
+            raise IllegalAction(f"it is {t.names(t.who)}'s turn, not {t.names(action.seat)}'s")
+        if kind is Hit and not t.cards_left():
+            raise IllegalAction("no card is left to draw (every card is on the table): Stay")
+        if kind is Stay and not t.has_card(action.seat) and t.cards_left():
+            raise IllegalAction(f"{t.names(action.seat)} has no card yet and must Hit")
+    elif kind is Target:
+        _seat_ok(t, action.seat)
+        _seat_ok(t, action.target, "target seat")
+        if t.wait != TARGET:
+            raise IllegalAction(f"there is nothing to give now: {waiting_reason(t)}")
+        chooser, card = t.choice
+        if action.seat != chooser:
+            raise IllegalAction(f"{t.names(chooser)} chooses who gets the {LABEL[card]}, "
+                                f"not {t.names(action.seat)}")
+        options = target_options(t, chooser, card)
+        if action.target not in options:
+            allowed = ", ".join(t.names(s) for s in options)
+            raise IllegalAction(f"the {LABEL[card]} cannot go to {t.names(action.target)}; "
+                                f"it can go to: {allowed}")
+    elif kind is not EndMatch:
+        raise IllegalAction(f"{action.kind or type(action).__name__!r} is not a Flip 7 action here")
+
+
+def _all_out(code: str, deck_known: bool) -> str:
+    where = "" if deck_known else " (the deck ran out and this card is not among the set-aside ones)"
+    copies = COPIES[code]
+    if copies == 1:
+        return f"the only {LABEL[code]} card is already out{where}"
+    return f"all {copies} {LABEL[code]} cards are already out{where}"
+
+
+# --- what it does ------------------------------------------------------------------
+
+def step(t: Table, action: Action) -> None:
+    """Check and apply one action to `t` in place, then settle. Notices go to
+    `t.notes` when it is a list (None: say nothing, for self-play)."""
+    check(t, action)
+    kind = type(action)
+    if kind is Flip:
+        _flip(t, action.card)
+    elif kind is Hit:
+        t.hitting = True
+        if t.notes is not None:
+            _note(t, "hit", f"{t.names(action.seat)} hits.", action.seat)
+    elif kind is Stay:
+        t.status[action.seat] = STAYED
+        t.pass_turn = True
+        if t.notes is not None:
+            _note(t, "stay", f"{t.names(action.seat)} stays with {t.line_score(action.seat)}.",
+                  action.seat)
+    elif kind is Target:
+        card = t.choice[1]
+        t.choice = None
+        _play(t, action.seat, card, action.target)
+    else:  # EndMatch
+        t.progress = finish(t.progress, "high")
+        if t.notes is not None:
+            _note(t, "match_over", "The host ended the match. " + winners_text(t))
+    _settle(t)
+
+
+def _flip(t: Table, code: str) -> None:
+    i = INDEX[code]
+    if not t.deck_size:
+        t.deck, t.set_aside = t.set_aside, [0] * len(CODES)
+        t.deck_size, t.set_aside_size = t.set_aside_size, 0
+        if t.notes is not None:
+            _note(t, "reshuffle", f"The deck ran out: the {t.deck_size} set-aside cards "
+                                  "are shuffled into a new deck.")
+    t.deck[i] -= 1
+    t.deck_size -= 1
+    if t.frames and t.frames[-1][1]:
+        frame = t.frames[-1]
+        frame[1] -= 1
+        _receive(t, frame[0], i, frame)
+    elif t.dealing:
+        _receive(t, t.dealing.pop(0), i, None)
+    else:
+        t.hitting = False
+        t.pass_turn = True
+        _receive(t, t.turn, i, None)
+
+
+def _receive(t: Table, seat: int, i: int, frame: list | None) -> None:
+    """`seat` gets card `i` (from the deal, a Hit, or inside the Flip Three `frame`)."""
+    if i in NUMBER_CARDS:
+        line = t.numbers[seat]
+        if i in line:
+            if t.chance[seat]:
+                t.chance[seat] = False
+                t.set_aside[i] += 1
+                t.set_aside[INDEX[CHANCE]] += 1
+                t.set_aside_size += 2
+                if t.notes is not None:
+                    _note(t, "second_chance", f"{t.names(seat)}'s Second Chance saves them from "
+                                              f"a second {i}: both are discarded.", seat)
+            else:
+                t.status[seat] = BUSTED
+                t.duplicate[seat] = i
+                if t.notes is not None:
+                    _note(t, "bust", f"{t.names(seat)} busts with a second {i}.", seat)
+        else:
+            line.append(i)
+            if len(line) == FLIP7_COUNT:
+                t.flip7 = seat
+        return
+    code = CODES[i]
+    if code == CHANCE:
+        if not t.chance[seat]:
+            t.chance[seat] = True
+        else:
+            _action_card(t, seat, CHANCE)
+    elif code == FREEZE or code == FLIP3:
+        if frame is not None:
+            frame[2].append(code)
+            if t.notes is not None:
+                _note(t, "set_aside", f"{LABEL[code]} set aside until {t.names(seat)}'s "
+                                      "Flip Three is done.", seat)
+        else:
+            _action_card(t, seat, code)
+    else:
+        t.modifiers[seat].append(code)
+
+
+def _action_card(t: Table, holder: int, card: str) -> None:
+    """`holder` must give `card` to someone: at once when there is only one choice (or
+    none, for a spare Second Chance), else by a Target action."""
+    options = target_options(t, holder, card)
+    if len(options) > 1:
+        t.choice = (holder, card)
+    elif options:
+        _play(t, holder, card, options[0])
+    else:
+        _set_aside(t, card)
+        if t.notes is not None:
+            _note(t, "chance_discarded", f"{t.names(holder)}'s spare Second Chance is discarded: "
+                                         "no other active player can take it.", holder)
+
+
+def _play(t: Table, chooser: int, card: str, target: int) -> None:
+    notes = t.notes is not None
+    if card == FREEZE:
+        t.actions[target].append(FREEZE)
+        t.status[target] = FROZEN
+        if t.chance[target]:
+            t.chance[target] = False
+            _set_aside(t, CHANCE)
+        if notes:
+            _note(t, "freeze", f"{t.names(target)} is frozen and banks {t.line_score(target)}.",
+                  chooser, target)
+    elif card == FLIP3:
+        t.actions[target].append(FLIP3)
+        t.frames.append([target, 3, []])
+        if notes:
+            _note(t, "flip_three", f"{t.names(target)} must take the next three cards.",
+                  chooser, target)
+    else:
+        t.chance[target] = True
+        if notes:
+            _note(t, "chance_given", f"{t.names(chooser)} gives a Second Chance to "
+                                     f"{t.names(target)}.", chooser, target)
+
+
+def _next_active(t: Table, seat: int) -> int:
+    n = len(t.seats)
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if t.status[s] == ACTIVE:
+            return s
+    raise AssertionError("no active player")  # _settle ends the round first
+
+
+def _settle(t: Table) -> None:
+    status = t.status
+    while True:
+        if t.progress.finished:
+            t.wait, t.who = OVER, None
+            return
+        if t.flip7 is not None or ACTIVE not in status:
+            _end_round(t)
+            status = t.status
+            continue
+        if t.choice:
+            t.wait, t.who = TARGET, t.choice[0]
+            return
+        if t.frames:
+            target, left, aside = frame = t.frames[-1]
+            if status[target] != ACTIVE:
+                for card in aside:
+                    _set_aside(t, card)
+                t.frames.pop()
+            elif left:
+                if t.cards_left():
+                    t.wait, t.who = CARD, target
+                    return
+                frame[1] = 0
+            elif aside:
+                _action_card(t, target, aside.pop(0))
+            else:
+                t.frames.pop()
+            continue
+        if t.dealing:
+            s = t.dealing[0]
+            if status[s] != ACTIVE or not t.cards_left() or (
+                    t.has_card(s) and not t.settings.deal_to_holders):
+                t.dealing.pop(0)
+                continue
+            t.wait, t.who = CARD, s
+            return
+        if t.turn is None:
+            t.turn = _next_active(t, t.progress.dealer)
+        elif t.pass_turn:
+            t.turn = _next_active(t, t.turn)
+        t.pass_turn = False
+        t.wait, t.who = (CARD if t.hitting else DECIDE), t.turn
+        return
+
+
+def _end_round(t: Table) -> None:
+    n = len(t.seats)
+    scores = tuple(t.line_score(s) for s in range(n))
+    t.last_round = t._lines()
+    for line in t.last_round:
+        for code in line.cards():
+            _set_aside(t, code)
+    for _, _, aside in t.frames:
+        for code in aside:
+            _set_aside(t, code)
+    if t.notes is not None:
+        if t.flip7 is not None:
+            _note(t, "flip7", f"{t.names(t.flip7)} flips 7! The round ends at once: +15.", t.flip7)
+        text = ", ".join(f"{t.names(s)} {scores[s]}" for s in range(n))
+        _note(t, "round_over", f"Round {t.progress.round_no} is over: {text}.")
+    t.progress = close_round(t.progress, scores, t.rule)
+    if t.progress.finished and t.notes is not None:
+        _note(t, "match_over", winners_text(t), *t.progress.winners)
+    _new_round(t)
+
+
+def winners_text(t: Table) -> str:
+    p = t.progress
+    names = " and ".join(t.names(s) for s in p.winners)
+    verb = "wins" if len(p.winners) == 1 else "share the win"
+    return f"{names} {verb} with {p.totals[p.winners[0]]} points."

@@ -1,0 +1,73 @@
+"""The picture of a Flip 7 match for the screens and `deckhand replay`: a JSON-able dict
+(engine.core.Game.view) with the shared keys and a "table" section of every line.
+Nothing here decides a rule; it reads a settled `Table`."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.flip7.rules import (CARD, DECIDE, LABEL, OVER, TARGET, Table, target_options,
+                                winners_text)
+from engine.flip7.state import CODES, Line, bust_probability, round_score
+from engine.serial import to_jsonable
+
+
+def _line(seat: int, name: str, line: Line, remaining: dict[str, int]) -> dict[str, Any]:
+    return {
+        "seat": seat, "name": name,
+        "numbers": list(line.numbers), "modifiers": list(line.modifiers),
+        "second_chance": line.chance, "actions": list(line.actions),
+        "duplicate": line.duplicate, "status": line.status,
+        "score": round_score(line), "flip7": len(line.numbers) == 7,
+        "bust_probability": float(bust_probability(line, remaining)),
+    }
+
+
+def _prompt(t: Table) -> str:
+    if t.wait == OVER:
+        return "Match over: " + winners_text(t)
+    name = t.names(t.who)
+    if t.wait == CARD:
+        if t.frames and t.frames[-1][1]:
+            left = t.frames[-1][1]
+            return f"Flip a card for {name} (Flip Three: {left} to go)."
+        if t.dealing:
+            return f"Deal a card to {name}."
+        return f"Flip a card for {name} (Hit)."
+    if t.wait == TARGET:
+        card = t.choice[1]
+        names = ", ".join(t.names(s) for s in target_options(t, *t.choice))
+        return f"{name}: choose who gets the {LABEL[card]} (press their pad): {names}."
+    assert t.wait == DECIDE
+    if not t.has_card(t.who):
+        return f"{name} has no card yet: Hit (tap your pad)."
+    return f"{name}: Hit (tap your pad) or Stay (hold it)."
+
+
+def view(t: Table) -> dict[str, Any]:
+    state = t.frozen()
+    p = state.progress
+    pile, known = (state.deck, "deck") if t.deck_size else (state.set_aside, "set_aside")
+    remaining = {c: n for c, n in zip(CODES, pile) if n}
+    names = [t.names(s) for s in range(len(t.seats))]
+    return {
+        "game": "flip7", "title": "Flip 7",
+        "seats": [to_jsonable(s) for s in state.seats],
+        "round": p.round_no, "dealer": p.dealer,
+        "turn": t.who,
+        "waiting": {"for": t.wait, "seat": t.who},
+        "totals": list(p.totals), "history": [list(r) for r in p.history],
+        "finished": p.finished, "winners": list(p.winners),
+        "prompt": _prompt(t),
+        "table": {
+            "lines": [_line(s, names[s], line, remaining) for s, line in enumerate(state.lines)],
+            "dealing": bool(state.dealing),
+            "pending": None if not t.choice else {
+                "chooser": t.choice[0], "card": t.choice[1],
+                "options": target_options(t, *t.choice)},
+            "flip_three": [{"target": f.target, "left": f.left, "set_aside": list(f.set_aside)}
+                           for f in state.flips],
+            "deck": {"left": t.deck_size, "set_aside": t.set_aside_size,
+                     "next_from": known},
+            "last_round": [_line(s, names[s], line, {}) for s, line in enumerate(state.last_round)],
+        },
+    }
