@@ -1,0 +1,234 @@
+"""Finding card faces in a camera frame: outlines to quadrilaterals of card shape.
+
+How (and why this way):
+
+* Edges come from intensity gradients (Canny), which do not care whether the table is
+  light or dark. When a picture of the empty table is known (taken at start-up), pixels
+  that did not change are table, so edges of the cloth's texture are dropped and the
+  outline of what changed is added: a light card on a light cloth still gets an outline.
+* The image is cut into cells along the edges. A card lying on top shows its whole
+  outline, so its face is one cell bounded by four straight sides, whatever sticks out
+  beneath it. A card partly covered by a finger or another card has a dented or cut
+  outline and is not reported (the fill and outline-support checks below).
+* A cell's outline is fitted with four lines (which also recovers rounded corners), and
+  kept only if its sides have the card's aspect, its corners are near right angles and
+  the fitted quadrilateral is nearly filled by the cell.
+
+What does not live here: reading what a card is (`vision.classify`), the warp itself
+(`vision.warp`), zones and time (`vision.track`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.warp import CARD_ASPECT, order_corners, quad_overlap, side_lengths
+
+
+@dataclass(frozen=True)
+class DetectSettings:
+    aspect: float = CARD_ASPECT          # long side / short side of the deck's cards
+    aspect_tolerance: float = 0.14       # relative, after roughly undoing perspective
+    min_short_side: float = 22.0         # pixels; smaller things are not cards
+    max_area_fraction: float = 0.5       # of the frame
+    min_fill: float = 0.93               # cell area / fitted quad area
+    min_support: float = 0.72            # share of the outline the cell actually follows
+    max_corner_skew_deg: float = 14.0    # how far a corner may be from 90 degrees
+    canny_low: int = 24
+    canny_high: int = 64
+    change_threshold: int = 22           # minimum colour change that counts as "not table"
+
+
+@dataclass(frozen=True, eq=False)
+class FoundCard:
+    """One card face found in a frame: corners TL, TR, BR, BL in image pixels (float32,
+    shape 4x2), upright up to a 180-degree turn."""
+
+    corners: np.ndarray
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    @property
+    def short_side(self) -> float:
+        return side_lengths(self.corners)[0]
+
+
+@dataclass(frozen=True, eq=False)
+class EmptyTable:
+    """The picture of the empty table taken at start-up, with what detection needs from
+    it computed once: its smoothed pixels and its own edges (cloth texture, table seams)."""
+
+    image: np.ndarray
+    edges: np.ndarray
+
+    @staticmethod
+    def from_image(image: np.ndarray, settings: "DetectSettings | None" = None) -> "EmptyTable":
+        settings = settings or DetectSettings()
+        smooth = cv2.GaussianBlur(image, (3, 3), 0)
+        edges = _canny(smooth, settings)
+        return EmptyTable(smooth, cv2.dilate(edges, np.ones((5, 5), np.uint8)))
+
+
+def change_mask(frame: np.ndarray, empty: np.ndarray, threshold: int) -> np.ndarray:
+    """Pixels that differ from the empty table (uint8 0/255). The threshold adapts to the
+    frame's noise: the typical difference is mostly table, so a multiple of it is what
+    counts as change."""
+    diff = cv2.absdiff(frame, empty)
+    diff = diff.max(axis=2) if diff.ndim == 3 else diff
+    diff = cv2.blur(diff, (5, 5))  # camera noise must not speckle the mask
+    noise = float(np.median(diff[::4, ::4]))
+    _, mask = cv2.threshold(diff, max(threshold, 4.0 * noise), 255, cv2.THRESH_BINARY)
+    return mask
+
+
+def _canny(smooth: np.ndarray, settings: DetectSettings) -> np.ndarray:
+    gray = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY) if smooth.ndim == 3 else smooth
+    return cv2.Canny(gray, settings.canny_low, settings.canny_high, L2gradient=True)
+
+
+def outlines(frame: np.ndarray, table: EmptyTable | None,
+             settings: DetectSettings) -> list[np.ndarray]:
+    """Candidate outlines: the cells between the frame's edges (minus the empty table's
+    own edges where nothing changed) and, when the empty table is known, the outlines of
+    the regions that changed (a light card on a light cloth may have faint edges)."""
+    smooth = cv2.GaussianBlur(frame, (3, 3), 0)
+    edges = _canny(smooth, settings)
+    changed = None
+    if table is not None:
+        changed = change_mask(smooth, table.image, settings.change_threshold)
+        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        unchanged = cv2.bitwise_not(cv2.dilate(changed, np.ones((5, 5), np.uint8)))
+        edges = cv2.bitwise_and(edges, cv2.bitwise_not(cv2.bitwise_and(table.edges, unchanged)))
+    cells = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+    contours, hierarchy = cv2.findContours(cells, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    found = [] if hierarchy is None else [c for c, link in zip(contours, hierarchy[0]) if link[3] == -1]
+    if changed is not None:
+        blobs, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        found.extend(blobs)
+    return found
+
+
+def find_cards(frame: np.ndarray, table: EmptyTable | None = None,
+               settings: DetectSettings = DetectSettings()) -> tuple[FoundCard, ...]:
+    """Every card face whose whole outline is visible, largest first. `table` is the
+    empty table seen at start-up, if known (it makes textured cloth harmless)."""
+    h, w = frame.shape[:2]
+    min_area = settings.min_short_side ** 2 * settings.aspect
+    max_area = settings.max_area_fraction * h * w
+    found: list[tuple[float, np.ndarray]] = []
+    for contour in outlines(frame, table, settings):
+        area = cv2.contourArea(contour)
+        if not min_area <= area <= max_area:
+            continue
+        quad = fit_card_quad(contour, area, settings)
+        if quad is not None:
+            found.append((float(cv2.contourArea(quad)), quad))
+    found.sort(key=lambda item: -item[0])
+    kept: list[np.ndarray] = []
+    for _, quad in found:
+        if all(quad_overlap(quad, other) < 0.3 for other in kept):
+            kept.append(quad)
+    return tuple(FoundCard(q) for q in kept)
+
+
+def fit_card_quad(contour: np.ndarray, area: float,
+                  settings: DetectSettings) -> np.ndarray | None:
+    """Four ordered corners of a card outline fitted to `contour`, or None when the
+    contour is not a whole card."""
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    rough = None
+    for eps in (0.02, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            rough = approx.reshape(4, 2).astype(np.float32)
+            break
+    if rough is None:
+        return None
+    points = contour.reshape(-1, 2).astype(np.float32)
+    lines = []
+    supported = 0.0
+    for i in range(4):
+        line, support = _fit_side(points, rough[i], rough[(i + 1) % 4])
+        if line is None:
+            return None
+        lines.append(line)
+        supported += support
+    corners = []
+    for i in range(4):
+        corner = _intersect(lines[i - 1], lines[i])
+        if corner is None:
+            return None
+        corners.append(corner)
+    quad = np.array(corners, dtype=np.float32)
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        return None
+    quad = _grow(quad, 1.5)  # the cell lies inside the edge pixels around it
+    quad_area = cv2.contourArea(quad)
+    if quad_area <= 0 or area / quad_area < settings.min_fill:
+        return None
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    if supported / float(sides.sum()) < settings.min_support:
+        return None
+    short, long = side_lengths(quad)
+    if short < settings.min_short_side:
+        return None
+    if abs(long / max(short, 1e-6) - settings.aspect) > settings.aspect_tolerance * settings.aspect:
+        return None
+    if _max_corner_skew(quad) > settings.max_corner_skew_deg:
+        return None
+    return order_corners(quad)
+
+
+def _fit_side(points: np.ndarray, a: np.ndarray, b: np.ndarray):
+    """A line (point, unit direction) fitted to the contour points along side a-b, and how
+    many pixels of the side the contour follows."""
+    direction = b - a
+    length = float(np.linalg.norm(direction))
+    if length < 4:
+        return None, 0.0
+    u = direction / length
+    rel = points - a
+    along = rel @ u
+    across = rel[:, 0] * u[1] - rel[:, 1] * u[0]
+    tolerance = max(2.5, 0.02 * length)
+    near = (np.abs(across) < tolerance) & (along > 0.1 * length) & (along < 0.9 * length)
+    chosen = points[near]
+    if len(chosen) < max(6, 0.3 * length):
+        return None, 0.0
+    vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    close = np.abs(across) < 2.5
+    inside = (along > 0) & (along < length)
+    covered = np.unique(np.round(along[close & inside]).astype(np.int32)).size
+    return (np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)), float(covered)
+
+
+def _intersect(l1, l2) -> np.ndarray | None:
+    (p, r), (q, s) = l1, l2
+    cross = r[0] * s[1] - r[1] * s[0]
+    if abs(cross) < 1e-3:
+        return None
+    t = ((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / cross
+    return p + t * r
+
+
+def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
+    centre = quad.mean(axis=0)
+    offsets = quad - centre
+    norms = np.linalg.norm(offsets, axis=1, keepdims=True)
+    return (quad + offsets / np.maximum(norms, 1e-6) * pixels * 1.41).astype(np.float32)
+
+
+def _max_corner_skew(quad: np.ndarray) -> float:
+    worst = 0.0
+    for i in range(4):
+        u = quad[i - 1] - quad[i]
+        v = quad[(i + 1) % 4] - quad[i]
+        cos = float(u @ v) / (float(np.linalg.norm(u) * np.linalg.norm(v)) + 1e-9)
+        worst = max(worst, abs(90.0 - np.degrees(np.arccos(np.clip(cos, -1, 1)))))
+    return worst

@@ -1,0 +1,254 @@
+"""Deck profiles: what a deck's cards look like to the classifier, and where they come from.
+
+A `DeckProfile` holds, per label, one or more symbol templates and a colour prototype,
+the symbol classes (labels whose symbols match, told apart by colour only) and the card
+aspect. Profiles are built from labelled samples (`build_profile`): the built-in ones
+from Deckhand's own rendered decks (`builtin_profile`, drawn by `vision.render` at load
+time and cached under ~/.cache/deckhand, never committed as images), taught ones from
+photos of a user's deck (`vision.teach`). A profile is saved as one .npz file.
+
+What does not live here: feature extraction and matching (`vision.classify`), reading
+photos and the teaching self-check (`vision.teach`).
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import cv2
+import numpy as np
+
+from vision.classify import TEMPLATE_SIZE, WORK_SIZE, FaceFeatures, face_features
+from vision.warp import CARD_ASPECT
+
+GAMES = ("hitthedeck", "solo", "flip7", "raj")
+SAME_SYMBOL = 0.985     # template correlation above which two labels share a symbol
+FORMAT_VERSION = 2
+
+
+class ProfileError(ValueError):
+    """A profile that cannot be loaded or built; the message says why in words."""
+
+
+@dataclass(frozen=True, eq=False)
+class DeckProfile:
+    name: str
+    labels: tuple[str, ...]
+    colours: tuple[str, ...]          # colour name per label ("" if none or not given)
+    templates: np.ndarray             # (templates, D) float32, grouped by label in order
+    label_starts: np.ndarray          # (labels,) index of each label's first template
+    colour_protos: np.ndarray         # (labels, 2) mean Lab (a, b) of the ink
+    symbol_class: np.ndarray          # (labels,) labels with equal numbers share a symbol
+    symbol_mean: np.ndarray           # (D,) the deck's average symbol, taken off before matching
+    symbol_weight: np.ndarray         # (D,) how much each pixel varies across the deck
+    aspect: float = CARD_ASPECT
+
+    def whiten(self, symbols: np.ndarray) -> np.ndarray:
+        """Raw unit-norm templates (n x D) to the profile's matching space: the deck's
+        common layout (frame, corner positions) removed and the pixels that tell cards
+        apart weighted up, then unit-norm again. The mean and weight are symmetric under
+        a 180-degree turn, so a turned raw template whitens to the turned result."""
+        out = (symbols - self.symbol_mean) * self.symbol_weight
+        out /= np.maximum(np.linalg.norm(out, axis=-1, keepdims=True), 1e-6)
+        return out.astype(np.float32)
+
+    def index(self, label: str) -> int:
+        try:
+            return self.labels.index(label)
+        except ValueError:
+            raise ProfileError(f"{label!r} is not a card of profile {self.name!r}") from None
+
+    def templates_of(self, label: str) -> np.ndarray:
+        i = self.index(label)
+        stop = self.label_starts[i + 1] if i + 1 < len(self.labels) else len(self.templates)
+        return self.templates[self.label_starts[i]:stop]
+
+
+@dataclass(frozen=True, eq=False)
+class Sample:
+    """One labelled view of a card."""
+
+    label: str
+    colour: str
+    features: FaceFeatures
+
+
+def build_profile(name: str, samples: Iterable[Sample], aspect: float = CARD_ASPECT) -> DeckProfile:
+    """A profile from labelled samples (at least one per label)."""
+    by_label: dict[str, list[Sample]] = {}
+    for sample in samples:
+        by_label.setdefault(sample.label, []).append(sample)
+    if not by_label:
+        raise ProfileError("no samples: a profile needs at least one picture per card")
+    labels = tuple(by_label)
+    colours = []
+    templates, starts, protos = [], [], []
+    for label in labels:
+        group = by_label[label]
+        names = {s.colour for s in group if s.colour}
+        if len(names) > 1:
+            raise ProfileError(f"{label!r} is given two colours: {', '.join(sorted(names))}")
+        colours.append(names.pop() if names else "")
+        starts.append(len(templates))
+        templates.extend(s.features.symbol[0] for s in group)
+        protos.append(np.mean([s.features.colour for s in group], axis=0))
+    raw = np.asarray(templates, np.float32)
+    both = np.concatenate([raw, raw[:, ::-1]])
+    mean = both.mean(axis=0)
+    weight = both.std(axis=0)
+    weight = weight / max(float(weight.max()), 1e-6) + 0.05  # no pixel quite ignored
+    starts_arr = np.asarray(starts, np.int64)
+    profile = DeckProfile(name, labels, tuple(colours), raw, starts_arr,
+                          np.asarray(protos, np.float32), np.zeros(len(labels), np.int64),
+                          mean.astype(np.float32), weight.astype(np.float32), float(aspect))
+    white = profile.whiten(raw)
+    return dataclasses.replace(profile, templates=white,
+                               symbol_class=symbol_classes(white, starts_arr))
+
+
+def symbol_classes(templates: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Class number per label: labels whose templates correlate above SAME_SYMBOL (in
+    either orientation) are joined, transitively."""
+    means = np.add.reduceat(templates, starts, axis=0)
+    means /= np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-6)
+    similarity = np.maximum(means @ means.T, means @ means[:, ::-1].T)
+    parent = list(range(len(starts)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in zip(*np.nonzero(np.triu(similarity, 1) >= SAME_SYMBOL)):
+        parent[root(int(i))] = root(int(j))
+    roots = [root(i) for i in range(len(starts))]
+    numbering = {r: n for n, r in enumerate(dict.fromkeys(roots))}
+    return np.asarray([numbering[r] for r in roots], np.int64)
+
+
+# --- built-in profiles: Deckhand's own decks ------------------------------------------
+
+def deck_colour(game: str, code: str) -> str:
+    """The colour name a player reads off a built-in card ("" for none)."""
+    deck = importlib.import_module(f"engine.{game}.deck").DECK
+    colour = deck[code].colour
+    return code.partition(":")[0] if colour == "seat" else colour
+
+
+def rendered_samples(game: str, style: str = "deckhand") -> list[Sample]:
+    """Samples of every card of a built-in deck, drawn by the renderer: the clean face
+    and a softened copy (what a card some 60 pixels wide looks like to the camera)."""
+    from vision.render.cards import deck_codes, render_card
+
+    samples = []
+    for code in deck_codes(game):
+        face = render_card(game, code, style)
+        soft = cv2.resize(cv2.resize(face, (48, 67), interpolation=cv2.INTER_AREA),
+                          WORK_SIZE, interpolation=cv2.INTER_LINEAR)
+        colour = deck_colour(game, code)
+        samples.append(Sample(code, colour, face_features(face)))
+        samples.append(Sample(code, colour, face_features(soft)))
+    return samples
+
+
+def _renderer_fingerprint(style: str) -> str:
+    import vision.classify
+    import vision.render.cards
+
+    digest = hashlib.sha1(f"{FORMAT_VERSION}:{style}:{TEMPLATE_SIZE}:{WORK_SIZE}".encode())
+    for module in (vision.render.cards, vision.classify):
+        digest.update(Path(module.__file__).read_bytes())
+    for helper in ("canvas.py", "icons.py"):
+        path = Path(vision.render.cards.__file__).with_name(helper)
+        if path.exists():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "deckhand" / "profiles"
+
+
+def builtin_profile(game: str, style: str = "deckhand", cache: bool = True) -> DeckProfile:
+    """The profile of Deckhand's own printed deck for `game`, rendered on first use and
+    cached under ~/.cache/deckhand/profiles (keyed by the renderer's source)."""
+    if game not in GAMES:
+        raise ProfileError(f"no built-in profile {game!r}; built-in decks: {', '.join(GAMES)}")
+    name = game if style == "deckhand" else f"{game}/{style}"
+    path = cache_dir() / f"{game}-{style}-{_renderer_fingerprint(style)}.npz"
+    if cache and path.exists():
+        try:
+            return load_profile_file(path)
+        except ProfileError:
+            pass  # a damaged cache entry is rebuilt below
+    profile = build_profile(name, rendered_samples(game, style))
+    if cache:
+        try:
+            save_profile(profile, path)
+        except OSError:
+            pass  # a read-only home only costs the rendering time next start
+    return profile
+
+
+# --- files ----------------------------------------------------------------------------
+
+def save_profile(profile: DeckProfile, path: str | os.PathLike) -> Path:
+    path = Path(path)
+    if path.suffix != ".npz":
+        path = path.with_name(path.name + ".npz")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = {"format": FORMAT_VERSION, "name": profile.name, "labels": list(profile.labels),
+            "colours": list(profile.colours), "aspect": profile.aspect,
+            "template_size": list(TEMPLATE_SIZE)}
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), templates=profile.templates,
+                        label_starts=profile.label_starts, colour_protos=profile.colour_protos,
+                        symbol_class=profile.symbol_class, symbol_mean=profile.symbol_mean,
+                        symbol_weight=profile.symbol_weight)
+    os.replace(tmp, path)
+    return path
+
+
+def load_profile_file(path: str | os.PathLike) -> DeckProfile:
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            arrays = {k: data[k] for k in ("templates", "label_starts", "colour_protos",
+                                           "symbol_class", "symbol_mean", "symbol_weight")}
+    except FileNotFoundError:
+        raise ProfileError(f"no profile file at {path}") from None
+    except (OSError, ValueError, KeyError) as exc:
+        raise ProfileError(f"{path} is not a Deckhand deck profile ({exc})") from None
+    if meta.get("format") != FORMAT_VERSION or tuple(meta.get("template_size", ())) != TEMPLATE_SIZE:
+        raise ProfileError(f"{path} was made by another version of Deckhand; teach the deck again")
+    return DeckProfile(meta["name"], tuple(meta["labels"]), tuple(meta["colours"]),
+                       arrays["templates"].astype(np.float32), arrays["label_starts"].astype(np.int64),
+                       arrays["colour_protos"].astype(np.float32),
+                       arrays["symbol_class"].astype(np.int64),
+                       arrays["symbol_mean"].astype(np.float32),
+                       arrays["symbol_weight"].astype(np.float32), float(meta["aspect"]))
+
+
+def load_profile(spec: str) -> DeckProfile:
+    """A built-in profile by game name ("flip7", or "flip7/alt" for the alternative
+    printed style) or a profile file."""
+    game, _, style = spec.partition("/")
+    if game in GAMES and not Path(spec).exists():
+        return builtin_profile(game, style or "deckhand")
+    return load_profile_file(spec)
+
+
+def profile_from_labels(name: str, labelled: Sequence[tuple[str, str, np.ndarray]],
+                        aspect: float = CARD_ASPECT) -> DeckProfile:
+    """A profile from (label, colour, upright face image) triples."""
+    return build_profile(name, (Sample(label, colour, face_features(face))
+                                for label, colour, face in labelled), aspect)

@@ -1,0 +1,65 @@
+"""Card geometry: putting a quadrilateral's corners in a fixed order and warping the card
+it outlines to an upright image.
+
+A card outline is four image points. `order_corners` returns them clockwise starting at
+the top-left of the upright face (TL, TR, BR, BL) with TL-TR a short side, so the warp
+gives a portrait image. Which short side is "top" cannot be told from the outline alone;
+the classifier reads both 180-degree orientations. Nothing here finds or reads cards.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CARD_ASPECT = 88 / 63            # height / width of a standard playing card
+CANONICAL_SIZE = (200, 280)      # (w, h) of the canonical upright face
+
+
+def order_corners(corners: np.ndarray) -> np.ndarray:
+    """The four points clockwise (in image coordinates, y down) as TL, TR, BR, BL of a
+    portrait card: TL-TR is a short side, and of the two short sides the one nearer the
+    top of the image comes first."""
+    pts = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise on screen because y points down
+    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    # sides[i] joins pts[i] and pts[i+1]; a short side should start the order.
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        pts = np.roll(pts, -1, axis=0)
+    # Of the two short sides (0-1 and 2-3), put the upper one first.
+    if pts[0, 1] + pts[1, 1] > pts[2, 1] + pts[3, 1]:
+        pts = np.roll(pts, -2, axis=0)
+    return pts
+
+
+def side_lengths(corners: np.ndarray) -> tuple[float, float]:
+    """(short, long) average side lengths of an ordered quad."""
+    pts = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    return float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
+
+
+def warp_card(image: np.ndarray, corners: np.ndarray,
+              size: tuple[int, int] = CANONICAL_SIZE) -> np.ndarray:
+    """The card outlined by `corners` (TL, TR, BR, BL) as an upright image of `size`
+    (w, h)."""
+    w, h = size
+    target = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(np.asarray(corners, dtype=np.float32), target)
+    return cv2.warpPerspective(image, matrix, (w, h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def quad_contains(corners: np.ndarray, point: tuple[float, float]) -> bool:
+    contour = np.asarray(corners, dtype=np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
+
+
+def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Area of the intersection of two convex quads over the smaller one's area."""
+    pa = np.asarray(a, dtype=np.float32).reshape(4, 2)
+    pb = np.asarray(b, dtype=np.float32).reshape(4, 2)
+    area, _ = cv2.intersectConvexConvex(pa, pb)
+    smaller = min(cv2.contourArea(pa), cv2.contourArea(pb))
+    return float(area) / smaller if smaller > 0 else 0.0
