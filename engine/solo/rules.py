@@ -1,0 +1,533 @@
+"""Solo's rules: `check` (is this action legal now, and if not, why) and `apply` (the
+state after it, and what to tell the table). Legality lives only in `check`; `apply`
+calls it first.
+
+Rules follow /work/shared/rules/solo.txt as settled by RULINGS.md ("Solo"): matching by
+colour, value or symbol; black cards on anything but a pending Take 2 / Take 4; a
+named colour demanded until met; Change cards all round names no colour; Miss a turn;
+Change direction (with two players it acts as Miss a turn); Take 2 / Take 4 stacking
+only on their own kind; Swap; Change cards all round; out-of-turn discards of an
+identical card; the SOLO! window; going out; the empty pack; scoring.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.core import EndMatch, IllegalAction, MatchSpec, Notice, parse_settings
+from engine.match import MatchProgress, close_round, finish
+from engine.solo.actions import (CallSolo, CatchSolo, ChooseColour, Claim, Draw, Pass,
+                                 Play, RoundCards, SetHandSize, SettlePlay, StartRound,
+                                 Swap, TakePenalty)
+from engine.solo.deck import DECK
+from engine.solo.state import (BLACK_KINDS, COLOUR_LETTERS, NAMES_COLOUR, PadClaim,
+                               Question, SoloSettings, SoloState, card_points, colour_name,
+                               colour_of, kind_of, label)
+
+MIN_SEATS, MAX_SEATS = 2, 10
+SOLO_PENALTY = 2
+
+Result = tuple[SoloState, tuple[Notice, ...]]
+
+
+# --- starting -------------------------------------------------------------------------
+
+def start(spec: MatchSpec) -> SoloState:
+    settings = parse_settings(SoloSettings, spec.settings)
+    n = len(spec.seats)
+    if not MIN_SEATS <= n <= MAX_SEATS:
+        raise IllegalAction(f"Solo is for {MIN_SEATS} to {MAX_SEATS} players, not {n}")
+    if settings.target < 1:
+        raise IllegalAction("the target score must be at least 1")
+    if settings.choose_points < 0:
+        raise IllegalAction("choose_points cannot be negative")
+    if settings.hand_size < 1 or n * settings.hand_size + 1 > DECK.size:
+        raise IllegalAction(f"cannot deal {settings.hand_size} cards to {n} players "
+                            f"from {DECK.size} cards and still turn one over")
+    return SoloState(settings=settings, seats=tuple(s.name for s in spec.seats),
+                     match=MatchProgress.new(n))
+
+
+# --- legality -------------------------------------------------------------------------
+
+def _who(state: SoloState, seat: int) -> str:
+    return state.seats[seat]
+
+
+def _seat_ok(state: SoloState, seat: int, role: str = "seat") -> None:
+    if not 0 <= seat < state.players:
+        raise IllegalAction(f"there is no {role} {seat} (seats are 0 to {state.players - 1})")
+
+
+def _card_ok(card: str) -> None:
+    if card not in DECK:
+        raise IllegalAction(f"{card!r} is not a Solo card")
+
+
+def _colour_ok(colour: str) -> None:
+    if colour not in COLOUR_LETTERS:
+        raise IllegalAction(f"{colour!r} is not a colour: name one of R, G, B, Y")
+
+
+def fit_reason(state: SoloState, card: str) -> str | None:
+    """Why `card` may not be played on the pile as the current player's play (None: it may)."""
+    top = state.top
+    assert top is not None
+    kind = kind_of(card)
+    if state.penalty:
+        top_kind = kind_of(top)
+        if kind != top_kind:
+            who = _who(state, state.turn) if state.turn is not None else "the player"
+            name = "Take 2" if top_kind == "take2" else "Take 4"
+            return f"{who} owes {state.penalty} cards: pass it on with a {name} or take them"
+        return None
+    if kind in BLACK_KINDS:
+        return None
+    if state.colour is not None:
+        if colour_of(card) == state.colour:
+            return None
+        return f"the colour to follow is {colour_name(state.colour)}: {label(card)} is not {colour_name(state.colour)}"
+    if kind_of(top) == "rotate":
+        return None
+    if colour_of(card) == colour_of(top):
+        return None
+    if kind == "number" and kind_of(top) == "number" and DECK[card].value == DECK[top].value:
+        return None
+    if kind != "number" and kind == kind_of(top):
+        return None
+    return f"{label(card)} does not go on {label(top)}: play the same colour, number or symbol"
+
+
+def _awaiting_reason(state: SoloState) -> str:
+    who = _who(state, state.chooser) if state.chooser is not None else "someone"
+    if state.awaiting == "colour":
+        return f"first {who} must name a colour"
+    return f"first {who} must choose a player to swap cards with"
+
+
+def _in_play(state: SoloState) -> None:
+    if state.phase == "deal":
+        raise IllegalAction("the round has not started: deal and turn the first card over")
+    if state.phase == "count":
+        raise IllegalAction("the round is over: lay out the hands for scoring")
+    if state.phase != "play":
+        raise IllegalAction("the match is over")
+
+
+def _on_turn(state: SoloState, seat: int, what: str) -> None:
+    _in_play(state)
+    _seat_ok(state, seat)
+    if state.awaiting:
+        raise IllegalAction(_awaiting_reason(state))
+    if seat != state.turn:
+        raise IllegalAction(f"it is {_who(state, state.turn)}'s turn, not {_who(state, seat)}'s: "
+                            f"only they may {what}")
+
+
+def check(state: SoloState, action) -> None:
+    if state.match.finished or state.phase == "over":
+        raise IllegalAction("the match is over")
+    handler = _CHECKS.get(type(action))
+    if handler is None:
+        raise IllegalAction(f"Solo does not know the action {getattr(action, 'kind', action)!r}")
+    handler(state, action)
+
+
+def _check_start(state: SoloState, a: StartRound) -> None:
+    if state.phase != "deal":
+        raise IllegalAction("a round is already under way")
+    _card_ok(a.starter)
+    if a.colour is not None:
+        _colour_ok(a.colour)
+        if kind_of(a.starter) not in NAMES_COLOUR:
+            raise IllegalAction(f"{label(a.starter)} names no colour")
+
+
+def _check_play(state: SoloState, a: Play) -> None:
+    _in_play(state)
+    _seat_ok(state, a.seat)
+    _card_ok(a.card)
+    if state.awaiting:
+        raise IllegalAction(_awaiting_reason(state))
+    if a.colour is not None:
+        _colour_ok(a.colour)
+        if kind_of(a.card) not in NAMES_COLOUR:
+            raise IllegalAction(f"{label(a.card)} names no colour")
+    if state.hands[a.seat] < 1:
+        raise IllegalAction(f"{_who(state, a.seat)} has no cards")
+    if a.seat == state.turn:
+        reason = fit_reason(state, a.card)
+        if reason:
+            raise IllegalAction(reason)
+        return
+    if a.card != state.top:
+        raise IllegalAction(f"it is {_who(state, state.turn)}'s turn: {_who(state, a.seat)} may only "
+                            f"discard out of turn a card identical to {label(state.top)}")
+    if kind_of(a.card) in BLACK_KINDS and not state.settings.jump_black:
+        raise IllegalAction("black cards cannot be discarded out of turn")
+
+
+def _check_colour(state: SoloState, a: ChooseColour) -> None:
+    _in_play(state)
+    _seat_ok(state, a.seat)
+    _colour_ok(a.colour)
+    if state.awaiting != "colour":
+        raise IllegalAction("no colour is to be named now")
+    if a.seat != state.chooser:
+        raise IllegalAction(f"{_who(state, state.chooser)} names the colour, not {_who(state, a.seat)}")
+
+
+def _check_swap(state: SoloState, a: Swap) -> None:
+    _in_play(state)
+    _seat_ok(state, a.seat)
+    _seat_ok(state, a.with_seat, "player")
+    if state.awaiting != "swap":
+        raise IllegalAction("no Swap card is waiting for a player")
+    if a.seat != state.chooser:
+        raise IllegalAction(f"{_who(state, state.chooser)} played the Swap card, not {_who(state, a.seat)}")
+    if a.with_seat == a.seat:
+        raise IllegalAction("choose another player to swap cards with")
+
+
+def _check_draw(state: SoloState, a: Draw) -> None:
+    _on_turn(state, a.seat, "draw")
+    if state.penalty:
+        raise IllegalAction(f"{_who(state, a.seat)} owes {state.penalty} cards: take the penalty or pass it on")
+    if state.drawn:
+        raise IllegalAction(f"{_who(state, a.seat)} has drawn already: play that card or pass")
+
+
+def _check_pass(state: SoloState, a: Pass) -> None:
+    _on_turn(state, a.seat, "pass")
+    if not state.drawn:
+        raise IllegalAction(f"{_who(state, a.seat)} must play a card or draw one before passing")
+
+
+def _check_penalty(state: SoloState, a: TakePenalty) -> None:
+    _on_turn(state, a.seat, "take the penalty")
+    if not state.penalty:
+        raise IllegalAction("there is no Take 2 / Take 4 penalty to take")
+
+
+def _check_claim(state: SoloState, a: Claim) -> None:
+    _in_play(state)
+    _seat_ok(state, a.seat)
+    if state.hands[a.seat] < 1:
+        raise IllegalAction(f"{_who(state, a.seat)} has no cards to discard")
+
+
+def _check_settle(state: SoloState, a: SettlePlay) -> None:
+    _seat_ok(state, a.seat)
+    q = state.question
+    if q is None:
+        raise IllegalAction("there is no open question about an identical card")
+    if a.seat != q.seat:
+        _check_play(q.before, Play(a.seat, q.card))
+
+
+def _check_call(state: SoloState, a: CallSolo) -> None:
+    _in_play(state)
+    _seat_ok(state, a.seat)
+    if state.solo_owed != a.seat:
+        raise IllegalAction(f"no SOLO! is due from {_who(state, a.seat)} now")
+
+
+def _check_catch(state: SoloState, a: CatchSolo) -> None:
+    _in_play(state)
+    _seat_ok(state, a.catcher)
+    _seat_ok(state, a.target)
+    if state.solo_owed != a.target:
+        raise IllegalAction(f"{_who(state, a.target)} owes no SOLO! now")
+    if a.catcher == a.target:
+        raise IllegalAction("a player cannot catch themselves")
+
+
+def _check_hand_size(state: SoloState, a: SetHandSize) -> None:
+    if state.phase not in ("play", "count"):
+        _in_play(state)
+    _seat_ok(state, a.seat)
+    if state.phase == "play" and a.n < 1:
+        raise IllegalAction("during play every hand holds a card: a player goes out by playing the last one")
+    if state.phase == "count":
+        if a.seat == state.out:
+            raise IllegalAction(f"{_who(state, a.seat)} went out and holds no cards")
+        if state.laid[a.seat] is not None:
+            raise IllegalAction(f"{_who(state, a.seat)} has laid out their cards already")
+    if a.n < 0:
+        raise IllegalAction("a hand cannot hold fewer than 0 cards")
+    if state.pack + state.hands[a.seat] - a.n < 0:
+        raise IllegalAction(f"there are not enough cards for {_who(state, a.seat)} to hold {a.n}")
+
+
+def _check_round_cards(state: SoloState, a: RoundCards) -> None:
+    if state.phase != "count":
+        raise IllegalAction("hands are laid out only when a round is over")
+    _seat_ok(state, a.seat)
+    if a.seat == state.out:
+        raise IllegalAction(f"{_who(state, a.seat)} went out and holds no cards")
+    if state.laid[a.seat] is not None:
+        raise IllegalAction(f"{_who(state, a.seat)} has laid out their cards already")
+    for card in a.cards:
+        _card_ok(card)
+    if len(a.cards) != state.hands[a.seat]:
+        raise IllegalAction(f"{_who(state, a.seat)} should hold {state.hands[a.seat]} cards but "
+                            f"{len(a.cards)} were laid out: count again, or correct the hand size")
+    laid = [c for cards in state.laid if cards for c in cards] + list(a.cards)
+    for card in set(a.cards):
+        if laid.count(card) > DECK[card].count:
+            raise IllegalAction(f"the deck has only {DECK[card].count} of {label(card)}")
+
+
+def _check_end(state: SoloState, a: EndMatch) -> None:
+    return None
+
+
+_CHECKS = {StartRound: _check_start, Play: _check_play, ChooseColour: _check_colour,
+           Swap: _check_swap, Draw: _check_draw, Pass: _check_pass,
+           TakePenalty: _check_penalty, Claim: _check_claim, SettlePlay: _check_settle,
+           CallSolo: _check_call, CatchSolo: _check_catch, SetHandSize: _check_hand_size,
+           RoundCards: _check_round_cards, EndMatch: _check_end}
+
+
+# --- effects --------------------------------------------------------------------------
+
+def apply(state: SoloState, action) -> Result:
+    check(state, action)
+    if not isinstance(action, (Claim, SettlePlay)) and state.question is not None:
+        # any other action takes the open question as answered: it was the current player
+        state = replace(state, question=None)
+    return _EFFECTS[type(action)](state, action)
+
+
+def _next(state: SoloState, seat: int, steps: int = 1, direction: int | None = None) -> int:
+    d = state.direction if direction is None else direction
+    return (seat + d * steps) % state.players
+
+
+def draw_cards(state: SoloState, seat: int, k: int) -> Result:
+    """`seat` takes `k` cards; an empty pack is refilled from the discard pile (its top
+    card stays); if even that is not enough, only what there is is taken."""
+    notices: list[Notice] = []
+    pack, discard = state.pack, state.discard
+    if pack < k and discard > 1:
+        pack += discard - 1
+        discard = 1
+        notices.append(Notice("reshuffle", "The pack is used up: keep the top card of the "
+                              "discard pile, shuffle the rest into a new pack."))
+    given = min(k, pack)
+    if given < k:
+        notices.append(Notice("pack_short", f"Only {given} card(s) left for {_who(state, seat)} "
+                              f"to take instead of {k}.", (seat,)))
+    hands = list(state.hands)
+    hands[seat] += given
+    return replace(state, hands=tuple(hands), discard=discard), tuple(notices)
+
+
+def _card_effect(state: SoloState, seat: int, card: str, colour: str | None, starter: bool) -> Result:
+    """The card `seat` just put on the pile takes effect (the starter: as the dealer's)."""
+    kind = kind_of(card)
+    n = state.players
+    notices: list[Notice] = []
+    s = replace(state, colour=None)
+    turn = _next(s, seat)
+    if kind == "miss":
+        turn = _next(s, seat, 2)
+        notices.append(Notice("miss", f"{_who(s, _next(s, seat))} misses a turn.", (_next(s, seat),)))
+    elif kind == "reverse":
+        if n == 2:
+            turn = _next(s, seat, 2)
+            notices.append(Notice("miss", f"With two players Change direction acts as Miss a turn: "
+                                  f"{_who(s, _next(s, seat))} misses a turn.", (_next(s, seat),)))
+        else:
+            s = replace(s, direction=-s.direction)
+            turn = _next(s, seat)
+            notices.append(Notice("reverse", "Play changes direction.", ()))
+    elif kind in ("take2", "take4"):
+        s = replace(s, penalty=s.penalty + (2 if kind == "take2" else 4))
+        notices.append(Notice("penalty", f"{_who(s, turn)} must take {s.penalty} cards or pass it on.",
+                              (turn,)))
+    elif kind == "swap" and not starter:
+        s = replace(s, awaiting="swap", chooser=seat)
+    elif kind == "rotate" and not starter:
+        hands = [0] * n
+        for i, count in enumerate(s.hands):
+            hands[(i + s.direction) % n] = count
+        s = replace(s, hands=tuple(hands))
+        notices.append(Notice("rotate", "Every player passes their hand to the next player "
+                              "in the direction of play.", ()))
+    if kind in NAMES_COLOUR:
+        if colour is None:
+            s = replace(s, awaiting="colour", chooser=seat)
+        else:
+            s = replace(s, colour=colour)
+            notices.append(Notice("colour", f"The colour is {colour_name(colour)}.", ()))
+    return replace(s, turn=turn, drawn=False), tuple(notices)
+
+
+def _apply_start(state: SoloState, a: StartRound) -> Result:
+    n = state.players
+    dealer = state.match.dealer
+    s = replace(state, phase="play", hands=(state.settings.hand_size,) * n, discard=1,
+                top=a.starter, colour=None, direction=1, penalty=0, drawn=False,
+                awaiting=None, chooser=None, solo_owed=None, claims=(), question=None,
+                out=None, laid=())
+    s, notices = _card_effect(s, dealer, a.starter, a.colour, starter=True)
+    return s, (Notice("round", f"Round {state.match.round_no}: {label(a.starter)} starts; "
+                      f"{_who(s, s.turn)} plays first.", (s.turn,)),) + notices
+
+
+def _apply_play(state: SoloState, a: Play) -> Result:
+    before = replace(state, question=None)
+    out_of_turn = a.seat != state.turn
+    unclaimed_identical = (not out_of_turn and a.card == state.top
+                           and not any(c.seat != a.seat for c in state.claims))
+    hands = list(state.hands)
+    hands[a.seat] -= 1
+    s = replace(state, hands=tuple(hands), discard=state.discard + 1, top=a.card, claims=(),
+                solo_owed=None, drawn=False, question=None)
+    notices: list[Notice] = []
+    if out_of_turn:
+        notices.append(Notice("jump", f"{_who(s, a.seat)} discards {label(a.card)} out of turn.",
+                              (a.seat,)))
+    if hands[a.seat] == 0:
+        laid: list[tuple[str, ...] | None] = [None] * s.players
+        laid[a.seat] = ()
+        s = replace(s, phase="count", out=a.seat, turn=None, penalty=0, colour=None,
+                    laid=tuple(laid))
+        notices.append(Notice("out", f"{_who(s, a.seat)} is out and wins the round: "
+                              "lay out the other hands for scoring.", (a.seat,)))
+        s = _maybe_score_ready(s)
+    else:
+        s, effect = _card_effect(s, a.seat, a.card, a.colour, starter=False)
+        notices.extend(effect)
+        if hands[a.seat] == 1 and kind_of(a.card) not in ("swap", "rotate"):
+            s = replace(s, solo_owed=a.seat)
+            notices.append(Notice("solo_due", f"{_who(s, a.seat)} has one card: SOLO! is due.",
+                                  (a.seat,)))
+    if unclaimed_identical:
+        s = replace(s, question=Question(a.card, a.seat, before))
+        notices.append(Notice("question", f"{label(a.card)} is identical to the card it covers and "
+                              f"nobody claimed it: taken as {_who(s, a.seat)}'s play. If another "
+                              "player discarded it out of turn, say who.", (a.seat,)))
+    if s.phase == "count":
+        s, more = _score_if_complete(s)
+        notices.extend(more)
+    return s, tuple(notices)
+
+
+def _apply_colour(state: SoloState, a: ChooseColour) -> Result:
+    s = replace(state, colour=a.colour, awaiting=None, chooser=None)
+    return s, (Notice("colour", f"{_who(s, a.seat)} names {colour_name(a.colour)}.", (a.seat,)),)
+
+
+def _apply_swap(state: SoloState, a: Swap) -> Result:
+    hands = list(state.hands)
+    hands[a.seat], hands[a.with_seat] = hands[a.with_seat], hands[a.seat]
+    s = replace(state, hands=tuple(hands), awaiting=None, chooser=None)
+    return s, (Notice("swap", f"{_who(s, a.seat)} swaps cards with {_who(s, a.with_seat)}.",
+                      (a.seat, a.with_seat)),)
+
+
+def _apply_draw(state: SoloState, a: Draw) -> Result:
+    s, notices = draw_cards(state, a.seat, 1)
+    return replace(s, drawn=True, solo_owed=None), notices
+
+
+def _apply_pass(state: SoloState, a: Pass) -> Result:
+    return replace(state, turn=_next(state, a.seat), drawn=False), ()
+
+
+def _apply_penalty(state: SoloState, a: TakePenalty) -> Result:
+    owed = state.penalty
+    s, notices = draw_cards(state, a.seat, owed)
+    s = replace(s, penalty=0, turn=_next(s, a.seat), drawn=False, solo_owed=None)
+    return s, (Notice("penalty_taken", f"{_who(s, a.seat)} takes {owed} cards and misses the turn.",
+                      (a.seat,)),) + notices
+
+
+def _apply_claim(state: SoloState, a: Claim) -> Result:
+    return replace(state, claims=state.claims + (PadClaim(a.seat, a.t_ns),)), ()
+
+
+def _apply_settle(state: SoloState, a: SettlePlay) -> Result:
+    q = state.question
+    assert q is not None
+    if a.seat == q.seat:
+        return replace(state, question=None), (
+            Notice("settled", f"{label(q.card)} was {_who(state, a.seat)}'s play.", (a.seat,)),)
+    s, notices = _apply_play(q.before, Play(a.seat, q.card))
+    return s, (Notice("settled", f"{label(q.card)} was {_who(s, a.seat)}'s out-of-turn discard, "
+                      f"not {_who(s, q.seat)}'s play.", (a.seat, q.seat)),) + notices
+
+
+def _apply_call(state: SoloState, a: CallSolo) -> Result:
+    return replace(state, solo_owed=None), (Notice("solo", f"{_who(state, a.seat)}: SOLO!", (a.seat,)),)
+
+
+def _apply_catch(state: SoloState, a: CatchSolo) -> Result:
+    s, notices = draw_cards(state, a.target, SOLO_PENALTY)
+    s = replace(s, solo_owed=None)
+    return s, (Notice("solo_caught", f"{_who(s, a.catcher)} caught {_who(s, a.target)} without "
+                      f"SOLO!: {_who(s, a.target)} takes {SOLO_PENALTY} cards.",
+                      (a.catcher, a.target)),) + notices
+
+
+def _apply_hand_size(state: SoloState, a: SetHandSize) -> Result:
+    hands = list(state.hands)
+    hands[a.seat] = a.n
+    s = replace(state, hands=tuple(hands))
+    notices = (Notice("hand_size", f"{_who(s, a.seat)} holds {a.n} card(s).", (a.seat,)),)
+    if s.phase == "count":
+        s = _maybe_score_ready(s)
+        s, more = _score_if_complete(s)
+        notices += more
+    return s, notices
+
+
+def _apply_round_cards(state: SoloState, a: RoundCards) -> Result:
+    laid = list(state.laid)
+    laid[a.seat] = tuple(a.cards)
+    s = replace(state, laid=tuple(laid))
+    return _score_if_complete(s)
+
+
+def _apply_end(state: SoloState, a: EndMatch) -> Result:
+    match = finish(state.match, "high")
+    s = replace(state, match=match, phase="over", turn=None, awaiting=None, solo_owed=None,
+                claims=(), question=None)
+    names = ", ".join(_who(s, w) for w in match.winners)
+    return s, (Notice("match_over", f"The match is over. Winner(s): {names}.", match.winners),)
+
+
+def _maybe_score_ready(state: SoloState) -> SoloState:
+    """Hands of no cards need no laying out."""
+    laid = tuple(() if cards is None and state.hands[i] == 0 else cards
+                 for i, cards in enumerate(state.laid))
+    return replace(state, laid=laid)
+
+
+def _score_if_complete(state: SoloState) -> Result:
+    if any(cards is None for cards in state.laid):
+        return state, ()
+    assert state.out is not None
+    total = sum(card_points(c, state.settings) for cards in state.laid if cards for c in cards)
+    scores = tuple(total if i == state.out else 0 for i in range(state.players))
+    match = close_round(state.match, scores, state.settings.rule())
+    notices = [Notice("round_scored", f"{_who(state, state.out)} scores {total}.", (state.out,))]
+    if match.finished:
+        s = replace(state, match=match, phase="over")
+        names = ", ".join(_who(s, w) for w in match.winners)
+        notices.append(Notice("match_over", f"The match is over. Winner(s): {names}.", match.winners))
+    else:
+        s = replace(state, match=match, phase="deal", hands=(0,) * state.players, discard=0,
+                    top=None, colour=None, turn=None, direction=1, penalty=0, drawn=False,
+                    awaiting=None, chooser=None, solo_owed=None, claims=(), question=None)
+        notices.append(Notice("next_round", f"{_who(s, match.dealer)} deals round {match.round_no}.",
+                              (match.dealer,)))
+    return s, tuple(notices)
+
+
+_EFFECTS = {StartRound: _apply_start, Play: _apply_play, ChooseColour: _apply_colour,
+            Swap: _apply_swap, Draw: _apply_draw, Pass: _apply_pass,
+            TakePenalty: _apply_penalty, Claim: _apply_claim, SettlePlay: _apply_settle,
+            CallSolo: _apply_call, CatchSolo: _apply_catch, SetHandSize: _apply_hand_size,
+            RoundCards: _apply_round_cards, EndMatch: _apply_end}
