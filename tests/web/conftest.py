@@ -1,0 +1,51 @@
+"""Fixtures for the web tests: a real LiveTable on a real SQLite store in a temp dir,
+the app around it, and browsers that already hold the host session."""
+from __future__ import annotations
+
+import pytest
+
+from device.store import EventStore
+from device.table import LiveTable
+from web.app import create_app
+
+PIN = "2468"
+
+
+@pytest.fixture
+def table(tmp_path):
+    store = EventStore(tmp_path / "deckhand.sqlite3")
+    yield LiveTable(store)
+    store.close()
+
+
+@pytest.fixture
+def app(table):
+    return create_app(table, host_pin=PIN, secret_key="test-secret", heartbeat=0.5)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def csrf(client) -> str:
+    return client.get("/api/session").get_json()["csrf_token"]
+
+
+def post_json(client, url, body, token=None):
+    headers = {"X-CSRF-Token": token if token is not None else csrf(client)}
+    return client.post(url, json=body, headers=headers)
+
+
+@pytest.fixture
+def host(app):
+    """A test client that has entered the host PIN."""
+    c = app.test_client()
+    r = post_json(c, "/api/login", {"pin": PIN})
+    assert r.status_code == 200, r.get_json()
+    return c
+
+
+FLIP7 = {"game": "flip7", "seats": [{"name": "Ann", "colour": "red"},
+                                     {"name": "Bob", "colour": "blue"},
+                                     {"name": "Cat", "colour": "green"}]}

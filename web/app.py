@@ -1,0 +1,202 @@
+"""The application factory: `create_app(table, *, host_pin, ...)` builds the Flask app
+around a TableService (web/table.py), registers one blueprint per screen, and installs
+the security checks (CSRF on every POST, JSON errors in words, no debug).
+
+Everything the app needs arrives through the factory; nothing is global. The app's
+own parts live in `app.extensions["deckhand"]` (a `Deckhand`).
+"""
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from flask import Flask, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from web import i18n
+from web.camera import CameraProvider
+from web.cards import css_colour, face
+from web.live import FragmentCache
+from web.security import CSRF_FIELD, CSRF_HEADER, PinGate, csrf_ok, csrf_token, is_host, make_pin
+from web.table import TableService
+
+
+@dataclass
+class Deckhand:
+    """The app's collaborators and settings (one per app)."""
+
+    table: TableService
+    gate: PinGate
+    host_pin: str
+    pin_generated: bool
+    show_pin: bool
+    pin_viewers: str
+    camera: CameraProvider | None
+    public_url: str | None
+    heartbeat: float
+    fragments: FragmentCache = field(default_factory=FragmentCache)
+
+
+def create_app(table: TableService, *, host_pin: str | None = None,
+               secret_key: str | None = None, camera: CameraProvider | None = None,
+               public_url: str | None = None, show_pin: bool | None = None,
+               pin_viewers: str = "local", pin_attempts: int = 5, pin_window: float = 300.0,
+               heartbeat: float = 15.0, clock: Callable[[], float] = time.monotonic) -> Flask:
+    """Build the Deckhand web app.
+
+    table: the running table (web.table.TableService).
+    host_pin: the PIN that unlocks host controls; None makes one up (read it back from
+        `app.config["DECKHAND_HOST_PIN"]`), which the table screen then shows.
+    secret_key: signs the session cookie; None generates one (sessions end at restart).
+    camera: the vision pages' camera (web.camera.CameraProvider), or None.
+    public_url: the address phones should open (for the QR code), e.g.
+        "http://192.168.1.20:8000"; None guesses it from the request or the LAN address.
+    show_pin: show the host PIN on the table screen (default: only a made-up PIN).
+    pin_viewers: "local" shows it only to a browser on this machine (the kiosk), "all"
+        to every viewer of the table screen.
+    pin_attempts, pin_window: wrong PIN entries allowed per client per window (seconds).
+    heartbeat: seconds between SSE heartbeats when nothing happens.
+    """
+    if pin_viewers not in ("local", "all"):
+        raise ValueError('pin_viewers must be "local" or "all"')
+    generated = not host_pin
+    pin = host_pin or make_pin()
+    app = Flask(__name__)
+    app.debug = False
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    app.config.update(
+        SECRET_KEY=secret_key or secrets.token_hex(32),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        DECKHAND_HOST_PIN=pin,
+        JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=256 * 1024,
+    )
+    app.extensions["deckhand"] = Deckhand(
+        table=table, gate=PinGate(pin, pin_attempts, pin_window, clock), host_pin=pin,
+        pin_generated=generated, show_pin=generated if show_pin is None else show_pin,
+        pin_viewers=pin_viewers, camera=camera, public_url=public_url, heartbeat=heartbeat)
+
+    from web.views import api, history, host, screens, vision
+    for module in (screens, host, api, history, vision):
+        app.register_blueprint(module.bp)
+
+    _install_checks(app)
+    _install_template_helpers(app)
+    return app
+
+
+def deckhand() -> Deckhand:
+    return current_app.extensions["deckhand"]
+
+
+def current_lang() -> str:
+    return i18n.choose_language(request.cookies.get("lang"), request.accept_languages)
+
+
+def error(message: str, status: int):
+    """A refusal in words, as JSON."""
+    return jsonify({"error": message}), status
+
+
+def _wants_json() -> bool:
+    if request.path.startswith("/api/") or request.is_json:
+        return True
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "application/json"
+
+
+def _install_checks(app: Flask) -> None:
+    @app.before_request
+    def check_csrf():
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return None
+        sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
+        if not csrf_ok(sent):
+            return error("the request has no valid CSRF token: reload the page and try again", 403)
+        return None
+
+    @app.after_request
+    def security_headers(response):
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+            "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+            "form-action 'self'")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        words = {
+            400: "the request is malformed",
+            404: "there is no such page",
+            405: "that method is not allowed here",
+            413: "the request is too large",
+        }.get(exc.code or 500, exc.description or exc.name)
+        if _wants_json():
+            return error(words, exc.code or 500)
+        return f"<!doctype html><title>{exc.code}</title><p>{exc.code}: {words}</p>", exc.code
+
+    @app.errorhandler(Exception)
+    def crash(exc: Exception):
+        app.logger.exception("unhandled error")
+        return error("the table could not do that (internal error; see the log)", 500)
+
+
+def _install_template_helpers(app: Flask) -> None:
+    @app.context_processor
+    def helpers() -> dict[str, Any]:
+        lang = current_lang()
+        return {
+            "lang": lang,
+            "t": lambda text: i18n.translate(text, lang),
+            "csrf_token": csrf_token,
+            "is_host": is_host(),
+            "card_face": face,
+            "css_colour": css_colour,
+        }
+
+
+def require_host(view):
+    """Refuse (401, in words) unless this browser has entered the host PIN."""
+    from functools import wraps
+
+    @wraps(view)
+    def guarded(*args, **kwargs):
+        if not is_host():
+            return error("host controls are locked: enter the host PIN first", 401)
+        return view(*args, **kwargs)
+
+    return guarded
+
+
+def json_body() -> tuple[dict[str, Any] | None, Any]:
+    """The request's JSON object, or (None, a 400 refusal in words)."""
+    data = request.get_json(silent=True)
+    if data is None:
+        return None, error("the body must be a JSON object (Content-Type: application/json)", 400)
+    if not isinstance(data, dict):
+        return None, error(f"the body must be a JSON object, not {type(data).__name__}", 400)
+    return data, None
+
+
+def try_pin(entry: Any) -> tuple[bool, int, str]:
+    """Check a host PIN entry from this client: (unlocked, HTTP status, words)."""
+    from web.security import grant_host
+
+    gate = deckhand().gate
+    client = request.remote_addr or "?"
+    wait = gate.retry_after(client)
+    if wait > 0:
+        return False, 429, f"too many wrong PINs: try again in {int(wait) + 1} seconds"
+    if not isinstance(entry, str) or not entry.strip():
+        return False, 400, "enter the host PIN"
+    if not gate.check(client, entry.strip()):
+        return False, 403, "wrong PIN"
+    grant_host()
+    return True, 200, "unlocked"

@@ -1,0 +1,74 @@
+"""How a card looks on a screen: its face (label, colour, kind) from the game's deck
+definition, the one source of card codes. Drawn by the `card` macro in HTML and CSS,
+never with an image file.
+"""
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+from typing import Any
+
+from engine.cards import Deck
+
+# CSS colours for the colour names cards and seats use.
+COLOURS = {
+    "red": "#d62828", "green": "#2a9d3f", "blue": "#1d63d6", "yellow": "#f2c400",
+    "purple": "#7b3fbf", "black": "#1b1b1b", "orange": "#f07c00", "pink": "#e0559a",
+    "teal": "#129a94", "brown": "#8a5a2b", "grey": "#777777", "white": "#f4f4f4",
+}
+SEAT_PALETTE = ("#d62828", "#1d63d6", "#2a9d3f", "#e09a00", "#7b3fbf", "#129a94",
+                "#e0559a", "#8a5a2b", "#555555", "#f07c00")
+
+
+def css_colour(name: str | None, index: int = 0) -> str:
+    """A safe CSS colour for a seat or card colour name (a palette colour if unknown)."""
+    if name:
+        low = name.strip().lower()
+        if low in COLOURS:
+            return COLOURS[low]
+        if low.startswith("#") and len(low) in (4, 7) and all(c in "0123456789abcdef" for c in low[1:]):
+            return low
+    return SEAT_PALETTE[index % len(SEAT_PALETTE)]
+
+
+@lru_cache(maxsize=None)
+def deck_of(game: str) -> Deck | None:
+    try:
+        return importlib.import_module(f"engine.{game}.deck").DECK
+    except (ImportError, AttributeError):
+        return None
+
+
+def face(game: str | None, code: Any) -> dict[str, Any]:
+    """What to draw for card `code` of `game`: {"code", "label", "short", "colour"
+    (CSS), "kind", "known"}. An unknown code is drawn as its own text."""
+    code = "" if code is None else str(code)
+    deck = deck_of(game) if game else None
+    if deck is None or code not in deck:
+        return {"code": code, "label": code, "short": code, "colour": "", "kind": "unknown",
+                "known": False}
+    card = deck[code]
+    colour = css_colour(card.colour) if card.colour and card.colour != "seat" else ""
+    return {"code": code, "label": card.label, "short": _short(game, card), "colour": colour,
+            "kind": card.kind, "known": True}
+
+
+def _short(game: str, card: Any) -> str:
+    """The big mark in the middle of a drawn card."""
+    if card.value is not None and card.kind in ("number", "bid"):
+        return str(card.value)
+    if game == "raj" and card.kind == "point":
+        return f"{card.value:+d}"
+    marks = {
+        "cut": "CUT", "flip": "FLIP", "hit_number": f"HIT {card.value}", "hit_colour": "HIT",
+        "hit_hand": "✋", "miss": "⊘", "reverse": "⇄", "take2": "+2", "swap": "⇅",
+        "choose": "◑", "take4": "+4", "rotate": "⟳", "freeze": "❄", "flip3": "3×",
+        "chance": "♥", "modifier": card.label, "multiplier": "×2",
+    }
+    return marks.get(card.kind, card.label)
+
+
+def deck_cards(game: str) -> list[dict[str, Any]]:
+    """Every distinct face of `game`'s deck, in definition order (for pickers)."""
+    deck = deck_of(game)
+    return [] if deck is None else [face(game, c.code) for c in deck]

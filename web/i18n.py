@@ -1,0 +1,176 @@
+"""English and French for every screen, chosen per device.
+
+Screens write their words in English through `t(...)`; `FRENCH` holds the French for
+each. A device's language is its `lang` cookie (set by the toggle), else its browser's
+Accept-Language, else English. Notices from the engine are translated by their `code`
+(`NOTICE_FR`), falling back to the engine's English text.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+LANGUAGES = ("en", "fr")
+
+FRENCH: dict[str, str] = {
+    "Deckhand": "Deckhand",
+    "Table": "Table",
+    "Scoreboard": "Tableau des scores",
+    "Host": "Hôte",
+    "History": "Historique",
+    "Camera": "Caméra",
+    "Players": "Joueurs",
+    "No match yet": "Pas encore de partie",
+    "The host starts a match from the host page.": "L'hôte lance une partie depuis la page hôte.",
+    "Whose turn": "À qui de jouer",
+    "Turn": "Tour",
+    "to play": "à jouer",
+    "Round": "Manche",
+    "Rounds": "Manches",
+    "of": "sur",
+    "Dealer": "Donneur",
+    "Scores": "Scores",
+    "Total": "Total",
+    "Standings": "Classement",
+    "What just happened": "Ce qui vient de se passer",
+    "Winner": "Gagnant",
+    "Winners": "Gagnants",
+    "The match is over": "La partie est terminée",
+    "Score chart": "Courbe des scores",
+    "Round scores": "Scores des manches",
+    "No round scored yet.": "Aucune manche comptée.",
+    "This round": "Cette manche",
+    "Top card": "Carte du dessus",
+    "Demand": "Exigence",
+    "Hand sizes": "Cartes en main",
+    "cards": "cartes",
+    "Direction": "Sens",
+    "clockwise": "horaire",
+    "anticlockwise": "antihoraire",
+    "Scan to follow on your phone": "Scannez pour suivre sur votre téléphone",
+    "Host PIN": "Code hôte",
+    "camera": "caméra",
+    "pads": "pads",
+    "Status": "État",
+    "live": "en direct",
+    "reconnecting": "reconnexion",
+    "Language": "Langue",
+    # Flip 7
+    "Bust": "Éliminé",
+    "Stayed": "Arrêté",
+    "Frozen": "Gelé",
+    "Active": "En jeu",
+    "Second Chance": "Seconde chance",
+    "Modifiers": "Bonus",
+    "Flip 7!": "Flip 7 !",
+    "Waiting for a target": "Cible à choisir",
+    "Deck": "Pioche",
+    "round score": "score de la manche",
+    # Raj
+    "Point card": "Carte points",
+    "Pot": "Pot",
+    "Bids": "Mises",
+    "Bid down": "Mise posée",
+    "Waiting": "En attente",
+    "Took": "A pris",
+    "Cancelled": "Annulées",
+    "Nobody took the pot": "Personne ne prend le pot",
+    "The pot stays": "Le pot reste",
+    "Point cards left": "Cartes points restantes",
+    "Cards left": "Cartes restantes",
+    "Void": "Nulle",
+    "Collected": "Ramassé",
+    "Last pot": "Dernier pot",
+    # host
+    "Host controls": "Commandes de l'hôte",
+    "Enter the host PIN": "Entrez le code hôte",
+    "Unlock": "Déverrouiller",
+    "Lock": "Verrouiller",
+    "Wrong PIN.": "Code erroné.",
+    "Too many wrong PINs: try again later.": "Trop de codes erronés : réessayez plus tard.",
+    "The PIN is shown on the table screen.": "Le code est affiché sur l'écran de la table.",
+    "New match": "Nouvelle partie",
+    "Game": "Jeu",
+    "Seat": "Place",
+    "Name": "Nom",
+    "Colour": "Couleur",
+    "Add a seat": "Ajouter une place",
+    "Settings": "Réglages",
+    "Start the match": "Lancer la partie",
+    "Undo": "Annuler",
+    "End the match": "Terminer la partie",
+    "Pause camera": "Pause caméra",
+    "Resume camera": "Reprendre la caméra",
+    "Quick actions": "Actions rapides",
+    "Any action": "Toute action",
+    "Action": "Action",
+    "Send": "Envoyer",
+    "Clear": "Effacer",
+    "Tap cards to add them": "Touchez les cartes pour les ajouter",
+    "Done.": "Fait.",
+    "Refused": "Refusé",
+    "Action JSON": "Action en JSON",
+    "Save": "Enregistrer",
+    "Saved players": "Joueurs enregistrés",
+    "Are you sure?": "Êtes-vous sûr ?",
+    "none": "aucun",
+    # pads
+    "Pad": "Pad",
+    "Tap to hit, hold to stay": "Touchez pour tirer, maintenez pour rester",
+    "Press": "Appuyez",
+    "Choose your seat": "Choisissez votre place",
+    "Enter the host PIN to use a virtual pad.": "Entrez le code hôte pour utiliser un pad virtuel.",
+    # camera
+    "No camera": "Pas de caméra",
+    "This table has no camera connected.": "Aucune caméra n'est branchée sur cette table.",
+    "Detected cards": "Cartes détectées",
+    "Zones": "Zones",
+    "Teach a card": "Apprendre une carte",
+    "Put one card under the camera, choose what it is, and press Teach.":
+        "Posez une carte sous la caméra, choisissez laquelle c'est, puis appuyez sur Apprendre.",
+    "Teach": "Apprendre",
+    "Calibrate zones": "Calibrer les zones",
+    "Zones as JSON: name → [x0, y0, x1, y1], from 0 to 1.":
+        "Zones en JSON : nom → [x0, y0, x1, y1], de 0 à 1.",
+    # history
+    "Matches": "Parties",
+    "Date": "Date",
+    "Ended": "Terminée",
+    "unfinished": "non terminée",
+    "Download CSV": "Télécharger le CSV",
+    "No match played yet.": "Aucune partie jouée.",
+    "Player profiles": "Profils des joueurs",
+}
+
+# French notices by Notice.code. {names}: the seats the notice concerns; {name}: the first.
+NOTICE_FR: dict[str, str] = {
+    "undo": "Dernière action annulée.",
+    "match_over": "La partie est terminée.",
+    "end_match": "L'hôte a terminé la partie.",
+}
+
+
+def choose_language(cookie: str | None, accept: Any) -> str:
+    """The device's language: its cookie, else the browser's preference, else English."""
+    if cookie in LANGUAGES:
+        return cookie
+    best = accept.best_match(LANGUAGES) if accept is not None else None
+    return best or "en"
+
+
+def translate(text: str, lang: str) -> str:
+    return FRENCH.get(text, text) if lang == "fr" else text
+
+
+def notice_text(notice: Mapping[str, Any], names: Sequence[str], lang: str) -> str:
+    """A notice in `lang`: the French template for its code, else its English text."""
+    english = str(notice.get("text", ""))
+    if lang != "fr":
+        return english
+    template = NOTICE_FR.get(str(notice.get("code", "")))
+    if template is None:
+        return english
+    seats = [names[s] for s in notice.get("seats", []) if isinstance(s, int) and 0 <= s < len(names)]
+    try:
+        return template.format(name=seats[0] if seats else "", names=", ".join(seats))
+    except (KeyError, IndexError):
+        return english

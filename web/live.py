@@ -1,0 +1,82 @@
+"""Live updates: Server-Sent Events from the table's change feed, and the rendered
+live region of each screen.
+
+Each event carries the change's `seq` as its id, so a browser that reconnects sends
+Last-Event-ID and gets exactly what it missed (TableService.events_since). A stream
+asked for a screen (`?view=phone`) carries that screen's live region as HTML, rendered
+once per (screen, language, seq) and shared by every phone; a bare stream carries the
+snapshot JSON. When nothing happens, a comment line goes out every `heartbeat` seconds
+so dead connections are noticed and proxies keep the stream open.
+"""
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any, Callable, Iterator, Mapping
+
+from flask import render_template
+
+from web.present import present
+
+LIVE_TEMPLATES = {
+    "table": "live/table.html",
+    "phone": "live/phone.html",
+    "host": "live/host.html",
+    "pad": "live/pad.html",
+}
+_CACHE_SIZE = 64
+
+
+class FragmentCache:
+    """Rendered live regions by (screen, language, seq, extra): many phones, one render."""
+
+    def __init__(self, size: int = _CACHE_SIZE):
+        self._size = size
+        self._items: dict[tuple, str] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, render: Callable[[], str]) -> str:
+        with self._lock:
+            hit = self._items.get(key)
+        if hit is not None:
+            return hit
+        html = render()
+        with self._lock:
+            self._items[key] = html
+            while len(self._items) > self._size:
+                self._items.pop(next(iter(self._items)))
+        return html
+
+
+def render_live(screen: str, snapshot: Mapping[str, Any], lang: str,
+                **extra: Any) -> str:
+    """The live region of `screen` for `snapshot` (needs an app and request context)."""
+    return render_template(LIVE_TEMPLATES[screen], s=present(snapshot, lang), **extra)
+
+
+def sse(event_id: int | None, data: Mapping[str, Any], event: str | None = None) -> str:
+    """One SSE message; JSON has no raw newlines, so `data:` is a single line."""
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    kind = f"event: {event}\n" if event else ""
+    return f"{head}{kind}data: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def event_stream(events_since: Callable[[int, float], list[dict[str, Any]]],
+                 current: Callable[[], dict[str, Any]], since: int | None,
+                 payload: Callable[[dict[str, Any]], dict[str, Any]],
+                 heartbeat: float) -> Iterator[str]:
+    """The SSE text for one browser: from `since` on (or the current snapshot first if
+    it has nothing to resume from), then every change as it happens, forever."""
+    yield "retry: 1000\n\n"
+    if since is None:
+        snap = current()
+        since = int(snap.get("seq", 0))
+        yield sse(since, payload({"seq": since, "kind": "snapshot", "snapshot": snap}))
+    while True:
+        events = events_since(since, heartbeat)
+        if not events:
+            yield ": heartbeat\n\n"
+            continue
+        for ev in events:
+            since = int(ev["seq"])
+            yield sse(since, payload(ev))

@@ -1,0 +1,80 @@
+"""From a table snapshot (web.table.TableService.snapshot) to what a screen shows:
+seats with names, colours, totals and flags, whose turn, notices in the device's
+language, the round history and the score chart. Generic over games: it reads only the
+keys every game's view has; each game's own "table" section is left to its partial
+template (templates/games/<game>.html).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from web.cards import css_colour
+from web.chart import score_chart
+from web.i18n import notice_text, translate
+
+GAME_TITLES = {"flip7": "Flip 7", "solo": "Solo", "raj": "Raj", "hitthedeck": "Hit the Deck"}
+
+
+def _seat_names(snapshot: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    view = snapshot.get("view") or {}
+    match = snapshot.get("match") or {}
+    seats = view.get("seats") or match.get("seats") or []
+    names, colours = [], []
+    for i, seat in enumerate(seats):
+        if isinstance(seat, Mapping):
+            names.append(str(seat.get("name", f"Seat {i + 1}")))
+            colours.append(css_colour(seat.get("colour"), i))
+        else:
+            names.append(str(seat))
+            colours.append(css_colour(None, i))
+    # The match's own colours win over the game's (Raj's seat colours are the same).
+    for i, seat in enumerate(match.get("seats") or []):
+        if i < len(colours) and isinstance(seat, Mapping) and seat.get("colour"):
+            colours[i] = css_colour(seat.get("colour"), i)
+    return names, colours
+
+
+def present(snapshot: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """Everything the generic parts of the screens need, in plain values."""
+    view = snapshot.get("view") or None
+    match = snapshot.get("match") or None
+    names, colours = _seat_names(snapshot)
+    notices = [notice_text(n, names, lang) for n in snapshot.get("notices") or []]
+    status = snapshot.get("status") or {}
+    out: dict[str, Any] = {
+        "seq": snapshot.get("seq", 0), "match": match, "view": view, "lang": lang,
+        "notices": notices, "status": status, "game": None, "title": "", "seats": [],
+        "turn": None, "turn_name": None, "history": [], "chart": "", "winners": [],
+        "finished": False, "prompt": "", "round": None, "rounds": None, "table": {},
+    }
+    if view is None:
+        return out
+    game = str(view.get("game") or (match or {}).get("game") or "")
+    totals = list(view.get("totals") or [0] * len(names))
+    turn = view.get("turn")
+    winners = [w for w in view.get("winners") or [] if isinstance(w, int)]
+    dealer = view.get("dealer")
+    history = [list(r) for r in view.get("history") or []]
+    seats = []
+    for i, name in enumerate(names):
+        seats.append({"index": i, "name": name, "colour": colours[i],
+                      "total": totals[i] if i < len(totals) else 0,
+                      "turn": turn == i, "dealer": dealer == i, "winner": i in winners})
+    ranked = sorted(seats, key=lambda s: -s["total"])
+    if game == "hitthedeck":  # lowest total wins
+        ranked = sorted(seats, key=lambda s: s["total"])
+    out.update({
+        "game": game, "title": GAME_TITLES.get(game, game),
+        "seats": seats, "ranked": ranked,
+        "turn": turn if isinstance(turn, int) and 0 <= turn < len(names) else None,
+        "turn_name": names[turn] if isinstance(turn, int) and 0 <= turn < len(names) else None,
+        "history": history,
+        "chart": score_chart(history, names, colours, title=translate("Score chart", lang)),
+        "winners": [names[w] for w in winners if 0 <= w < len(names)],
+        "finished": bool(view.get("finished")),
+        "prompt": str(view.get("prompt") or ""),
+        "round": view.get("round"), "rounds": view.get("rounds"),
+        "table": view.get("table") or {},
+        "names": names, "colours": colours,
+    })
+    return out

@@ -1,0 +1,194 @@
+"""The JSON API under /api/: the snapshot, the live event stream, and every change
+(each one needs the host session and a CSRF header; refusals are 4xx JSON in words).
+Host actions go through table.submit / table.new_match, the same log as camera and pads.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, request, stream_with_context
+
+from engine.core import IllegalAction
+from engine.games import available_games
+from web.actions import action_schema, settings_schema
+from web.app import current_lang, deckhand, error, json_body, require_host, try_pin
+from web.cards import deck_cards
+from web.live import LIVE_TEMPLATES, event_stream, render_live
+from web.security import csrf_token, is_host, revoke_host
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+@bp.get("/state")
+def state():
+    return jsonify(deckhand().table.snapshot())
+
+
+def _resume_point() -> int | None | Response:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("since")
+    if raw is None or raw == "":
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        return error("Last-Event-ID / since must be a whole number", 400)
+    if value < 0:
+        return error("Last-Event-ID / since must not be negative", 400)
+    return value
+
+
+@bp.get("/events")
+def events():
+    since = _resume_point()
+    if isinstance(since, tuple):
+        return since
+    d = deckhand()
+    screen = request.args.get("view")
+    extra: dict = {}
+    if screen is not None and screen not in LIVE_TEMPLATES:
+        return error(f"unknown view {screen!r}; known: {', '.join(LIVE_TEMPLATES)}", 400)
+    if screen == "pad":
+        try:
+            extra["seat"] = int(request.args.get("seat", ""))
+        except ValueError:
+            return error("a pad stream needs ?seat=<number>", 400)
+    if screen == "host" and not is_host():
+        return error("host controls are locked: enter the host PIN first", 401)
+    lang = current_lang()
+
+    def payload(ev: dict) -> dict:
+        if screen is None:
+            return ev
+        key = (screen, lang, ev["seq"], tuple(sorted(extra.items())))
+        html = d.fragments.get(key, lambda: render_live(screen, ev["snapshot"], lang, **extra))
+        return {"seq": ev["seq"], "kind": ev.get("kind"), "html": html}
+
+    stream = event_stream(d.table.events_since, d.table.snapshot, since, payload, d.heartbeat)
+    return Response(stream_with_context(stream), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/session")
+def session_info():
+    """This browser's CSRF token and whether it holds the host session."""
+    return jsonify({"csrf_token": csrf_token(), "host": is_host()})
+
+
+@bp.post("/login")
+def login():
+    data, refusal = json_body()
+    if refusal:
+        return refusal
+    ok, status, words = try_pin(data.get("pin"))
+    if not ok:
+        return error(words, status)
+    return jsonify({"host": True})
+
+
+@bp.post("/logout")
+def logout():
+    revoke_host()
+    return jsonify({"host": False})
+
+
+def _refusable(call):
+    try:
+        return jsonify(call())
+    except IllegalAction as exc:
+        return error(exc.reason, 422)
+    except KeyError as exc:
+        return error(str(exc.args[0]) if exc.args else "not found", 404)
+
+
+@bp.post("/action")
+@require_host
+def action():
+    data, refusal = json_body()
+    if refusal:
+        return refusal
+    if not isinstance(data.get("type"), str):
+        return error('an action needs a "type" (for example {"type": "undo"})', 400)
+    return _refusable(lambda: deckhand().table.submit(data, "host"))
+
+
+@bp.post("/match")
+@require_host
+def new_match():
+    data, refusal = json_body()
+    if refusal:
+        return refusal
+    spec = {"type": "start", **data}
+    return _refusable(lambda: deckhand().table.new_match(spec, "host"))
+
+
+@bp.post("/observe")
+@require_host
+def observe():
+    data, refusal = json_body()
+    if refusal:
+        return refusal
+    if data.get("type") != "pad":
+        return error('only virtual pads may be observed from the web: {"type": "pad", ...}', 400)
+    seat, held = data.get("seat"), data.get("held", False)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(held, bool):
+        return error('a pad needs "seat" (a whole number) and "held" (true/false)', 400)
+    return _refusable(lambda: deckhand().table.observe(
+        {"type": "pad", "seat": seat, "held": held}, "pad"))
+
+
+@bp.post("/camera/pause")
+@require_host
+def camera_pause():
+    data, refusal = json_body()
+    if refusal:
+        return refusal
+    paused = data.get("paused")
+    if not isinstance(paused, bool):
+        return error('send {"paused": true} or {"paused": false}', 400)
+    deckhand().table.set_camera_paused(paused)
+    return jsonify({"paused": paused})
+
+
+@bp.get("/players")
+def players():
+    return jsonify(deckhand().table.players())
+
+
+@bp.post("/players")
+@require_host
+def save_player():
+    data, refusal = json_body()
+    if refusal:
+        return refusal
+    name, colour = data.get("name"), data.get("colour", "")
+    if not isinstance(name, str) or not name.strip() or len(name) > 40:
+        return error("a player needs a name of 1 to 40 characters", 400)
+    if not isinstance(colour, str) or len(colour) > 20:
+        return error("a colour is a name like \"red\" or a #rrggbb code", 400)
+    deckhand().table.save_player(name.strip(), colour.strip())
+    return jsonify({"name": name.strip(), "colour": colour.strip()})
+
+
+@bp.get("/history")
+def history():
+    return jsonify(deckhand().table.history())
+
+
+@bp.get("/matches/<int:match_id>/rows")
+def match_rows(match_id: int):
+    try:
+        return jsonify(deckhand().table.match_rows(match_id))
+    except KeyError:
+        return error(f"there is no match {match_id}", 404)
+
+
+@bp.get("/games")
+def games():
+    return jsonify([{"name": g, "settings": settings_schema(g)} for g in available_games()])
+
+
+@bp.get("/games/<name>/actions")
+def game_actions(name: str):
+    try:
+        return jsonify({"game": name, "actions": action_schema(name),
+                        "cards": deck_cards(name)})
+    except (IllegalAction, ImportError, AttributeError):
+        return error(f"there is no game {name!r} here", 404)

@@ -1,0 +1,89 @@
+"""Teaching and calibration pages for vision: the live camera frame with detected cards
+outlined and labelled, the zones, and "teach this card". Viewing is open; teaching and
+changing zones need the host. Without a camera the pages say so."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, render_template
+
+from engine.games import available_games
+from web.app import deckhand, error, json_body, require_host
+from web.cards import deck_cards
+
+bp = Blueprint("vision", __name__)
+
+
+@bp.get("/camera")
+def camera_page():
+    d = deckhand()
+    snapshot = d.table.snapshot()
+    game = ((snapshot.get("match") or {}).get("game")) or None
+    games = [game] if game else available_games()
+    labels = [c for g in games for c in deck_cards(g)]
+    return render_template("camera.html", has_camera=d.camera is not None, labels=labels)
+
+
+@bp.get("/camera/frame.jpg")
+def frame():
+    camera = deckhand().camera
+    if camera is None:
+        return error("no camera is connected", 404)
+    jpeg = camera.latest_jpeg()
+    if not jpeg:
+        return error("the camera has not delivered a frame yet", 503)
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/api/camera")
+def camera_state():
+    camera = deckhand().camera
+    if camera is None:
+        return jsonify({"camera": False, "detections": [], "zones": {}})
+    return jsonify({"camera": True, "detections": camera.detections(), "zones": camera.zones()})
+
+
+def _valid_zones(data) -> str | None:
+    for name, box in data.items():
+        if not isinstance(box, list) or len(box) != 4 or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1 for v in box):
+            return f"zone {name!r} must be [x0, y0, x1, y1] with numbers from 0 to 1"
+        if not (box[0] < box[2] and box[1] < box[3]):
+            return f"zone {name!r} must have x0 < x1 and y0 < y1"
+    return None
+
+
+@bp.post("/api/camera/zones")
+@require_host
+def set_zones():
+    camera = deckhand().camera
+    if camera is None:
+        return error("no camera is connected", 404)
+    data, refusal = json_body()
+    if refusal:
+        return refusal
+    problem = _valid_zones(data)
+    if problem:
+        return error(problem, 400)
+    try:
+        camera.set_zones(data)
+    except ValueError as exc:
+        return error(str(exc), 400)
+    return jsonify({"zones": camera.zones()})
+
+
+@bp.post("/api/camera/teach")
+@require_host
+def teach():
+    camera = deckhand().camera
+    if camera is None:
+        return error("no camera is connected", 404)
+    data, refusal = json_body()
+    if refusal:
+        return refusal
+    label = data.get("label")
+    if not isinstance(label, str) or not label:
+        return error('send {"label": "<card code>"}', 400)
+    try:
+        result = camera.teach(label)
+    except ValueError as exc:
+        return error(str(exc), 400)
+    return jsonify(result), (200 if result.get("ok") else 422)
