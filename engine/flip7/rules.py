@@ -43,7 +43,7 @@ class Table:
     __slots__ = ("seats", "settings", "rule", "progress", "numbers", "modifiers", "chance",
                  "actions", "duplicate", "status", "deck", "deck_size", "set_aside",
                  "set_aside_size", "dealing", "turn", "hitting", "frames", "choice",
-                 "last_round", "pass_turn", "flip7", "wait", "who", "notes")
+                 "last_round", "turn_done", "flip7", "wait", "who", "notes")
 
     def names(self, seat: int) -> str:
         return self.seats[seat].name or f"seat {seat}"
@@ -80,6 +80,7 @@ class Table:
             seats=self.seats, settings=self.settings, progress=self.progress,
             lines=self._lines(), deck=tuple(self.deck), set_aside=tuple(self.set_aside),
             dealing=tuple(self.dealing), turn=self.turn, hitting=self.hitting,
+            turn_done=self.turn_done,
             flips=tuple(FlipThree(t, left, tuple(aside)) for t, left, aside in self.frames),
             choice=Choice(*self.choice) if self.choice else None, last_round=self.last_round)
 
@@ -104,8 +105,8 @@ def thaw(state: Flip7State) -> Table:
     t.dealing, t.turn, t.hitting = list(state.dealing), state.turn, state.hitting
     t.frames = [[f.target, f.left, list(f.set_aside)] for f in state.flips]
     t.choice = (state.choice.chooser, state.choice.card) if state.choice else None
-    t.last_round = state.last_round
-    t.pass_turn, t.flip7, t.notes = False, None, None
+    t.last_round, t.turn_done = state.last_round, state.turn_done
+    t.flip7, t.notes = None, None
     _settle(t)
     return t
 
@@ -136,7 +137,7 @@ def _new_round(t: Table) -> None:
     dealer = t.progress.dealer
     t.dealing = [(dealer + k) % n for k in range(1, n + 1)]
     t.turn, t.hitting, t.frames, t.choice = None, False, [], None
-    t.pass_turn, t.flip7 = False, None
+    t.turn_done, t.flip7 = False, None
 
 
 def _note(t: Table, code: str, text: str, *seats: int) -> None:
@@ -250,7 +251,7 @@ def step(t: Table, action: Action) -> None:
             _note(t, "hit", f"{t.names(action.seat)} hits.", action.seat)
     elif kind is Stay:
         t.status[action.seat] = STAYED
-        t.pass_turn = True
+        t.turn_done = True
         if t.notes is not None:
             _note(t, "stay", f"{t.names(action.seat)} stays with {t.line_score(action.seat)}.",
                   action.seat)
@@ -283,7 +284,7 @@ def _flip(t: Table, code: str) -> None:
         _receive(t, t.dealing.pop(0), i, None)
     else:
         t.hitting = False
-        t.pass_turn = True
+        t.turn_done = True
         _receive(t, t.turn, i, None)
 
 
@@ -415,9 +416,9 @@ def _settle(t: Table) -> None:
             return
         if t.turn is None:
             t.turn = _next_active(t, t.progress.dealer)
-        elif t.pass_turn:
+        elif t.turn_done:
             t.turn = _next_active(t, t.turn)
-        t.pass_turn = False
+        t.turn_done = False
         t.wait, t.who = (CARD if t.hitting else DECIDE), t.turn
         return
 

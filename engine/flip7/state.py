@@ -93,6 +93,7 @@ class Flip7State:
     dealing: seats the deal has still to visit this round (empty once the deal is over).
     turn: whose turn it is to Hit or Stay (None during the deal).
     hitting: the player whose turn it is asked for a card that has not come yet.
+    turn_done: their card (or Stay) is in; the turn passes once what it set off is settled.
     flips: Flip Threes being taken, innermost last. choice: a target to choose.
     last_round: the lines as they stood when the previous round ended.
     """
@@ -106,6 +107,7 @@ class Flip7State:
     dealing: tuple[int, ...] = ()
     turn: int | None = None
     hitting: bool = False
+    turn_done: bool = False
     flips: tuple[FlipThree, ...] = ()
     choice: Choice | None = None
     last_round: tuple[Line, ...] = ()
