@@ -81,7 +81,8 @@ def test_a_press_on_a_mock_pin_is_timed_from_its_edge(factory):
         pin.drive_high()
         press, release = drain(q, 2)
     assert isinstance(press, PadPressed) and press.seat == 1 and not press.held
-    assert before <= press.t_ns <= after
+    # within the drive_low() call, give or take the TickClock anchor's 1 us
+    assert before - 1000 <= press.t_ns <= after + 1000
     assert isinstance(release, PadReleased) and release.seat == 1
     assert 25 * MS <= release.t_ns - press.t_ns
 
