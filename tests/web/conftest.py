@@ -49,3 +49,22 @@ def host(app):
 FLIP7 = {"game": "flip7", "seats": [{"name": "Ann", "colour": "red"},
                                      {"name": "Bob", "colour": "blue"},
                                      {"name": "Cat", "colour": "green"}]}
+
+
+def play(table, game: str, seats, rounds: int, seed: int = 7, strategies=None, settings=None):
+    """Start a match on `table` and play `rounds` rounds of bot actions through it (the
+    real engine and the real log), returning the actions played."""
+    import importlib
+
+    from engine.core import MatchSpec
+
+    spec_json = {"type": "start", "game": game, "seats": seats, "settings": settings or {},
+                 "seed": seed}
+    table.new_match(spec_json, "host")
+    spec = MatchSpec.from_json(spec_json)
+    selfplay = importlib.import_module(f"engine.{game}.selfplay")
+    defaults = {"raj": ["random"] * len(seats), "solo": "random", "hitthedeck": None, "flip7": None}
+    actions = list(selfplay.play_match(spec, strategies or defaults[game], seed, rounds=rounds))
+    for action in actions:
+        table.submit_action(action, "bot")
+    return actions

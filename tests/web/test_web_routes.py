@@ -1,0 +1,204 @@
+"""Every route answers, and every change is refused with a 4xx in words unless it comes
+with the host session, a CSRF token and a well-formed, legal body."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import FLIP7, PIN, csrf, post_json
+
+VIEW_ROUTES = ["/", "/phone", "/pad", "/history", "/players", "/camera", "/api/state",
+               "/api/history", "/api/players", "/api/games", "/api/session", "/api/camera"]
+
+
+@pytest.mark.parametrize("url", VIEW_ROUTES)
+def test_viewing_is_open_before_any_match(client, url):
+    r = client.get(url)
+    assert r.status_code == 200
+    assert "Content-Security-Policy" in r.headers
+
+
+def test_every_screen_renders_during_a_match(host, table):
+    assert post_json(host, "/api/match", FLIP7).status_code == 200
+    post_json(host, "/api/action", {"type": "flip", "card": "5"})
+    for url in VIEW_ROUTES + ["/host", "/pad/0", "/api/games/flip7/actions", "/history/1.csv",
+                              "/api/matches/1/rows"]:
+        r = host.get(url)
+        assert r.status_code == 200, (url, r.data[:300])
+    page = host.get("/phone").get_data(as_text=True)
+    assert "Ann" in page and "Bob" in page and 'data-code="5"' in page
+
+
+def test_state_is_the_tables_snapshot(client, table):
+    assert client.get("/api/state").get_json() == table.snapshot()
+
+
+def test_table_screen_shows_a_qr_code_of_the_phone_address(app, table):
+    app.extensions["deckhand"].public_url = "http://192.168.1.20:8000"
+    page = app.test_client().get("/").get_data(as_text=True)
+    assert "<svg" in page and "http://192.168.1.20:8000/phone" in page
+
+
+def test_host_page_asks_for_the_pin_until_unlocked(client, host):
+    assert "Enter the host PIN" in client.get("/host").get_data(as_text=True)
+    assert "New match" in host.get("/host").get_data(as_text=True)
+
+
+def test_host_starts_a_match_acts_and_undoes(host, table):
+    r = post_json(host, "/api/match", FLIP7)
+    assert r.status_code == 200 and r.get_json()["match"]["game"] == "flip7"
+    assert table.snapshot()["view"]["table"]["dealing"]
+    r = post_json(host, "/api/action", {"type": "flip", "card": "7"})
+    assert r.status_code == 200
+    assert table.snapshot()["view"]["table"]["lines"][1]["numbers"] == [7]
+    rows = host.get("/api/matches/1/rows").get_json()
+    assert rows[-1]["source"] == "host" and rows[-1]["action"]["card"] == "7"
+    r = post_json(host, "/api/action", {"type": "undo"})
+    assert r.status_code == 200
+    assert table.snapshot()["view"]["table"]["lines"][1]["numbers"] == []
+
+
+# --- refusals: every change without the host, the token or a good body --------------
+
+CHANGES = [("/api/action", {"type": "undo"}), ("/api/match", FLIP7),
+           ("/api/observe", {"type": "pad", "seat": 0, "held": False}),
+           ("/api/camera/pause", {"paused": True}), ("/api/players", {"name": "Zoe"}),
+           ("/api/camera/zones", {"discard": [0, 0, 1, 1]}), ("/api/camera/teach", {"label": "5"})]
+
+
+@pytest.mark.parametrize("url,body", CHANGES)
+def test_no_change_without_the_host_pin(client, table, url, body):
+    seq = table.snapshot()["seq"]
+    r = post_json(client, url, body)
+    assert r.status_code == 401
+    assert "PIN" in r.get_json()["error"]
+    assert table.snapshot()["seq"] == seq and table.players() == []
+
+
+@pytest.mark.parametrize("url,body", CHANGES + [("/api/login", {"pin": PIN}), ("/api/logout", {})])
+def test_no_post_without_a_csrf_token(host, table, url, body):
+    seq = table.snapshot()["seq"]
+    for headers in ({}, {"X-CSRF-Token": "forged"}):
+        r = host.post(url, json=body, headers=headers)
+        assert r.status_code == 403
+        assert "CSRF" in r.get_json()["error"]
+    assert table.snapshot()["seq"] == seq
+
+
+def test_csrf_token_is_per_session(app, host):
+    other = app.test_client()
+    r = host.post("/api/action", json={"type": "undo"}, headers={"X-CSRF-Token": csrf(other)})
+    assert r.status_code == 403
+
+
+def test_form_posts_carry_the_token_in_a_field(client):
+    assert client.post("/host/login", data={"pin": PIN}).status_code == 403
+    r = client.post("/host/login", data={"pin": PIN, "csrf_token": csrf(client)})
+    assert r.status_code == 302
+    assert "New match" in client.get("/host").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("body", ["not json", "[1, 2]", "null", '"text"'])
+def test_malformed_json_is_a_400_in_words(host, table, body):
+    seq = table.snapshot()["seq"]
+    for url in ("/api/action", "/api/match", "/api/observe", "/api/login"):
+        r = host.post(url, data=body, content_type="application/json",
+                      headers={"X-CSRF-Token": csrf(host)})
+        assert r.status_code == 400, url
+        assert "JSON object" in r.get_json()["error"]
+    assert table.snapshot()["seq"] == seq
+
+
+def test_illegal_actions_are_refused_with_the_reason(host, table):
+    r = post_json(host, "/api/action", {"type": "undo"})
+    assert r.status_code == 422 and "no match" in r.get_json()["error"]
+    post_json(host, "/api/match", FLIP7)
+    seq = table.snapshot()["seq"]
+    cases = [({"type": "hit", "seat": 0}, None), ({"type": "flip", "card": "99"}, None),
+             ({"type": "teleport"}, "unknown action type"), ({"type": "flip"}, "card"),
+             ({"type": "stay", "seat": "Ann"}, "whole number")]
+    for action, words in cases:
+        r = post_json(host, "/api/action", action)
+        assert r.status_code == 422, action
+        reason = r.get_json()["error"]
+        assert reason and (words is None or words in reason), (action, reason)
+    assert post_json(host, "/api/action", {"seat": 1}).status_code == 400
+    assert table.snapshot()["seq"] == seq
+
+
+def test_bad_match_specs_are_refused(host, table):
+    for spec, words in [({"game": "chess", "seats": ["A", "B"]}, "unknown game"),
+                        ({"game": "flip7"}, "seats"),
+                        ({"game": "flip7", "seats": ["A", "B", "C"], "settings": {"nope": 1}}, "nope")]:
+        r = post_json(host, "/api/match", spec)
+        assert r.status_code == 422 and words in r.get_json()["error"], r.get_json()
+    assert table.snapshot()["match"] is None
+
+
+def test_virtual_pad_goes_through_the_referee(host, table):
+    post_json(host, "/api/match", FLIP7)
+    for card in ("5", "6", "7"):  # the deal: Bob, Cat, Ann
+        post_json(host, "/api/action", {"type": "flip", "card": card})
+    assert table.snapshot()["view"]["turn"] == 1
+    r = post_json(host, "/api/observe", {"type": "pad", "seat": 1, "held": True})
+    assert r.status_code == 200, r.get_json()
+    assert table.snapshot()["view"]["table"]["lines"][1]["status"] == "stayed"
+    assert host.get("/api/matches/1/rows").get_json()[-1]["source"] == "pad"
+    for bad in ({"type": "pad", "seat": "x"}, {"type": "pad", "seat": 0, "held": "yes"},
+                {"type": "card", "zone": "discard", "card": "5"}):
+        assert post_json(host, "/api/observe", bad).status_code == 400
+    assert post_json(host, "/api/observe", {"type": "pad", "seat": 9, "held": False}).status_code == 422
+
+
+def test_pad_pages(host, client):
+    assert host.get("/pad/0").status_code == 404  # no match: no seats
+    post_json(host, "/api/match", FLIP7)
+    page = host.get("/pad/2").get_data(as_text=True)
+    assert "Cat" in page and 'id="pad"' in page and "disabled" not in page.split('id="pad"')[1][:200]
+    assert "disabled" in client.get("/pad/2").get_data(as_text=True)
+    assert host.get("/pad/3").status_code == 404
+    assert "Cat" in host.get("/pad").get_data(as_text=True)
+
+
+def test_camera_pause_and_players(host, table):
+    r = post_json(host, "/api/camera/pause", {"paused": True})
+    assert r.status_code == 200 and table.snapshot()["status"]["camera"] == "paused"
+    assert post_json(host, "/api/camera/pause", {"paused": "yes"}).status_code == 400
+    assert post_json(host, "/api/players", {"name": "Zoe", "colour": "purple"}).status_code == 200
+    assert {"name": "Zoe", "colour": "purple"} in host.get("/api/players").get_json()
+    assert "Zoe" in host.get("/players").get_data(as_text=True)
+    assert post_json(host, "/api/players", {"name": " "}).status_code == 400
+    assert post_json(host, "/api/players", {"name": "x" * 41}).status_code == 400
+
+
+def test_history_and_csv(host, table):
+    post_json(host, "/api/match", FLIP7)
+    post_json(host, "/api/action", {"type": "flip", "card": "5"})
+    post_json(host, "/api/action", {"type": "end_match"})
+    page = host.get("/history").get_data(as_text=True)
+    assert "Flip 7" in page and "Ann" in page and "Download CSV" in page
+    r = host.get("/history/1.csv")
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    lines = r.get_data(as_text=True).strip().splitlines()
+    assert lines[0] == "seq,match_seq,time,source,type,action"
+    assert any(",host,flip," in line for line in lines) and lines[-1].split(",")[4] == "end_match"
+    assert host.get("/history/99.csv").status_code == 404
+    assert host.get("/api/matches/99/rows").status_code == 404
+
+
+def test_unknown_things_are_json_404s(client):
+    for url in ("/api/nothing", "/api/games/chess/actions"):
+        r = client.get(url)
+        assert r.status_code == 404 and r.get_json()["error"]
+    r = client.get("/api/action")
+    assert r.status_code == 405 and "method" in r.get_json()["error"]
+    assert client.get("/lang/de").status_code == 404
+
+
+def test_logout_locks_again(host, table):
+    assert post_json(host, "/api/logout", {}).status_code == 200
+    assert post_json(host, "/api/action", {"type": "undo"}).status_code == 401
+
+
+def test_no_debug_mode(app):
+    assert app.debug is False
+    assert app.config["SECRET_KEY"] == "test-secret"
