@@ -33,6 +33,8 @@ def interpret(state: Flip7State, observation: Observation) -> tuple[Action, ...]
         actions = _pad(state, observation)
     else:
         return ()
+    if not actions:
+        return ()
     t = thaw(state)
     for action in actions[:-1]:  # the rules decide; the last one is only checked
         step(t, action)
