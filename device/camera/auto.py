@@ -73,10 +73,12 @@ def open_source(spec: str, size: tuple[int, int] = (640, 480), fps: float = 30.0
                 render: Renderer | None = None, on_status: StatusCallback | None = None,
                 realtime: bool = True, camera_factory: Callable[[int], Any] | None = None,
                 capture_factory: Callable[[Any], Any] = cv2.VideoCapture,
-                chooser: Callable[[], tuple[str, str]] | None = None) -> tuple[FrameSource, str]:
+                chooser: Callable[[], tuple[str, str]] | None = None,
+                resilient: bool = True) -> tuple[FrameSource, str]:
     """The source for `spec` and a line saying what it is. Replay and sim sources are
     opened (errors raise SourceError at once); picam and usb come wrapped in
-    `ResilientSource`, which opens the camera when `frames()` starts and keeps retrying."""
+    `ResilientSource`, which opens the camera when `frames()` starts and keeps retrying
+    — or, with `resilient=False` (a one-off snapshot), are opened at once."""
     kind, arg = parse_spec(spec)
     why = ""
     if kind == "auto":
@@ -101,6 +103,9 @@ def open_source(spec: str, size: tuple[int, int] = (640, 480), fps: float = 30.0
             return UsbSource(device, size, fps, capture_factory=capture_factory)
 
         name = f"usb:{device}"
+    if not resilient:
+        source = opener()
+        return source, why or source.name
     return (ResilientSource(opener, name=name, size=size, on_status=on_status),
             why or f"{name} (reconnects by itself if the camera goes away)")
 
