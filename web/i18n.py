@@ -7,6 +7,7 @@ Accept-Language, else English. Notices from the engine are translated by their `
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping, Sequence
 
 LANGUAGES = ("en", "fr")
@@ -141,11 +142,58 @@ FRENCH: dict[str, str] = {
     "Player profiles": "Profils des joueurs",
 }
 
-# French notices by Notice.code. {names}: the seats the notice concerns; {name}: the first.
-NOTICE_FR: dict[str, str] = {
-    "undo": "Dernière action annulée.",
-    "match_over": "La partie est terminée.",
-    "end_match": "L'hôte a terminé la partie.",
+# French notices by game and Notice.code ("*" for any game). In a template, {name} is the
+# first seat the notice concerns, {other} the second, {names} all of them, and {n0},
+# {n1}... the numbers of the English text in order (seat names taken out first).
+NOTICE_FR: dict[str, dict[str, str]] = {
+    "*": {
+        "undo": "Dernière action annulée.",
+        "match_started": "Une nouvelle partie commence.",
+    },
+    "flip7": {
+        "hit": "{name} tire.",
+        "stay": "{name} s'arrête avec {n0}.",
+        "bust": "{name} saute avec un deuxième {n0}.",
+        "second_chance": "La Seconde chance de {name} le sauve.",
+        "freeze": "{name} est gelé et encaisse {n0}.",
+        "flip_three": "{name} doit prendre les trois cartes suivantes.",
+        "chance_given": "{name} donne une Seconde chance à {other}.",
+        "flip7": "{name} fait Flip 7 ! La manche s'arrête : +15.",
+        "reshuffle": "La pioche est vide : les cartes mises de côté sont mélangées.",
+    },
+    "raj": {
+        "raj.bid_down": "La mise de {name} est posée.",
+        "raj.reveal": "Toutes les mises sont posées : révélez !",
+        "raj.bid": "{name} mise {n0}.",
+        "raj.take": "{name} prend {n0}.",
+        "raj.carry": "Toutes les mises s'annulent : le pot de {n0} reste pour la carte suivante.",
+        "raj.nobody": "Toutes les mises s'annulent au dernier tour : personne ne prend {n0}.",
+    },
+    "solo": {
+        "miss": "{name} passe son tour.",
+        "reverse": "Le sens du jeu change.",
+        "penalty": "{name} doit prendre {n0} cartes ou les renvoyer.",
+        "rotate": "Chacun passe sa main au joueur suivant dans le sens du jeu.",
+        "swap": "{name} échange ses cartes avec {other}.",
+        "penalty_taken": "{name} prend {n0} cartes et passe son tour.",
+        "solo": "{name} : SOLO !",
+        "solo_due": "{name} n'a plus qu'une carte : il faut dire SOLO !",
+        "solo_caught": "{name} a surpris {other} sans SOLO ! : {other} prend {n0} cartes.",
+        "hand_size": "{name} a {n0} carte(s).",
+        "round_scored": "{name} marque {n0}.",
+        "match_over": "La partie est terminée. Gagnant(s) : {names}.",
+        "next_round": "{name} distribue la manche {n0}.",
+        "out": "{name} n'a plus de cartes et gagne la manche : étalez les autres mains.",
+        "reshuffle": "La pioche est vide : gardez la carte du dessus et mélangez le reste.",
+    },
+    "hitthedeck": {
+        "went_out": "{name} n'a plus de cartes : la main est finie.",
+        "fake_out": "{name} s'est fait piéger et pioche deux cartes ; le tour ne change pas.",
+        "hand_size": "{name} a {n0} carte(s).",
+        "hand_counted": "{name} marque {n0}.",
+        "flip_due": "{name} retourne les deux piles ; le sens s'inverse.",
+        "reshuffle": "La pioche est vide : gardez la carte du dessus et mélangez le reste.",
+    },
 }
 
 
@@ -161,16 +209,24 @@ def translate(text: str, lang: str) -> str:
     return FRENCH.get(text, text) if lang == "fr" else text
 
 
-def notice_text(notice: Mapping[str, Any], names: Sequence[str], lang: str) -> str:
-    """A notice in `lang`: the French template for its code, else its English text."""
+def notice_text(notice: Mapping[str, Any], names: Sequence[str], lang: str,
+                game: str | None = None) -> str:
+    """A notice in `lang`: the French template for its game and code, else its English
+    text."""
     english = str(notice.get("text", ""))
     if lang != "fr":
         return english
-    template = NOTICE_FR.get(str(notice.get("code", "")))
+    code = str(notice.get("code", ""))
+    template = NOTICE_FR.get(game or "", {}).get(code) or NOTICE_FR["*"].get(code)
     if template is None:
         return english
     seats = [names[s] for s in notice.get("seats", []) if isinstance(s, int) and 0 <= s < len(names)]
+    rest = english
+    for name in sorted(set(names), key=len, reverse=True):
+        rest = rest.replace(name, " ")
+    numbers = {f"n{i}": n for i, n in enumerate(re.findall(r"[+-]?\d+", rest))}
     try:
-        return template.format(name=seats[0] if seats else "", names=", ".join(seats))
+        return template.format(name=seats[0] if seats else "", other=seats[1] if len(seats) > 1 else "",
+                               names=", ".join(seats), **numbers)
     except (KeyError, IndexError):
         return english

@@ -39,7 +39,8 @@ def present(snapshot: Mapping[str, Any], lang: str) -> dict[str, Any]:
     view = snapshot.get("view") or None
     match = snapshot.get("match") or None
     names, colours = _seat_names(snapshot)
-    notices = [notice_text(n, names, lang) for n in snapshot.get("notices") or []]
+    game_name = (view or {}).get("game") or (match or {}).get("game")
+    notices = [notice_text(n, names, lang, game_name) for n in snapshot.get("notices") or []]
     status = snapshot.get("status") or {}
     out: dict[str, Any] = {
         "seq": snapshot.get("seq", 0), "match": match, "view": view, "lang": lang,
