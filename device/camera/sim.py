@@ -16,11 +16,16 @@ from device.camera.base import Frame, Pacer, to_bgr
 Renderer = Callable[[int], np.ndarray]
 
 
+MAT = (0.08, 0.06, 0.84, 0.88)   # where plain_table's mat lies (x, y, w, h), normalized
+
+
 def plain_table(size: tuple[int, int] = (640, 480)) -> Renderer:
-    """An empty green table with the frame number in a corner."""
+    """An empty green mat on a wooden table, the frame number in a corner."""
     width, height = size
     felt = np.zeros((height, width, 3), np.uint8)
-    felt[:] = (40, 110, 30)
+    felt[:] = (45, 80, 120)   # wood
+    x, y, w, h = MAT
+    felt[round(y * height):round((y + h) * height), round(x * width):round((x + w) * width)] = (40, 110, 30)
 
     def render(index: int) -> np.ndarray:
         image = felt.copy()
