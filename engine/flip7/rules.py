@@ -27,7 +27,10 @@ CARD, DECIDE, TARGET, OVER = "card", "decide", "target", "over"
 
 INDEX = {code: i for i, code in enumerate(CODES)}
 NUMBER_CARDS = frozenset(i for i, c in enumerate(CODES) if DECK[c].kind == "number")
+# A number card's index in the deck is its value: lines hold the index and the value at once.
+assert all(DECK[CODES[i]].value == i for i in NUMBER_CARDS)
 CHANCE, FREEZE, FLIP3 = "CHANCE", "FREEZE", "FLIP3"
+CHANCE_INDEX = INDEX[CHANCE]
 LABEL = {c.code: c.label for c in DECK}
 COPIES = {c.code: c.count for c in DECK}
 
@@ -38,12 +41,14 @@ def match_rule(settings: Flip7Settings) -> MatchRule:
 
 class Table:
     """The working copy the rules step (see the module docstring). Lists where the
-    frozen state has tuples; `frames` are `[target, left, set_aside]` lists."""
+    frozen state has tuples; `frames` are `[target, left, set_aside]` lists; `ended` is
+    the previous round's line columns (numbers, modifiers, chance, actions, duplicate,
+    status), kept as they were and turned into `Line`s only when frozen."""
 
     __slots__ = ("seats", "settings", "rule", "progress", "numbers", "modifiers", "chance",
                  "actions", "duplicate", "status", "deck", "deck_size", "set_aside",
                  "set_aside_size", "dealing", "turn", "hitting", "frames", "choice",
-                 "last_round", "turn_done", "flip7", "wait", "who", "notes")
+                 "ended", "turn_done", "flip7", "wait", "who", "notes")
 
     def names(self, seat: int) -> str:
         return self.seats[seat].name or f"seat {seat}"
@@ -82,12 +87,21 @@ class Table:
             dealing=tuple(self.dealing), turn=self.turn, hitting=self.hitting,
             turn_done=self.turn_done,
             flips=tuple(FlipThree(t, left, tuple(aside)) for t, left, aside in self.frames),
-            choice=Choice(*self.choice) if self.choice else None, last_round=self.last_round)
+            choice=Choice(*self.choice) if self.choice else None,
+            last_round=_lines(self.ended) if self.ended else ())
 
     def _lines(self) -> tuple[Line, ...]:
-        return tuple(Line(tuple(self.numbers[s]), tuple(self.modifiers[s]), self.chance[s],
-                          tuple(self.actions[s]), self.duplicate[s], self.status[s])
-                     for s in range(len(self.seats)))
+        return _lines(self._columns())
+
+    def _columns(self) -> tuple:
+        return (self.numbers, self.modifiers, self.chance, self.actions, self.duplicate,
+                self.status)
+
+
+def _lines(columns: tuple) -> tuple[Line, ...]:
+    numbers, modifiers, chance, actions, duplicate, status = columns
+    return tuple(Line(tuple(numbers[s]), tuple(modifiers[s]), chance[s], tuple(actions[s]),
+                      duplicate[s], status[s]) for s in range(len(numbers)))
 
 
 def thaw(state: Flip7State) -> Table:
@@ -105,7 +119,9 @@ def thaw(state: Flip7State) -> Table:
     t.dealing, t.turn, t.hitting = list(state.dealing), state.turn, state.hitting
     t.frames = [[f.target, f.left, list(f.set_aside)] for f in state.flips]
     t.choice = (state.choice.chooser, state.choice.card) if state.choice else None
-    t.last_round, t.turn_done = state.last_round, state.turn_done
+    t.ended = tuple(zip(*((line.numbers, line.modifiers, line.chance, line.actions,
+                           line.duplicate, line.status) for line in state.last_round))) or None
+    t.turn_done = state.turn_done
     t.flip7, t.notes = None, None
     _settle(t)
     return t
@@ -120,7 +136,7 @@ def new_table(seats: tuple[Seat, ...], settings: Flip7Settings) -> Table:
     t.deck = [COPIES[c] for c in CODES]
     t.deck_size = sum(t.deck)
     t.set_aside, t.set_aside_size = [0] * len(CODES), 0
-    t.last_round, t.notes = (), None
+    t.ended, t.notes = None, None
     _new_round(t)
     _settle(t)
     return t
@@ -178,7 +194,7 @@ def waiting_reason(t: Table) -> str:
 
 
 def _seat_ok(t: Table, seat: object, what: str = "seat") -> None:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(t.seats):
+    if type(seat) is not int or not 0 <= seat < len(t.seats):
         raise IllegalAction(f"there is no {what} {seat!r} at this table of {len(t.seats)}")
 
 
@@ -426,10 +442,22 @@ def _settle(t: Table) -> None:
 def _end_round(t: Table) -> None:
     n = len(t.seats)
     scores = tuple(t.line_score(s) for s in range(n))
-    t.last_round = t._lines()
-    for line in t.last_round:
-        for code in line.cards():
-            _set_aside(t, code)
+    t.ended = t._columns()      # _new_round makes new lists: these stay as they are
+    pile, moved = t.set_aside, 0
+    for s in range(n):
+        for i in t.numbers[s]:
+            pile[i] += 1
+        for group in (t.modifiers[s], t.actions[s]):
+            for code in group:
+                pile[INDEX[code]] += 1
+        moved += len(t.numbers[s]) + len(t.modifiers[s]) + len(t.actions[s])
+        if t.chance[s]:
+            pile[CHANCE_INDEX] += 1
+            moved += 1
+        if t.duplicate[s] is not None:
+            pile[t.duplicate[s]] += 1
+            moved += 1
+    t.set_aside_size += moved
     for _, _, aside in t.frames:
         for code in aside:
             _set_aside(t, code)

@@ -178,24 +178,27 @@ def simulate(players: int, rounds: int, seed: int,
     points, busts, freezes, stays, wins = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
     flip7_rounds = matches = match_rounds = 0
     played = 0
-    next_action, history_len = driver.next_action, 0
+    next_action, history_len, progress, actions = driver.next_action, 0, t.progress, 0
     while played < rounds:
         step(t, next_action(t))
-        if len(t.progress.history) == history_len:
+        actions += 1
+        if t.progress is progress:
             continue
+        progress = t.progress
         history_len += 1
         played += 1
-        scores = t.progress.history[-1]
-        for s, line in enumerate(t.last_round):
+        scores = progress.history[-1]
+        numbers, status = t.ended[0], t.ended[5]
+        for s in range(n):
             points[s] += scores[s]
-            st = line.status
+            st = status[s]
             if st == BUSTED:
                 busts[s] += 1
             elif st == FROZEN:
                 freezes[s] += 1
             elif st == STAYED:
                 stays[s] += 1
-            if len(line.numbers) == 7:
+            if len(numbers[s]) == 7:
                 flip7_rounds += 1
         if t.progress.finished:
             matches += 1
@@ -204,7 +207,7 @@ def simulate(players: int, rounds: int, seed: int,
                 wins[s] += 1
             t = GAME.table(spec)
             driver.deck = VirtualDeck(rng)
-            history_len = 0
+            history_len, progress = 0, t.progress
     seat_rounds = rounds * n
     return {
         "game": "flip7", "players": n, "rounds": rounds, "seed": seed,
@@ -214,6 +217,7 @@ def simulate(players: int, rounds: int, seed: int,
         "freeze_rate": sum(freezes) / seat_rounds,
         "stay_rate": sum(stays) / seat_rounds,
         "flip7_rate": flip7_rounds / rounds,
+        "actions_per_round": actions / rounds,
         "matches_finished": matches,
         "rounds_per_match": match_rounds / matches if matches else None,
         "per_seat": [{"seat": s, "strategy": bots[s].name,
