@@ -67,9 +67,11 @@ def face_features(face: np.ndarray) -> FaceFeatures:
     brightness = inner.sum(axis=2)
     paper_level = np.partition(brightness.ravel(), int(brightness.size * 0.9))[int(brightness.size * 0.9)]
     paper = inner[brightness >= paper_level].mean(axis=0)
-    balanced = np.clip(inner / np.maximum(paper, 0.05), 0.0, 1.0)
-    lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2Lab)
-    lightness, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
+    balanced = cv2.convertScaleAbs(inner * (255.0 / np.maximum(paper, 0.05)))
+    lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2Lab).astype(np.float32)  # 8-bit: table lookups, fast
+    lightness = lab[..., 0] * (100 / 255)
+    a = lab[..., 1] - 128.0
+    b = lab[..., 2] - 128.0
     ink = np.sqrt((100.0 - lightness) ** 2 + a * a + b * b)
     small = cv2.resize(ink, TEMPLATE_SIZE, interpolation=cv2.INTER_AREA).ravel()
     small = small - small.mean()

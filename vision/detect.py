@@ -33,8 +33,8 @@ class DetectSettings:
     aspect_tolerance: float = 0.14       # relative, after roughly undoing perspective
     min_short_side: float = 22.0         # pixels; smaller things are not cards
     max_area_fraction: float = 0.5       # of the frame
-    min_fill: float = 0.93               # cell area / fitted quad area
-    min_support: float = 0.72            # share of the outline the cell actually follows
+    min_fill: float = 0.88               # cell area / fitted quad area
+    min_support: float = 0.85            # share of the outline the cell actually follows
     max_corner_skew_deg: float = 14.0    # how far a corner may be from 90 degrees
     canny_low: int = 24
     canny_high: int = 64
@@ -79,7 +79,9 @@ def change_mask(frame: np.ndarray, empty: np.ndarray, threshold: int) -> np.ndar
     frame's noise: the typical difference is mostly table, so a multiple of it is what
     counts as change."""
     diff = cv2.absdiff(frame, empty)
-    diff = diff.max(axis=2) if diff.ndim == 3 else diff
+    if diff.ndim == 3:
+        b, g, r = cv2.split(diff)
+        diff = cv2.max(cv2.max(b, g), r)
     diff = cv2.blur(diff, (5, 5))  # camera noise must not speckle the mask
     noise = float(np.median(diff[::4, ::4]))
     _, mask = cv2.threshold(diff, max(threshold, 4.0 * noise), 255, cv2.THRESH_BINARY)
@@ -91,8 +93,27 @@ def _canny(smooth: np.ndarray, settings: DetectSettings) -> np.ndarray:
     return cv2.Canny(gray, settings.canny_low, settings.canny_high, L2gradient=True)
 
 
+@dataclass(frozen=True, eq=False)
+class Detection:
+    """What one frame shows: the cards found, and (when the empty table is known) the
+    mask of pixels that differ from it, which tells an empty zone from a covered one."""
+
+    cards: tuple[FoundCard, ...]
+    changed: np.ndarray | None
+
+    def changed_fraction(self, rect: tuple[float, float, float, float]) -> float | None:
+        """Share of a normalised rectangle (x0, y0, x1, y1) that is not empty table, or
+        None when no empty-table picture is known."""
+        if self.changed is None:
+            return None
+        h, w = self.changed.shape
+        x0, y0, x1, y1 = (int(round(v)) for v in (rect[0] * w, rect[1] * h, rect[2] * w, rect[3] * h))
+        window = self.changed[max(0, y0):max(0, y1), max(0, x0):max(0, x1)]
+        return float(np.count_nonzero(window)) / window.size if window.size else 0.0
+
+
 def outlines(frame: np.ndarray, table: EmptyTable | None,
-             settings: DetectSettings) -> list[np.ndarray]:
+             settings: DetectSettings) -> tuple[list[np.ndarray], np.ndarray | None]:
     """Candidate outlines: the cells between the frame's edges (minus the empty table's
     own edges where nothing changed) and, when the empty table is known, the outlines of
     the regions that changed (a light card on a light cloth may have faint edges)."""
@@ -110,18 +131,25 @@ def outlines(frame: np.ndarray, table: EmptyTable | None,
     if changed is not None:
         blobs, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         found.extend(blobs)
-    return found
+    return found, changed
 
 
 def find_cards(frame: np.ndarray, table: EmptyTable | None = None,
                settings: DetectSettings = DetectSettings()) -> tuple[FoundCard, ...]:
     """Every card face whose whole outline is visible, largest first. `table` is the
     empty table seen at start-up, if known (it makes textured cloth harmless)."""
+    return detect(frame, table, settings).cards
+
+
+def detect(frame: np.ndarray, table: EmptyTable | None = None,
+           settings: DetectSettings = DetectSettings()) -> Detection:
+    """The cards of `find_cards` and the changed-pixels mask."""
     h, w = frame.shape[:2]
     min_area = settings.min_short_side ** 2 * settings.aspect
     max_area = settings.max_area_fraction * h * w
     found: list[tuple[float, np.ndarray]] = []
-    for contour in outlines(frame, table, settings):
+    contours, changed = outlines(frame, table, settings)
+    for contour in contours:
         area = cv2.contourArea(contour)
         if not min_area <= area <= max_area:
             continue
@@ -133,7 +161,7 @@ def find_cards(frame: np.ndarray, table: EmptyTable | None = None,
     for _, quad in found:
         if all(quad_overlap(quad, other) < 0.3 for other in kept):
             kept.append(quad)
-    return tuple(FoundCard(q) for q in kept)
+    return Detection(tuple(FoundCard(q) for q in kept), changed)
 
 
 def fit_card_quad(contour: np.ndarray, area: float,
@@ -152,13 +180,11 @@ def fit_card_quad(contour: np.ndarray, area: float,
         return None
     points = contour.reshape(-1, 2).astype(np.float32)
     lines = []
-    supported = 0.0
     for i in range(4):
-        line, support = _fit_side(points, rough[i], rough[(i + 1) % 4])
+        line = _fit_side(points, rough[i], rough[(i + 1) % 4])
         if line is None:
             return None
         lines.append(line)
-        supported += support
     corners = []
     for i in range(4):
         corner = _intersect(lines[i - 1], lines[i])
@@ -168,13 +194,12 @@ def fit_card_quad(contour: np.ndarray, area: float,
     quad = np.array(corners, dtype=np.float32)
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
         return None
-    quad = _grow(quad, 1.5)  # the cell lies inside the edge pixels around it
     quad_area = cv2.contourArea(quad)
     if quad_area <= 0 or area / quad_area < settings.min_fill:
         return None
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    if supported / float(sides.sum()) < settings.min_support:
+    if _support(points, quad) < settings.min_support:
         return None
+    quad = _grow(quad, 1.5)  # the cell lies inside the edge pixels around it
     short, long = side_lengths(quad)
     if short < settings.min_short_side:
         return None
@@ -186,26 +211,41 @@ def fit_card_quad(contour: np.ndarray, area: float,
 
 
 def _fit_side(points: np.ndarray, a: np.ndarray, b: np.ndarray):
-    """A line (point, unit direction) fitted to the contour points along side a-b, and how
-    many pixels of the side the contour follows."""
+    """A line (point, unit direction) fitted to the contour points along side a-b."""
     direction = b - a
     length = float(np.linalg.norm(direction))
     if length < 4:
-        return None, 0.0
+        return None
     u = direction / length
     rel = points - a
     along = rel @ u
     across = rel[:, 0] * u[1] - rel[:, 1] * u[0]
-    tolerance = max(2.5, 0.02 * length)
+    tolerance = max(3.0, 0.05 * length)
     near = (np.abs(across) < tolerance) & (along > 0.1 * length) & (along < 0.9 * length)
     chosen = points[near]
-    if len(chosen) < max(6, 0.3 * length):
-        return None, 0.0
+    if len(chosen) < max(6, 0.25 * length):
+        return None
     vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-    close = np.abs(across) < 2.5
-    inside = (along > 0) & (along < length)
-    covered = np.unique(np.round(along[close & inside]).astype(np.int32)).size
-    return (np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)), float(covered)
+    return np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)
+
+
+def _support(points: np.ndarray, quad: np.ndarray) -> float:
+    """How much of the quad's outline the contour follows within 2 pixels (the middle
+    80% of each side; rounded corners are no evidence either way): low when a finger or
+    another card cuts into the outline. The weakest side counts double."""
+    shares = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        u = (b - a) / max(length, 1e-6)
+        rel = points - a
+        along = rel @ u
+        across = rel[:, 0] * u[1] - rel[:, 1] * u[0]
+        on_side = (np.abs(across) < 2.0) & (along >= 0.1 * length) & (along < 0.9 * length)
+        # an 8-connected contour has one pixel per step of the larger coordinate
+        expected = 0.8 * length * max(abs(float(u[0])), abs(float(u[1])))
+        shares.append(min(1.0, np.count_nonzero(on_side) / max(expected, 1.0)))
+    return (sum(shares) + min(shares)) / 5
 
 
 def _intersect(l1, l2) -> np.ndarray | None:

@@ -34,10 +34,12 @@ def order_corners(corners: np.ndarray) -> np.ndarray:
 
 
 def side_lengths(corners: np.ndarray) -> tuple[float, float]:
-    """(short, long) average side lengths of an ordered quad."""
+    """(short, long): the quad's two pairs of opposite sides, each averaged (which
+    roughly undoes a mild perspective)."""
     pts = np.asarray(corners, dtype=np.float32).reshape(4, 2)
     sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
-    return float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
+    first, second = float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
+    return min(first, second), max(first, second)
 
 
 def warp_card(image: np.ndarray, corners: np.ndarray,

@@ -1,0 +1,88 @@
+"""Frame in, cards out: detection, warp and classification put together.
+
+`Recognizer` is what the appliance and `deckhand recognize` hold: a deck profile, the
+picture of the empty table (if known) and the settings. `Recognizer.read(frame)` returns
+a `FrameReading`: every card face found, each with its label (or "unknown"), colour,
+confidence and corners, plus what the tracker needs to tell an empty zone from a covered
+one. Time and zones are the tracker's business (`vision.track`), not this module's.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from vision.classify import UNKNOWN, WORK_SIZE, Thresholds, classify, face_features
+from vision.detect import DetectSettings, Detection, EmptyTable, detect
+from vision.profile import DeckProfile
+from vision.warp import warp_card
+
+
+@dataclass(frozen=True, eq=False)
+class SeenCard:
+    """One card face in a frame. `corners` are TL, TR, BR, BL of the upright face (as
+    read: the symbol's top is between TL and TR), in image pixels."""
+
+    label: str
+    colour: str
+    confidence: float
+    corners: np.ndarray
+
+    @property
+    def known(self) -> bool:
+        return self.label != UNKNOWN
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "colour": self.colour, "confidence": self.confidence,
+                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners]}
+
+
+@dataclass(frozen=True, eq=False)
+class FrameReading:
+    cards: tuple[SeenCard, ...]
+    detection: Detection
+    size: tuple[int, int]  # (w, h) of the frame
+
+    def in_rect(self, rect: tuple[float, float, float, float]) -> tuple[SeenCard, ...]:
+        """Cards whose centre lies in a normalised rectangle (x0, y0, x1, y1)."""
+        w, h = self.size
+        return tuple(c for c in self.cards
+                     if rect[0] <= c.centre[0] / w <= rect[2] and rect[1] <= c.centre[1] / h <= rect[3])
+
+
+@dataclass(frozen=True, eq=False)
+class Recognizer:
+    profile: DeckProfile
+    table: EmptyTable | None = None
+    settings: DetectSettings = DetectSettings()
+    thresholds: Thresholds = Thresholds()
+
+    @staticmethod
+    def create(profile: DeckProfile, empty_table: np.ndarray | None = None,
+               thresholds: Thresholds = Thresholds()) -> "Recognizer":
+        settings = DetectSettings(aspect=profile.aspect)
+        table = EmptyTable.from_image(empty_table, settings) if empty_table is not None else None
+        return Recognizer(profile, table, settings, thresholds)
+
+    def with_empty_table(self, image: np.ndarray) -> "Recognizer":
+        """The same recognizer, comparing with a new picture of the empty table."""
+        return dataclasses.replace(self, table=EmptyTable.from_image(image, self.settings))
+
+    def read(self, frame: np.ndarray) -> FrameReading:
+        detection = detect(frame, self.table, self.settings)
+        cards = tuple(self.read_card(frame, found.corners) for found in detection.cards)
+        return FrameReading(cards, detection, (frame.shape[1], frame.shape[0]))
+
+    def read_card(self, frame: np.ndarray, corners: np.ndarray) -> SeenCard:
+        face = warp_card(frame, corners, WORK_SIZE)
+        reading = classify(face_features(face), self.profile, self.thresholds)
+        upright = np.roll(corners, -2, axis=0) if reading.turned else corners
+        return SeenCard(reading.label, reading.colour, reading.confidence,
+                        np.asarray(upright, np.float32))
