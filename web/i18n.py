@@ -43,6 +43,7 @@ FRENCH: dict[str, str] = {
     "Top card": "Carte du dessus",
     "Demand": "Exigence",
     "Hand sizes": "Cartes en main",
+    "Cards left in hand": "Cartes restées en main",
     "cards": "cartes",
     "Direction": "Sens",
     "clockwise": "horaire",
