@@ -8,7 +8,7 @@ import pytest
 from engine.core import EndMatch, IllegalAction
 from engine.solo import GAME
 from engine.solo.actions import (CallSolo, CatchSolo, ChooseColour, Claim, Draw, Pass, Play,
-                                 RoundCards, SetHandSize, SettlePlay, StartRound, Swap,
+                                 RoundCards, SetHandSize, StartRound, Swap,
                                  TakePenalty)
 from engine.solo.state import card_points
 

@@ -25,10 +25,10 @@ from engine.core import Action, EndMatch, IllegalAction, MatchSpec, Seat
 from engine.observations import DISCARD, SCORING, CardSeen, CardsLaidOut, PadPressed
 from engine.solo import GAME, referee, rules
 from engine.solo.actions import (CallSolo, CatchSolo, ChooseColour, Draw, Pass, Play,
-                                 RoundCards, SettlePlay, Swap, TakePenalty)
+                                 SettlePlay, Swap, TakePenalty)
 from engine.solo.deck import DECK
 from engine.solo.state import (BLACK_KINDS, COLOUR_LETTERS, NAMES_COLOUR, SoloState,
-                               card_points, colour_of, kind_of)
+                               colour_of, kind_of)
 
 MAX_STEPS_PER_ROUND = 4000  # a safety net: bots that cannot finish a round end the match
 
