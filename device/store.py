@@ -31,19 +31,23 @@ What does not live here: the rules (engine), what the screens are told and when
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
+import sys
 import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
+import engine.log  # noqa: F401  (its folder is part of every engine fingerprint)
 from engine.core import Action, Game, IllegalAction, MatchSpec, Notice, Undo, parse_action
 from engine.games import get_game
-from engine.log import Timeline
+from engine.serial import from_jsonable, to_jsonable
 
 SCHEMA_VERSION = 1
 SOURCES = ("camera", "pad", "host", "bot", "web")
@@ -79,6 +83,14 @@ CREATE TABLE actions (
     source TEXT NOT NULL CHECK (source IN ({", ".join(repr(s) for s in SOURCES)})),
     action TEXT NOT NULL,
     UNIQUE (match_id, match_seq)
+);
+CREATE TABLE checkpoints (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    match_seq INTEGER NOT NULL,
+    depth INTEGER NOT NULL,
+    engine TEXT NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (match_id, match_seq)
 );
 CREATE INDEX matches_unfinished ON matches(id) WHERE ended_at IS NULL;
 """
@@ -159,6 +171,17 @@ class Summary:
     totals: tuple[int, ...]
     winners: tuple[int, ...]
     finished: bool
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A match's state after `match_seq` rows, when `depth` actions were in effect, as
+    JSON, stamped with the fingerprint of the engine code that folded it."""
+
+    match_seq: int
+    depth: int
+    engine: str
+    state: str
 
 
 @contextmanager
@@ -302,9 +325,11 @@ class EventStore:
         return self.match(match_id), seq
 
     def append(self, match_id: int, next_match_seq: int,
-               entries: Sequence[tuple[dict[str, Any], str]], summary: Summary) -> list[ActionRow]:
-        """Commit action rows (JSON, source) numbered from `next_match_seq`, and the
-        match's new summary, in one durable transaction."""
+               entries: Sequence[tuple[dict[str, Any], str]], summary: Summary,
+               checkpoint: Checkpoint | None = None) -> list[ActionRow]:
+        """Commit action rows (JSON, source) numbered from `next_match_seq`, the match's
+        new summary and, if given, a checkpoint of the state after them, in one durable
+        transaction."""
         for _, source in entries:
             _check_source(source)
         t = self.now()
@@ -327,7 +352,32 @@ class EventStore:
             conn.execute("UPDATE matches SET totals = ?, winners = ?, ended_at = ? WHERE id = ?",
                          (json.dumps(list(summary.totals)), json.dumps(list(summary.winners)),
                           ended_at, match_id))
+            if checkpoint is not None:
+                self._insert_checkpoint(conn, match_id, checkpoint)
         return rows
+
+    def action_texts(self, match_id: int, after: int = 0) -> list[tuple[int, str]]:
+        """(match_seq, action JSON text) of a match's rows after `after`, oldest first."""
+        return self._read("SELECT match_seq, action FROM actions WHERE match_id = ? AND "
+                          "match_seq > ? ORDER BY match_seq", (match_id, after))
+
+    # -- checkpoints: a cache of folded states, never the truth ----------------------
+
+    def save_checkpoint(self, match_id: int, checkpoint: Checkpoint) -> None:
+        with self._write() as conn:
+            self._insert_checkpoint(conn, match_id, checkpoint)
+
+    @staticmethod
+    def _insert_checkpoint(conn: sqlite3.Connection, match_id: int, cp: Checkpoint) -> None:
+        conn.execute("INSERT OR REPLACE INTO checkpoints(match_id, match_seq, depth, engine, state) "
+                     "VALUES (?, ?, ?, ?, ?)", (match_id, cp.match_seq, cp.depth, cp.engine, cp.state))
+
+    def latest_checkpoint(self, match_id: int, engine: str) -> Checkpoint | None:
+        """The newest checkpoint of a match made by this very engine code."""
+        found = self._read("SELECT match_seq, depth, engine, state FROM checkpoints "
+                           "WHERE match_id = ? AND engine = ? ORDER BY match_seq DESC LIMIT 1",
+                           (match_id, engine))
+        return Checkpoint(*found[0]) if found else None
 
     def match(self, match_id: int) -> MatchRecord:
         found = self._read("SELECT id, game, spec, started_at, ended_at, totals, winners "
@@ -397,16 +447,99 @@ def summarize(view: dict[str, Any]) -> Summary:
                    bool(view.get("finished", False)))
 
 
+
 GameLookup = Callable[[str], Game]
+
+
+@lru_cache(maxsize=None)
+def engine_fingerprint(module_name: str) -> str:
+    """A hash of the code that folds a game: the files of the game's package and of the
+    shared engine. A checkpoint is only trusted by the very code that wrote it."""
+    folder = Path(sys.modules[module_name].__file__).parent
+    shared = Path(sys.modules["engine.log"].__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(set(folder.glob("*.py")) | set(shared.glob("*.py"))):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class MatchTimeline:
+    """The states of one match, as `engine.log.Timeline` folds them (same undo), that
+    may start from a checkpoint: the actions folded into it are read back from the log
+    only if an undo reaches below it (`earlier` returns them)."""
+
+    def __init__(self, game: Game, spec: MatchSpec, base: Any = None, depth: int = 0,
+                 earlier: Callable[[], list[Action]] | None = None):
+        self.game = game
+        self.spec = spec
+        self._states: list[Any] = [game.start(spec) if base is None else base]
+        self._actions: list[Action] = []
+        self._base_depth = depth
+        self._earlier = earlier
+
+    @property
+    def state(self) -> Any:
+        return self._states[-1]
+
+    @property
+    def depth(self) -> int:
+        """How many actions are in effect."""
+        return self._base_depth + len(self._actions)
+
+    def apply(self, action: Action) -> tuple[Notice, ...]:
+        """Apply one action (or undo); raise IllegalAction and change nothing if refused."""
+        if isinstance(action, Undo):
+            return (Notice("undo", f"Undone: {self.undo()}"),)
+        new_state, notices = self.game.apply(self.state, action)
+        self._states.append(new_state)
+        self._actions.append(action)
+        return notices
+
+    def undo(self) -> Action:
+        """Take back the last action in effect and return it."""
+        if not self._actions:
+            if not self._base_depth:
+                raise IllegalAction("there is nothing to undo")
+            self._unfold()
+        self._states.pop()
+        return self._actions.pop()
+
+    def _unfold(self) -> None:
+        """Fold from the start up to the base, so what is under it can be undone."""
+        actions = self._earlier() if self._earlier else []
+        states = [self.game.start(self.spec)]
+        for action in actions:
+            states.append(self.game.apply(states[-1], action)[0])
+        if len(actions) != self._base_depth or states[-1] != self._states[0]:
+            raise StoreError("a checkpoint disagrees with the log it was taken from")
+        self._states[:1] = states
+        self._actions[:0] = actions
+        self._base_depth = 0
+
+
+def effective_actions(actions: Sequence[Action]) -> list[Action]:
+    """The actions still in effect after the undos among `actions`."""
+    kept: list[Action] = []
+    for action in actions:
+        if isinstance(action, Undo):
+            kept.pop()
+        else:
+            kept.append(action)
+    return kept
 
 
 class OpenMatch:
     """One match being played: its timeline in memory, its rows in the store.
 
-    Not thread-safe by itself: `device.table.LiveTable` serialises its callers.
+    Every `checkpoint_every` rows the folded state is saved beside them (a cache,
+    checked against the engine code that wrote it), so resuming a long match folds at
+    most that many rows. Not thread-safe by itself: `device.table.LiveTable`
+    serialises its callers.
     """
 
-    def __init__(self, store: EventStore, record: MatchRecord, timeline: Timeline,
+    checkpoint_every = 500
+
+    def __init__(self, store: EventStore, record: MatchRecord, timeline: MatchTimeline,
                  rows_logged: int):
         self.store = store
         self.record = record              # as the match started (id, game, spec, started_at)
@@ -414,6 +547,8 @@ class OpenMatch:
         self.rows_logged = rows_logged
         self.view = timeline.game.view(timeline.state)   # read-only: shared with screens
         self.summary = summarize(self.view)
+        self._engine = engine_fingerprint(type(timeline.game).__module__)
+        self._checkpoints = True
 
     @property
     def id(self) -> int:
@@ -436,24 +571,45 @@ class OpenMatch:
         if not game.min_seats <= len(spec.seats) <= game.max_seats:
             raise IllegalAction(f"{game.title} is for {game.min_seats} to {game.max_seats} "
                                 f"players, not {len(spec.seats)}")
-        timeline = Timeline(game, spec)
+        timeline = MatchTimeline(game, spec)
         record, seq = store.create_match(spec, source, summarize(game.view(timeline.state)))
         return cls(store, record, timeline, 0), seq
 
     @classmethod
-    def resume(cls, store: EventStore, match_id: int, games: GameLookup = get_game) -> "OpenMatch":
-        """Fold a match's rows again. Raises StoreError if a row no longer applies."""
+    def resume(cls, store: EventStore, match_id: int, games: GameLookup = get_game,
+               use_checkpoints: bool = True) -> "OpenMatch":
+        """Fold a match's rows again (from its latest checkpoint if there is a good one).
+        Raises StoreError if a row no longer applies."""
         record = store.match(match_id)
         game = _lookup(games, record.game)
-        timeline = Timeline(game, record.spec)
-        rows = store.rows(match_id)
-        for row in rows:
+        engine = engine_fingerprint(type(game).__module__)
+        parse = _Parser(game)
+        checkpoint = store.latest_checkpoint(match_id, engine) if use_checkpoints else None
+        timeline = None
+        if checkpoint is not None:
             try:
-                timeline.apply(parse_action(row.action, game.actions))
+                base = from_jsonable(game.state_type, json.loads(checkpoint.state))
+            except (ValueError, TypeError):
+                checkpoint = None
+            else:
+                def earlier(upto: int = checkpoint.match_seq) -> list[Action]:
+                    rows = store.action_texts(match_id)[:upto]
+                    return effective_actions([parse(text) for _, text in rows])
+                timeline = MatchTimeline(game, record.spec, base, checkpoint.depth, earlier)
+        if timeline is None:
+            timeline = MatchTimeline(game, record.spec)
+        after = checkpoint.match_seq if checkpoint else 0
+        rows = store.action_texts(match_id, after)
+        for match_seq, text in rows:
+            try:
+                timeline.apply(parse(text))
             except IllegalAction as exc:
-                raise StoreError(f"match {match_id}, row {row.match_seq} (seq {row.seq}) no "
-                                 f"longer applies: {exc.reason}") from None
-        return cls(store, store.match(match_id), timeline, len(rows))
+                raise StoreError(f"match {match_id}, row {match_seq} no longer applies: "
+                                 f"{exc.reason}") from None
+        match = cls(store, record, timeline, after + len(rows))
+        if use_checkpoints and len(rows) >= cls.checkpoint_every:
+            match._save_checkpoint()      # the next resume starts here
+        return match
 
     def parse(self, data: Any) -> Action:
         return parse_action(data, self.game.actions)
@@ -465,26 +621,68 @@ class OpenMatch:
         any of them, or StoreError (state unchanged) if the rows cannot be committed.
         """
         _check_source(source)
-        reverts: list[Action] = []
+        reverts: list[Action | None] = []   # None: undo it; an action: apply it again
         notices: list[Notice] = []
         try:
             for action in actions:
-                # How to take this action back in memory if a later step fails.
-                revert = self.timeline.actions[-1] if isinstance(action, Undo) and \
-                    self.timeline.actions else Undo()
-                notices.extend(self.timeline.apply(action))
-                reverts.append(revert)
+                if isinstance(action, Undo):
+                    undone = self.timeline.undo()
+                    notices.append(Notice("undo", f"Undone: {undone}"))
+                    reverts.append(undone)
+                else:
+                    notices.extend(self.timeline.apply(action))
+                    reverts.append(None)
             view = self.game.view(self.state)
             summary = summarize(view)
+            logged = self.rows_logged + len(actions)
+            checkpoint = None
+            if logged // self.checkpoint_every > self.rows_logged // self.checkpoint_every:
+                checkpoint = self._checkpoint(logged)
             rows = self.store.append(self.id, self.rows_logged + 1,
-                                     [(a.to_json(), source) for a in actions], summary)
+                                     [(a.to_json(), source) for a in actions], summary, checkpoint)
         except BaseException:
             for revert in reversed(reverts):
-                self.timeline.apply(revert)
+                if revert is None:
+                    self.timeline.undo()
+                else:
+                    self.timeline.apply(revert)
             raise
-        self.rows_logged += len(rows)
+        self.rows_logged = logged
         self.view, self.summary = view, summary
         return rows, tuple(notices)
+
+    def _checkpoint(self, match_seq: int) -> Checkpoint | None:
+        """The current state as a checkpoint, if it survives JSON exactly."""
+        if not self._checkpoints:
+            return None
+        try:
+            text = json.dumps(to_jsonable(self.state), separators=(",", ":"))
+            exact = from_jsonable(self.game.state_type, json.loads(text)) == self.state
+        except (ValueError, TypeError):
+            exact = False
+        if not exact:
+            self._checkpoints = False   # this game's state cannot be checkpointed
+            return None
+        return Checkpoint(match_seq, self.timeline.depth, self._engine, text)
+
+    def _save_checkpoint(self) -> None:
+        checkpoint = self._checkpoint(self.rows_logged)
+        if checkpoint is not None:
+            self.store.save_checkpoint(self.id, checkpoint)
+
+
+class _Parser:
+    """parse_action with a memory: a long log repeats the same few hundred actions."""
+
+    def __init__(self, game: Game):
+        self._vocabulary = game.actions
+        self._seen: dict[str, Action] = {}
+
+    def __call__(self, text: str) -> Action:
+        action = self._seen.get(text)
+        if action is None:
+            action = self._seen[text] = parse_action(json.loads(text), self._vocabulary)
+        return action
 
 
 def _lookup(games: GameLookup, name: str) -> Game:

@@ -55,7 +55,9 @@ def test_a_match_in_progress_shows_whose_turn_it_is(tmp_path, capsys):
 def test_every_shipped_example_replays(example, capsys):
     code, out, err = run(capsys, str(example))
     assert (code, err) == (0, "")
-    assert json.loads(out)["game"] == json.loads(example.read_text().splitlines()[0])["game"]
+    start = next(line for line in example.read_text().splitlines()
+                 if line.strip() and not line.startswith("#"))
+    assert json.loads(out)["game"] == json.loads(start)["game"]
 
 
 @pytest.mark.parametrize("bad, reason", [

@@ -246,7 +246,7 @@ def test_a_row_the_engine_no_longer_accepts_stops_the_resume(db):
         match.submit([Add(1, 1)], "pad")
         store._conn.execute("UPDATE actions SET action = ? WHERE match_id = ?",
                             (json.dumps({"type": "add", "seat": 0, "n": 1}), match.id))
-        with pytest.raises(StoreError, match=r"row 1 \(seq \d+\) no longer applies: it is seat 1"):
+        with pytest.raises(StoreError, match=r"match \d+, row 1 no longer applies: it is seat 1"):
             OpenMatch.resume(store, match.id, games)
 
 
