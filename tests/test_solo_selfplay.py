@@ -59,6 +59,7 @@ def test_simulate_has_the_shared_signature_and_reports_statistics():
     assert stats["rounds"] == 12 and sum(stats["round_wins"]) == 12
     assert stats["strategies"] == ["greedy", "random", "greedy", "random"]
     assert sum(stats["points"]) > 0
+    assert simulate(3, 2, 5, ())["strategies"] == ["greedy", "random", "greedy"]   # defaults
 
 
 def test_self_play_exercises_every_rule():

@@ -30,6 +30,7 @@ from engine.solo.deck import DECK
 from engine.solo.state import (BLACK_KINDS, COLOUR_LETTERS, NAMES_COLOUR, SoloState,
                                colour_of, kind_of)
 
+DEFAULT_STRATEGIES = ("greedy", "random")  # seats alternate when none are asked for
 MAX_STEPS_PER_ROUND = 4000  # a safety net: bots that cannot finish a round end the match
 
 Picker = Callable[[random.Random, Sequence[str], Sequence[str]], str]
@@ -69,8 +70,7 @@ STRATEGIES: dict[str, Strategy] = {
 
 def _strategies_for(players: int, strategies: Sequence[str] | str) -> list[Strategy]:
     names = [s.strip() for s in strategies.split(",")] if isinstance(strategies, str) else list(strategies)
-    if not names:
-        names = ["random"]
+    names = [n for n in names if n] or list(DEFAULT_STRATEGIES)
     unknown = [n for n in names if n not in STRATEGIES]
     if unknown:
         raise IllegalAction(f"unknown Solo strategy {unknown[0]!r}; known: {', '.join(STRATEGIES)}")
