@@ -64,10 +64,7 @@ def face_features(face: np.ndarray) -> FaceFeatures:
     if face.shape[1] != w or face.shape[0] != h:
         face = cv2.resize(face, WORK_SIZE, interpolation=cv2.INTER_AREA)
     inner = face[MARGIN:h - MARGIN, MARGIN:w - MARGIN].astype(np.float32) * (1 / 255)
-    brightness = inner.sum(axis=2)
-    paper_level = np.partition(brightness.ravel(), int(brightness.size * 0.9))[int(brightness.size * 0.9)]
-    paper = inner[brightness >= paper_level].mean(axis=0)
-    balanced = cv2.convertScaleAbs(inner * (255.0 / np.maximum(paper, 0.05)))
+    balanced = cv2.convertScaleAbs(inner * (255.0 / paper_light(inner)))
     lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2Lab).astype(np.float32)  # 8-bit: table lookups, fast
     lightness = lab[..., 0] * (100 / 255)
     a = lab[..., 1] - 128.0
@@ -83,6 +80,30 @@ def face_features(face: np.ndarray) -> FaceFeatures:
     chromatic = inked & (chroma > 18.0)
     colour = np.array([a[chromatic].sum(), b[chromatic].sum()], np.float32) / count
     return FaceFeatures(symbol.astype(np.float32), colour)
+
+
+def _plane_basis(h: int, w: int) -> np.ndarray:
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    return np.stack([np.ones_like(xs), xs / w - 0.5, ys / h - 0.5], axis=-1)
+
+
+_BASIS = _plane_basis(WORK_SIZE[1] - 2 * MARGIN, WORK_SIZE[0] - 2 * MARGIN)
+
+
+def paper_light(inner: np.ndarray) -> np.ndarray:
+    """How the card's paper looks under this light at every pixel (h x w x 3): a plane
+    per channel fitted to the paper (the brightest pixels, then those near the fit).
+    Dividing by it white-balances the card and takes out a shadow or light falling off
+    across it."""
+    basis = _BASIS if _BASIS.shape[:2] == inner.shape[:2] else _plane_basis(*inner.shape[:2])
+    x = basis[::2, ::2].reshape(-1, 3)
+    values = inner[::2, ::2].reshape(-1, 3)
+    bright = values.sum(axis=1)
+    paper = bright >= np.partition(bright, int(bright.size * 0.75))[int(bright.size * 0.75)]
+    for _ in range(2):
+        coef, *_ = np.linalg.lstsq(x[paper], values[paper], rcond=None)
+        paper = bright >= 0.88 * (x @ coef).sum(axis=1)
+    return np.maximum(basis @ coef, 0.05)
 
 
 @dataclass(frozen=True)

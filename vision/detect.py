@@ -112,11 +112,20 @@ class Detection:
         return float(np.count_nonzero(window)) / window.size if window.size else 0.0
 
 
-def outlines(frame: np.ndarray, table: EmptyTable | None,
-             settings: DetectSettings) -> tuple[list[np.ndarray], np.ndarray | None]:
-    """Candidate outlines: the cells between the frame's edges (minus the empty table's
-    own edges where nothing changed) and, when the empty table is known, the outlines of
-    the regions that changed (a light card on a light cloth may have faint edges)."""
+def outlines(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettings
+             ) -> tuple[list[tuple[list[np.ndarray], float]], np.ndarray | None]:
+    """Candidate outlines, in order of trust, each source with how far its outlines lie
+    inside the card's edge (pixels; negative: outside):
+
+    1. the outer boundary of each connected group of edges: a lone card's outline and its
+       printed frame make one thick band whose outside is the card's edge;
+    2. the cells between edges: a card on top of a pile (its outline touches the edges of
+       the cards beneath, so it is no group of its own);
+    3. when the empty table is known, the regions that changed (a light card on a light
+       cloth may have faint edges; these take in the card's shadow, so they come last).
+
+    The frame's edges are taken without the empty table's own edges where nothing
+    changed (cloth texture, table seams)."""
     smooth = cv2.GaussianBlur(frame, (3, 3), 0)
     edges = _canny(smooth, settings)
     changed = None
@@ -125,12 +134,14 @@ def outlines(frame: np.ndarray, table: EmptyTable | None,
         changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         unchanged = cv2.bitwise_not(cv2.dilate(changed, np.ones((5, 5), np.uint8)))
         edges = cv2.bitwise_and(edges, cv2.bitwise_not(cv2.bitwise_and(table.edges, unchanged)))
-    cells = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
-    contours, hierarchy = cv2.findContours(cells, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
-    found = [] if hierarchy is None else [c for c, link in zip(contours, hierarchy[0]) if link[3] == -1]
+    thick = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    groups, _ = cv2.findContours(thick, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contours, hierarchy = cv2.findContours(cv2.bitwise_not(thick), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    cells = [] if hierarchy is None else [c for c, link in zip(contours, hierarchy[0]) if link[3] == -1]
+    found = [(list(groups), -1.0), (cells, 1.5)]
     if changed is not None:
         blobs, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        found.extend(blobs)
+        found.append((list(blobs), 0.0))
     return found, changed
 
 
@@ -147,27 +158,30 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
     h, w = frame.shape[:2]
     min_area = settings.min_short_side ** 2 * settings.aspect
     max_area = settings.max_area_fraction * h * w
-    found: list[tuple[float, np.ndarray]] = []
-    contours, changed = outlines(frame, table, settings)
-    for contour in contours:
-        area = cv2.contourArea(contour)
-        if not min_area <= area <= max_area:
-            continue
-        quad = fit_card_quad(contour, area, settings)
-        if quad is not None:
-            found.append((float(cv2.contourArea(quad)), quad))
-    found.sort(key=lambda item: -item[0])
+    sources, changed = outlines(frame, table, settings)
     kept: list[np.ndarray] = []
-    for _, quad in found:
-        if all(quad_overlap(quad, other) < 0.3 for other in kept):
-            kept.append(quad)
+    # Edge cells first: they follow the card's own edge. A changed region also takes in
+    # the card's shadow, so it only counts where no cell was found.
+    for contours, inset in sources:
+        found: list[tuple[float, np.ndarray]] = []
+        for contour in contours:
+            area = cv2.contourArea(contour)
+            if not min_area <= area <= max_area:
+                continue
+            quad = fit_card_quad(contour, area, settings, inset)
+            if quad is not None:
+                found.append((float(cv2.contourArea(quad)), quad))
+        found.sort(key=lambda item: -item[0])
+        for _, quad in found:
+            if all(quad_overlap(quad, other) < 0.3 for other in kept):
+                kept.append(quad)
     return Detection(tuple(FoundCard(q) for q in kept), changed)
 
 
-def fit_card_quad(contour: np.ndarray, area: float,
-                  settings: DetectSettings) -> np.ndarray | None:
+def fit_card_quad(contour: np.ndarray, area: float, settings: DetectSettings,
+                  inset: float = 1.5) -> np.ndarray | None:
     """Four ordered corners of a card outline fitted to `contour`, or None when the
-    contour is not a whole card."""
+    contour is not a whole card. `inset`: how far the contour lies inside the edge."""
     hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
     rough = None
@@ -199,7 +213,7 @@ def fit_card_quad(contour: np.ndarray, area: float,
         return None
     if _support(points, quad) < settings.min_support:
         return None
-    quad = _grow(quad, 1.5)  # the cell lies inside the edge pixels around it
+    quad = _grow(quad, inset)
     short, long = side_lengths(quad)
     if short < settings.min_short_side:
         return None
@@ -258,6 +272,9 @@ def _intersect(l1, l2) -> np.ndarray | None:
 
 
 def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
+    """The quad with each side moved outward by about `pixels`."""
+    if pixels == 0:
+        return quad
     centre = quad.mean(axis=0)
     offsets = quad - centre
     norms = np.linalg.norm(offsets, axis=1, keepdims=True)

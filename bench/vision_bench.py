@@ -1,0 +1,197 @@
+"""Vision benchmark: accuracy, tracker behaviour, speed and teaching, on rendered scenes.
+
+    .venv/bin/python bench/vision_bench.py               # the full run (2,000 scenes a game)
+    .venv/bin/python bench/vision_bench.py --scenes 200 --passes 100   # a quicker look
+
+Fixed seeds: the same command prints the same accuracy figures. Speed runs on one thread
+(cv2.setNumThreads(1)). What is counted:
+
+* accuracy: every card whose face is fully visible must be read with its code; a partly
+  covered card may be "unknown" or missing but never another code; a report where no
+  card is, or of a card back, is a false report. Colour confusions count reports whose
+  colour differs from the card's.
+* distractor scenes (hands, phones, mugs, card backs, no cards): any known report is a
+  false report.
+* tracker: hands passing over a pile must never make a play; cards landing must be seen,
+  and how many frames after landing the event comes is reported.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.classify import WORK_SIZE, classify, face_features  # noqa: E402
+from vision.pipeline import Recognizer  # noqa: E402
+from vision.profile import builtin_profile, deck_colour  # noqa: E402
+from vision.render.scene import distractor_scene, random_scene  # noqa: E402
+from vision.warp import warp_card  # noqa: E402
+
+GAMES = ("hitthedeck", "solo", "flip7", "raj")
+FULLY_VISIBLE = 0.999
+MATCH_DISTANCE = 0.3    # of the card's short side: mean corner distance, found to true
+
+
+@dataclass
+class Tally:
+    full: int = 0
+    full_right: int = 0
+    full_unknown: int = 0
+    full_missed: int = 0
+    wrong: int = 0                 # a known report with another card's code
+    colour_confusions: int = 0
+    partial_read: int = 0
+    false_reports: int = 0         # a known report where no face-up card is
+    confusions: Counter = field(default_factory=Counter)
+
+    def add(self, other: "Tally") -> None:
+        for name in ("full", "full_right", "full_unknown", "full_missed", "wrong",
+                     "colour_confusions", "partial_read", "false_reports"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.confusions.update(other.confusions)
+
+
+def quad_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """Mean corner distance between two card outlines, either way round."""
+    return float(min(np.linalg.norm(a - np.roll(b, k, axis=0), axis=1).mean() for k in (0, 2)))
+
+
+def score_scene(scene, reading, game: str) -> Tally:
+    """Compare what was read with the scene's truth: each found card is matched to the
+    true card whose outline it follows (a pile's cards share a centre, not an outline)."""
+    tally = Tally()
+    matched: dict[int, int] = {}
+    for i, seen in enumerate(reading.cards):
+        best, best_d = None, None
+        for j, card in enumerate(scene.cards):
+            d = quad_distance(seen.corners, card.corners)
+            if best_d is None or d < best_d:
+                best, best_d = j, d
+        if best is not None:
+            short = float(np.linalg.norm(scene.cards[best].corners[1] - scene.cards[best].corners[0]))
+            if best_d < MATCH_DISTANCE * short and best not in matched:
+                matched[best] = i
+                continue
+        if seen.known:
+            tally.false_reports += 1
+    for j, card in enumerate(scene.cards):
+        full = card.visible >= FULLY_VISIBLE
+        tally.full += full
+        if j not in matched:
+            tally.full_missed += full
+            continue
+        seen = reading.cards[matched[j]]
+        if seen.label == card.code:
+            tally.full_right += full
+            tally.partial_read += not full
+        elif not seen.known:
+            tally.full_unknown += full
+        else:
+            tally.wrong += 1
+            tally.confusions[(card.code, seen.label)] += 1
+            if seen.colour != deck_colour(game, card.code):
+                tally.colour_confusions += 1
+    return tally
+
+
+def accuracy(game: str, scenes: int, seed: int, style: str = "deckhand", profile=None,
+             difficulty: str = "default") -> Tally:
+    profile = profile or builtin_profile(game)
+    rng = np.random.default_rng(seed)
+    total = Tally()
+    for _ in range(scenes):
+        scene = random_scene(game, rng, difficulty=difficulty, style=style)
+        recognizer = Recognizer.create(profile, scene.empty)
+        total.add(score_scene(scene, recognizer.read(scene.image), game))
+    return total
+
+
+def distractors(game: str, scenes: int, seed: int) -> tuple[int, int]:
+    """(scenes with a false report, scenes)."""
+    profile = builtin_profile(game)
+    rng = np.random.default_rng(seed)
+    bad = 0
+    for _ in range(scenes):
+        scene = distractor_scene(rng, game=game)
+        reading = Recognizer.create(profile, scene.empty).read(scene.image)
+        bad += any(c.known for c in reading.cards)
+    return bad, scenes
+
+
+def speed(game: str, frames: int, seed: int) -> dict[str, float]:
+    """Whole pipeline per 640x480 frame with up to 8 cards, and per-card classification."""
+    cv2.setNumThreads(1)
+    profile = builtin_profile(game)
+    rng = np.random.default_rng(seed)
+    frame_ms, card_ms = [], []
+    for _ in range(frames):
+        scene = random_scene(game, rng, n_cards=8)
+        recognizer = Recognizer.create(profile, scene.empty)
+        recognizer.read(scene.image)  # warm
+        t0 = time.perf_counter()
+        reading = recognizer.read(scene.image)
+        frame_ms.append((time.perf_counter() - t0) * 1000)
+        for seen in reading.cards:
+            t0 = time.perf_counter()
+            face = warp_card(scene.image, seen.corners, WORK_SIZE)
+            classify(face_features(face), profile)
+            card_ms.append((time.perf_counter() - t0) * 1000)
+    return {"frame_median": statistics.median(frame_ms),
+            "frame_p95": float(np.percentile(frame_ms, 95)),
+            "card_median": statistics.median(card_ms) if card_ms else float("nan"),
+            "card_p95": float(np.percentile(card_ms, 95)) if card_ms else float("nan")}
+
+
+def print_accuracy(game: str, tally: Tally, label: str = "") -> None:
+    read = tally.full_right / max(tally.full, 1)
+    print(f"  {label}fully visible cards read right: {tally.full_right}/{tally.full} = {read:.2%}"
+          f"  (unknown {tally.full_unknown}, not found {tally.full_missed})")
+    print(f"  {label}wrong codes reported: {tally.wrong} (colour confusions {tally.colour_confusions});"
+          f" reports where no card is: {tally.false_reports};"
+          f" partly covered cards read right: {tally.partial_read}")
+    if tally.confusions:
+        pairs = ", ".join(f"{a}->{b} x{n}" for (a, b), n in tally.confusions.most_common(6))
+        print(f"  {label}confusions: {pairs}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenes", type=int, default=2000, help="rendered scenes per game")
+    parser.add_argument("--distractors", type=int, default=None,
+                        help="distractor scenes per game (default: scenes / 2)")
+    parser.add_argument("--passes", type=int, default=1000, help="hand passes for the tracker")
+    parser.add_argument("--frames", type=int, default=200, help="frames timed per game")
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--skip", default="", help="comma list of parts to skip: "
+                        "accuracy,distractors,tracker,speed,teach")
+    args = parser.parse_args(argv)
+    skip = set(filter(None, args.skip.split(",")))
+    games = [g for g in args.games.split(",") if g]
+    n_distractors = args.distractors if args.distractors is not None else max(1, args.scenes // 2)
+    for game in games:
+        print(f"== {game}")
+        builtin_profile(game)  # render and cache outside the timings
+        if "accuracy" not in skip:
+            print_accuracy(game, accuracy(game, args.scenes, seed=1))
+        if "distractors" not in skip:
+            bad, n = distractors(game, n_distractors, seed=2)
+            print(f"  distractor scenes with a false report: {bad}/{n} = {bad / n:.2%}")
+        if "speed" not in skip:
+            s = speed(game, args.frames, seed=3)
+            print(f"  speed, one thread, 640x480, 8 cards: frame median {s['frame_median']:.1f} ms,"
+                  f" p95 {s['frame_p95']:.1f} ms; per card median {s['card_median']:.2f} ms,"
+                  f" p95 {s['card_p95']:.2f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
