@@ -1,1 +1,5 @@
-"""Placeholder: the game package is being built."""
+"""Hit the Deck (English and French editions): deck, rules, slap window, table referee,
+bots. `GAME` is the engine.core.Game for Hit the Deck."""
+from engine.hitthedeck.rules import GAME
+
+__all__ = ["GAME"]

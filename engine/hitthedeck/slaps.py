@@ -1,0 +1,185 @@
+"""The HIT WITH A HAND slap: judging a pad press by its timestamp, collecting slaps in
+the open window, breaking ties, and settling who draws four (RULINGS.md, "HIT WITH A
+HAND", "Fake-out").
+
+Order is decided by the presses' timestamps (nanoseconds), never by the order they
+arrive in. A seat's earliest press in a window counts; later ones from the same pad are
+repeats. A press stamped before the window opened (a pad already held down) is not a
+slap in it. Drawing cards and what happens after the slap live in `rules.py`, which
+passes its `take` function in.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable
+
+from engine.core import IllegalAction, Notice
+from engine.hitthedeck.state import PLAY, START, SlapOutcome, SlapWindow, State
+
+SLAP, FAKE_OUT, IGNORE, CLOSE_FIRST = "slap", "fake_out", "ignore", "close_first"
+PENALTY = 4
+FAKE_OUT_PENALTY = 2
+
+Take = Callable[[State, int, int], tuple[State, int, tuple[Notice, ...]]]
+
+
+def classify_press(state: State, seat: int, t_ns: int) -> tuple[str, str]:
+    """What a press of `seat`'s pad at `t_ns` is now: a slap in the open window, a
+    fake-out, nothing (with the reason), or a press after the window's deadline (the
+    window must be closed first)."""
+    if not 0 <= seat < state.players:
+        raise IllegalAction(f"pad {seat} has no seat (this table has {state.players})")
+    name = state.name(seat)
+    window = state.window
+    if window is not None:
+        if seat not in window.eligible:
+            return IGNORE, f"{name} takes no part in this slap"
+        if window.opened_ns is not None and t_ns < window.opened_ns:
+            return IGNORE, f"{name}'s pad was pressed before the HAND was seen"
+        deadline = window.deadline_ns(state.settings.slap_timeout_ms)
+        if deadline is not None and t_ns > deadline:
+            return CLOSE_FIRST, "the slap window had already closed"
+        before = dict(window.previous).get(seat)
+        if before is not None and t_ns - before < state.settings.repeat_guard_ns:
+            return IGNORE, f"{name}'s pad is still bouncing from the last slap"
+        own = window.slap_time(seat)
+        if own is not None and t_ns >= own:
+            return IGNORE, f"{name} has already slapped"
+        return SLAP, ""
+    if state.phase not in (START, PLAY):
+        return IGNORE, "no hand is being played"
+    if seat == state.went_out:
+        return IGNORE, f"{name} has gone out"
+    last = state.last_slap
+    if last is not None:
+        if last.closed_ns is not None and t_ns <= last.closed_ns:
+            return IGNORE, f"{name}'s press belongs to the slap that is over"
+        own = dict(last.order).get(seat)
+        if own is not None and t_ns - own < state.settings.repeat_guard_ns:
+            return IGNORE, f"{name}'s pad is still bouncing from the slap"
+    return FAKE_OUT, ""
+
+
+def open_window(state: State, caller: int, t_ns: int | None) -> tuple[State, tuple[Notice, ...]]:
+    eligible = tuple(s for s in range(state.players) if s != state.went_out)
+    window = SlapWindow(caller=caller, eligible=eligible, opened_ns=t_ns)
+    text = (f"{state.name(caller)}: call \"HIT THE DECK WITH A HAND!\" "
+            f"Everyone slaps the deck; the last hand down draws four.")
+    return replace(state, window=window), (Notice("slap_open", text, eligible),)
+
+
+def add_slap(state: State, seat: int, t_ns: int, take: Take,
+             after: Callable[[State], State]) -> tuple[State, tuple[Notice, ...]]:
+    window = state.window
+    assert window is not None
+    slaps = sorted([(s, t) for s, t in window.slaps if s != seat] + [(seat, t_ns)],
+                   key=lambda st: (st[1], st[0]))
+    window = replace(window, slaps=tuple(slaps))
+    state = replace(state, window=window)
+    if set(window.slapped()) < set(window.eligible):
+        return state, (Notice("slap", f"{state.name(seat)} slapped "
+                                      f"({len(slaps)} of {len(window.eligible)}).", (seat,)),)
+    last_seat, last_t = slaps[-1]
+    tolerance = state.settings.tie_tolerance_ns
+    tied = tuple(sorted(s for s, t in slaps if last_t - t < tolerance))
+    if len(tied) > 1:
+        names = join_names(state, tied)
+        again = SlapWindow(caller=window.caller, eligible=tied, opened_ns=last_t,
+                           reslap=window.reslap + 1, previous=window.slaps)
+        text = (f"{names} slapped less than {tolerance / 1e6:g} ms apart: "
+                f"{'both' if len(tied) == 2 else 'all of you'} slap again.")
+        return replace(state, window=again), (Notice("slap_tie", text, tied),)
+    return settle(state, (last_seat,), last_t, take, after)
+
+
+def close_window(state: State, t_ns: int | None, take: Take,
+                 after: Callable[[State], State]) -> tuple[State, tuple[Notice, ...]]:
+    window = state.window
+    assert window is not None
+    deadline = window.deadline_ns(state.settings.slap_timeout_ms)
+    if t_ns is not None and deadline is not None:
+        if t_ns < deadline:
+            raise IllegalAction(f"the slap window is open for "
+                                f"{state.settings.slap_timeout_ms} ms; it closes at {deadline} ns")
+        t_ns = deadline
+    losers = tuple(s for s in window.eligible if s not in window.slapped())
+    return settle(state, losers, t_ns, take, after)
+
+
+def settle(state: State, losers: tuple[int, ...], closed_ns: int | None, take: Take,
+           after: Callable[[State], State]) -> tuple[State, tuple[Notice, ...]]:
+    """The losers draw four (in turn order from the caller), the window closes, and play
+    goes on (`after`)."""
+    window = state.window
+    assert window is not None
+    notices: list[Notice] = []
+    penalised = []
+    for seat in turn_order(state, window.caller):
+        if seat in losers:
+            state, drawn, said = take(state, seat, PENALTY)
+            notices.extend(said)
+            penalised.append((seat, drawn))
+    if len(losers) == 1 and window.slapped() and set(window.slapped()) == set(window.eligible):
+        text = f"{state.name(losers[0])} slapped last and draws four."
+        code = "slap_lost"
+    elif losers:
+        names = join_names(state, losers)
+        text = f"{names} did not slap in time and draw{'s' if len(losers) == 1 else ''} four."
+        code = "slap_missed"
+    else:
+        text, code = "Nobody draws.", "slap_lost"
+    notices.insert(0, Notice(code, text, losers))
+    outcome = SlapOutcome(caller=window.caller, opened_ns=window.opened_ns, closed_ns=closed_ns,
+                          order=window.slaps, penalised=tuple(penalised))
+    state = replace(state, window=None, last_slap=outcome)
+    return after(state), tuple(notices)
+
+
+def forgot_call(state: State, seat: int, take: Take,
+                after: Callable[[State], State]) -> tuple[State, tuple[Notice, ...]]:
+    """The caller forgot to call: the caller draws four and nobody else does (any
+    penalty already given for this slap is taken back)."""
+    window, last = state.window, state.last_slap
+    caller = window.caller if window is not None else (last.caller if last else None)
+    if caller is None or (window is None and (not last.markable or last.forgot)):
+        raise IllegalAction("there is no HIT WITH A HAND to mark as not called "
+                            "(it must be marked before the next card is played)")
+    if seat != caller:
+        raise IllegalAction(f"{state.name(caller)} had to call it, not {state.name(seat)}")
+    if seat == state.went_out:
+        raise IllegalAction(f"{state.name(seat)} went out with that HAND and takes no part in the slap")
+    notices: list[Notice] = []
+    if window is not None:
+        opened, order, closed = window.opened_ns, window.slaps, None
+        state = replace(state, window=None)
+        moved_on = False
+    else:
+        counts = list(state.hand_counts)
+        for s, drawn in last.penalised:
+            counts[s] = max(0, counts[s] - drawn)
+            if drawn:
+                notices.append(Notice("penalty_back", f"{state.name(s)} puts back the "
+                                      f"{drawn} card{'s' if drawn != 1 else ''} drawn.", (s,)))
+        state = replace(state, hand_counts=tuple(counts))
+        opened, order, closed = last.opened_ns, last.order, last.closed_ns
+        moved_on = True
+    state, drawn, said = take(state, seat, PENALTY)
+    notices.insert(0, Notice("forgot_call", f"{state.name(seat)} forgot to call "
+                             f"\"HIT THE DECK WITH A HAND\" and draws four instead.", (seat,)))
+    notices.extend(said)
+    state = replace(state, last_slap=SlapOutcome(caller=seat, opened_ns=opened, closed_ns=closed,
+                                                 order=order, penalised=((seat, drawn),),
+                                                 forgot=True))
+    return (state if moved_on else after(state)), tuple(notices)
+
+
+def turn_order(state: State, seat: int) -> tuple[int, ...]:
+    """Every seat, starting after `seat` in the current direction, `seat` last."""
+    return tuple(state.next(seat, k) for k in range(1, state.players + 1))
+
+
+
+def join_names(state: State, seats: tuple[int, ...]) -> str:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cat"."""
+    names = [state.name(s) for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
