@@ -3,12 +3,13 @@ hidden hands, replaying the actions gives the same state, and bots exercise ever
 from __future__ import annotations
 
 import inspect
+import json
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine.core import IllegalAction
-from engine.log import fold
+from engine.core import IllegalAction, Undo
+from engine.log import fold, read_log
 from engine.solo import GAME
 from engine.solo.selfplay import STRATEGIES, Simulator, play_match, simulate
 
@@ -75,3 +76,17 @@ def test_unknown_strategies_and_table_sizes_are_refused():
         simulate(3, 1, 0, ["clever"])
     with pytest.raises(IllegalAction, match="2 to 10 players"):
         simulate(1, 1, 0, "random")
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 10), seed=st.integers(0, 2**32), data=st.data())
+def test_a_log_written_as_json_lines_with_undos_replays_to_the_same_state(players, seed, data):
+    match_spec = spec(players)
+    actions = list(play_match(match_spec, "random", seed, rounds=1))
+    undone_at = set(data.draw(st.lists(st.integers(0, len(actions) - 1), max_size=5)))
+    lines = [json.dumps(match_spec.to_json())]
+    for i, action in enumerate(actions):
+        lines.append(json.dumps(action.to_json()))
+        if i in undone_at:   # take it back and do it again
+            lines += [json.dumps(Undo().to_json()), json.dumps(action.to_json())]
+    assert read_log(lines).state == fold(GAME, match_spec, actions)
