@@ -6,15 +6,21 @@ What lives here:
   profiles), `matches` (game, start line, start/end time, final totals and winners),
   `events` (the one global sequence: every action, undo, new match and table status
   change gets the next `seq`) and `actions` (one row per accepted action, undos
-  included: global `seq`, match id, per-match `match_seq`, wall time, source, JSON).
-  No row is ever updated or deleted except a match's summary columns, which are kept
-  equal to the fold of its actions in the same transaction as each action row.
-* `OpenMatch` — one match's `engine.log.Timeline` bound to its rows: the state of a
-  match is always the fold of its log. `OpenMatch.submit` validates before logging:
-  the actions are applied in memory first, the rows are committed only if the engine
-  accepted all of them, and a failed commit puts the timeline back. A refused action
-  logs nothing and changes nothing. `OpenMatch.resume` folds the rows of a match again
-  (after a restart every unfinished match resumes exactly where it was).
+  included: global `seq`, match id, per-match `match_seq`, wall time, source, JSON),
+  plus `checkpoints` (see `MatchTimeline`). No row of the log is ever updated or
+  deleted; only a match's summary columns are rewritten, in the same transaction as
+  each action row, so they always equal the fold of its actions.
+* `OpenMatch` — one match's timeline bound to its rows: the state of a match is always
+  the fold of its log. `OpenMatch.submit` validates before logging: the actions are
+  applied in memory first, the rows are committed only if the engine accepted all of
+  them, and a failed commit puts the timeline back. A refused action logs nothing and
+  changes nothing. `OpenMatch.resume` folds the rows of a match again (after a restart
+  every unfinished match resumes exactly where it was).
+* `MatchTimeline` — `engine.log.Timeline`'s fold and undo, able to start from a
+  checkpoint: every `OpenMatch.checkpoint_every` rows the folded state is saved beside
+  the rows (a cache stamped with a fingerprint of the engine code, never the truth), so
+  a resume folds at most that many rows; an undo below the checkpoint folds the earlier
+  rows back in.
 
 Durability: the store runs in WAL mode with `synchronous=FULL`. In WAL mode `NORMAL`
 only syncs the WAL at checkpoints, so a power cut can lose the last transactions even
