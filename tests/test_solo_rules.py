@@ -289,7 +289,8 @@ def _two_left(n=4):
 
 def test_a_play_leaving_one_card_makes_solo_due_and_calling_it_settles_it():
     s = run(_two_left(), Play(1, "R6"))
-    assert s.solo_owed == 1
+    assert s.solo_owed == 1 and GAME.view(s)["table"]["solo_owed"] == 1
+    assert "P1 owes SOLO!" in GAME.view(s)["prompt"]
     refused(s, CallSolo(2), "no SOLO! is due from P2")
     s = run(s, CallSolo(1))
     assert s.solo_owed is None

@@ -44,6 +44,8 @@ def prompt(state: SoloState) -> str:
                f"{_who(state, q.seat)}'s play. ")
     else:
         ask = ""
+    if state.solo_owed is not None:
+        ask += f"{_who(state, state.solo_owed)} owes SOLO! "
     if state.awaiting == "colour":
         return ask + f"{_who(state, state.chooser)}: name a colour."
     if state.awaiting == "swap":
