@@ -15,7 +15,10 @@ subscriber that asks for something older, or from before a restart, gets one eve
 with the latest snapshot, so no change is ever silently skipped.
 
 Published snapshots, views and events are shared between threads: read them, never
-change them.
+change them. One `LiveTable` per store file, in one process (run the web server with
+threads, not several worker processes): the timeline lives in its memory. A second
+writer would be refused by the store (each match's row numbers are unique) rather than
+fork the log.
 
 What does not live here: the rules and referees (engine), persistence (device.store),
 HTTP (web), the camera and pad drivers (they call `observe_event` and `set_status`).
@@ -33,7 +36,7 @@ from engine.core import Action, IllegalAction, MatchSpec, Notice, Undo
 from engine.games import get_game
 from engine.serial import from_jsonable
 
-from device.store import EventStore, GameLookup, OpenMatch
+from device.store import EventStore, GameLookup, OpenMatch, StoreError
 
 # Observations a web page may send, by their JSON "type" (the service stamps t_ns).
 WEB_OBSERVATIONS: dict[str, type] = {
@@ -87,8 +90,16 @@ class LiveTable:
         self._camera_reported = self._status["camera"]
         self._camera_paused = False
         self._notices: tuple[Notice, ...] = ()
+        self._match: OpenMatch | None = None
         matches = store.matches()
-        self._match = OpenMatch.resume(store, matches[0].id, games) if matches else None
+        if matches:
+            try:
+                self._match = OpenMatch.resume(store, matches[0].id, games)
+            except (IllegalAction, StoreError) as exc:
+                # Start anyway (the rows stay in the log); the screens say why.
+                reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)
+                self._notices = (Notice("resume_failed", f"Match {matches[0].id} could not "
+                                                         f"be resumed: {reason}"),)
         last = store.last_event()
         self._seq = last.seq if last else 0
         self._kind = last.kind if last else "match"

@@ -295,3 +295,19 @@ def test_an_earlier_match_can_be_put_back_on_the_table(table):
     snap = table.resume_match(first)
     assert snap["match"]["id"] == first and snap["view"]["table"]["pot"] == 3
     assert table.events_since(snap["seq"] - 1, 0)[0]["kind"] == "match"
+
+
+def test_a_match_that_cannot_be_resumed_does_not_stop_the_table(db):
+    table, store = open_table(db)
+    table.new_match(SPEC, "host")
+    table.submit({"type": "add", "seat": 1, "n": 1}, "pad")
+    store._conn.execute("UPDATE actions SET action = '{\"type\":\"add\",\"seat\":0,\"n\":1}'")
+    store.close()
+    table, store = open_table(db)
+    with store:
+        snap = table.snapshot()
+        assert snap["match"] is None
+        assert snap["notices"][0]["code"] == "resume_failed"
+        assert "row 1 no longer applies" in snap["notices"][0]["text"]
+        assert len(table.history()) == 1                 # nothing was lost
+        assert table.new_match(SPEC, "host")["match"]["id"] == 2
