@@ -83,6 +83,7 @@ class Placement:
     top: bool = True
     game: str | None = None    # default: the scene's game
     face_up: bool = True       # False: the card's back (not reported as a card)
+    lift: float = 0.0          # held above the table: drawn this much larger (0.1 = 10 %)
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ def card_corners_plane(x: float, y: float, angle_deg: float, width: float) -> np
 
 def image_corners(table: Table, p: Placement) -> np.ndarray:
     w, h = table.size
-    plane = card_corners_plane(p.x * w, p.y * h, p.angle_deg, table.card_width)
+    plane = card_corners_plane(p.x * w, p.y * h, p.angle_deg, table.card_width * (1 + p.lift))
     return apply_homography(table.homography, plane).astype(np.float32)
 
 
@@ -272,9 +273,11 @@ class FlatObject:
 
 def compose(table: Table, game: str, placements: Sequence[Placement], rng: np.random.Generator,
             hands: Sequence[HandPose] = (), objects: Sequence[FlatObject] = (),
-            style: str = "deckhand", distractors: tuple[str, ...] = ()) -> Scene:
+            style: str = "deckhand", distractors: tuple[str, ...] = (),
+            empty: np.ndarray | None = None) -> Scene:
     """Lay `placements` (bottom first) and `objects` on `table`, reach in with `hands`,
-    and take the picture."""
+    and take the picture. `empty`: reuse this picture of the bare table (clips take it
+    once) instead of taking a new one."""
     if style not in STYLES:
         raise ValueError(f"unknown card style {style!r}; styles: {', '.join(STYLES)}")
     w, h = table.size
@@ -312,7 +315,8 @@ def compose(table: Table, game: str, placements: Sequence[Placement], rng: np.ra
         cards.append(PlacedCard(p.game or game, p.code, all_corners[i], vis, p.zone, p.top))
     spec = table.spec
     image = sensor(_develop_changes(table, img, dirty), spec.noise, spec.jpeg_quality, rng)
-    empty = sensor(table.developed, spec.noise, spec.jpeg_quality, rng)
+    if empty is None:
+        empty = sensor(table.developed, spec.noise, spec.jpeg_quality, rng)
     return Scene(image, empty, tuple(cards), tuple(distractors), table.homography,
                  zone_polygons(table), hand_union, spec)
 
