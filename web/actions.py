@@ -32,11 +32,11 @@ def _kind(name: str, tp: Any) -> tuple[str, bool, list[Any]]:
     if tp is bool:
         return "bool", optional, []
     if tp is int:
-        if "seat" in name or name in ("player", "target", "caller", "by", "to", "with_seat"):
+        if "seat" in name or name in ("player", "target", "caller", "catcher", "by", "to"):
             return "seat", optional, []
         return "int", optional, []
     if tp is str:
-        if "card" in name or name in ("top",):
+        if "card" in name or name in ("top", "starter"):
             return "card", optional, []
         if name in COLOUR_FIELDS:
             return "colour", optional, []
@@ -65,6 +65,8 @@ def action_schema(game_name: str) -> list[dict[str, Any]]:
                            or f.default_factory is not dataclasses.MISSING,
                            "default": default})
         doc = (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        if doc.startswith(f"{cls.__name__}("):  # the dataclass's generated signature
+            doc = ""
         out.append({"type": kind, "doc": doc, "fields": fields})
     return out
 

@@ -8,6 +8,7 @@ own parts live in `app.extensions["deckhand"]` (a `Deckhand`).
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -37,6 +38,7 @@ class Deckhand:
     public_url: str | None
     heartbeat: float
     fragments: FragmentCache = field(default_factory=FragmentCache)
+    stopping: threading.Event = field(default_factory=threading.Event)
 
 
 def create_app(table: TableService, *, host_pin: str | None = None,

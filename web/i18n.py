@@ -65,6 +65,8 @@ FRENCH: dict[str, str] = {
     "Modifiers": "Bonus",
     "Flip 7!": "Flip 7 !",
     "Waiting for a target": "Cible à choisir",
+    "Hit": "Tirer",
+    "Stay": "Rester",
     "Deck": "Pioche",
     "round score": "score de la manche",
     # Raj
@@ -115,6 +117,10 @@ FRENCH: dict[str, str] = {
     "Saved players": "Joueurs enregistrés",
     "Are you sure?": "Êtes-vous sûr ?",
     "none": "aucun",
+    "red": "rouge",
+    "green": "vert",
+    "blue": "bleu",
+    "yellow": "jaune",
     # pads
     "Pad": "Pad",
     "Tap to hit, hold to stay": "Touchez pour tirer, maintenez pour rester",

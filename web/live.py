@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from typing import Any, Callable, Iterator, Mapping
 
 from flask import render_template
@@ -61,22 +62,33 @@ def sse(event_id: int | None, data: Mapping[str, Any], event: str | None = None)
     return f"{head}{kind}data: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
+# A stream wakes at least this often (seconds) to notice the server shutting down.
+WAKE = 1.0
+
+
 def event_stream(events_since: Callable[[int, float], list[dict[str, Any]]],
                  current: Callable[[], dict[str, Any]], since: int | None,
                  payload: Callable[[dict[str, Any]], dict[str, Any]],
-                 heartbeat: float) -> Iterator[str]:
+                 heartbeat: float, stopping: threading.Event | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
     """The SSE text for one browser: from `since` on (or the current snapshot first if
-    it has nothing to resume from), then every change as it happens, forever."""
+    it has nothing to resume from), then every change as it happens, until `stopping`
+    is set (the server is shutting down; the browser will reconnect and resume)."""
+    stopping = stopping or threading.Event()
     yield "retry: 1000\n\n"
     if since is None:
         snap = current()
         since = int(snap.get("seq", 0))
         yield sse(since, payload({"seq": since, "kind": "snapshot", "snapshot": snap}))
-    while True:
-        events = events_since(since, heartbeat)
+    quiet_since = clock()
+    while not stopping.is_set():
+        events = events_since(since, min(WAKE, heartbeat))
         if not events:
-            yield ": heartbeat\n\n"
+            if clock() - quiet_since >= heartbeat:
+                quiet_since = clock()
+                yield ": heartbeat\n\n"
             continue
         for ev in events:
             since = int(ev["seq"])
             yield sse(since, payload(ev))
+        quiet_since = clock()

@@ -13,6 +13,27 @@ from typing import Any, Callable
 
 from flask import Flask
 from gunicorn.app.base import BaseApplication
+from gunicorn.workers.gthread import ThreadWorker
+
+
+class DeckhandWorker(ThreadWorker):
+    """gunicorn's gthread worker that, when told to stop, also ends the app's open
+    event streams (they would otherwise hold the worker until it is killed)."""
+
+    def handle_exit(self, sig, frame):  # SIGTERM: graceful stop
+        stop_streams(getattr(self, "wsgi", None))
+        super().handle_exit(sig, frame)
+
+    def handle_quit(self, sig, frame):  # SIGINT / SIGQUIT: quick stop
+        stop_streams(getattr(self, "wsgi", None))
+        super().handle_quit(sig, frame)
+
+
+def stop_streams(app: Any) -> None:
+    """Ask every open event stream of `app` to end (browsers reconnect and resume)."""
+    deckhand = getattr(app, "extensions", {}).get("deckhand")
+    if deckhand is not None:
+        deckhand.stopping.set()
 
 
 class DeckhandServer(BaseApplication):
@@ -40,11 +61,11 @@ def server_options(bind: str, port: int, threads: int, preload: bool = True) -> 
     return {
         "bind": f"{bind}:{port}" if ":" not in bind else f"[{bind}]:{port}",
         "workers": 1,
-        "worker_class": "gthread",
+        "worker_class": DeckhandWorker,
         "threads": threads,
         "timeout": 0,            # SSE streams are long-lived; the worker never hangs
-        "graceful_timeout": 3,
-        "keepalive": 5,
+        "graceful_timeout": 5,
+        "keepalive": 2,
         "accesslog": None,
         "errorlog": "-",
         "loglevel": "warning",

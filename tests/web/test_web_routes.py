@@ -202,3 +202,32 @@ def test_logout_locks_again(host, table):
 def test_no_debug_mode(app):
     assert app.debug is False
     assert app.config["SECRET_KEY"] == "test-secret"
+
+
+def test_host_shortcuts_follow_the_table(host, table):
+    post_json(host, "/api/match", FLIP7)
+    for card in ("5", "6", "7"):
+        post_json(host, "/api/action", {"type": "flip", "card": card})
+    page = host.get("/host").get_data(as_text=True)
+    assert '{"seat": 1, "type": "hit"}' in page.replace("&#34;", '"') or \
+        '"type": "hit", "seat": 1' in page.replace("&#34;", '"')
+    r = post_json(host, "/api/action", {"type": "hit", "seat": 1})
+    assert r.status_code == 200
+    post_json(host, "/api/action", {"type": "flip", "card": "FREEZE"})
+    pending = table.snapshot()["view"]["table"]["pending"]
+    assert pending and pending["chooser"] == 1
+    page = host.get("/host").get_data(as_text=True).replace("&#34;", '"')
+    for option in pending["options"]:
+        assert f'"target": {option}' in page
+    r = post_json(host, "/api/action", {"type": "target", "seat": 1, "target": pending["options"][0]})
+    assert r.status_code == 200 and table.snapshot()["view"]["table"]["pending"] is None
+
+
+def test_action_schema_describes_each_field(host):
+    actions = {a["type"]: a for a in host.get("/api/games/flip7/actions").get_json()["actions"]}
+    assert set(actions) == {"flip", "hit", "stay", "target", "undo", "end_match"}
+    assert [(f["name"], f["kind"], f["optional"]) for f in actions["flip"]["fields"]] == \
+        [("card", "card", False), ("seat", "seat", True)]
+    games = {g["name"]: g for g in host.get("/api/games").get_json()}
+    assert {"name": "target", "kind": "int", "choices": [], "default": 200, "optional": False} \
+        in games["flip7"]["settings"]

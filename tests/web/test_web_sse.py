@@ -126,6 +126,44 @@ def test_gunicorn_serve_runs_the_app_in_one_gthread_worker(tmp_path):
         assert int(ev["id"]) >= 1 and ev["data"]["snapshot"]["match"]["game"] == "flip7"
         assert r.message()["comment"] == "heartbeat"
         r.close()
-    finally:
+        r = SSEReader(port, "/api/events")  # an open stream must not hold up the stop
+        r.event()
+        started = time.monotonic()
         proc.terminate()
-        proc.wait(timeout=10)
+        assert proc.wait(timeout=10) == 0
+        assert time.monotonic() - started < 5
+        assert b"SIGKILL" not in proc.stdout.read()
+        r.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_stream_ends_when_the_server_stops_and_beats_only_when_quiet():
+    import threading
+
+    from web.live import event_stream
+
+    calls = []
+    stop = threading.Event()
+
+    def events_since(seq, timeout):
+        calls.append(timeout)
+        if len(calls) == 3:
+            return [{"seq": seq + 1, "kind": "action", "snapshot": {}}]
+        if len(calls) == 6:
+            stop.set()
+        return []
+
+    now = [0.0]
+
+    def clock():
+        now[0] += 0.4
+        return now[0]
+
+    out = list(event_stream(events_since, lambda: {"seq": 0}, 5, lambda ev: ev, 1.0, stop, clock))
+    assert out[0].startswith("retry:")
+    assert sum(1 for x in out if x.startswith("id: 6")) == 1
+    assert all(t <= 1.0 for t in calls) and len(calls) == 6
+    assert out.count(": heartbeat\n\n") >= 1

@@ -52,7 +52,7 @@
         btn("▶", { type: a.type });
       } else if (required.length === 1 && required[0].kind === "seat" && a.fields.length === 1) {
         (schema.seats || []).forEach(function (name, i) {
-          var act = { type: a.type }; act[required[0].name] = i; btn(name, act);
+          var act = { type: a.type }; act[required[0].name] = i; btn(name, act, (schema.colours || [])[i]);
         });
       } else if (required.length === 1 && required[0].kind === "colour" && a.fields.length === 1) {
         COLOURS.forEach(function (c) { var act = { type: a.type }; act[required[0].name] = c; btn(c, act, c); });

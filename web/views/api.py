@@ -61,7 +61,8 @@ def events():
         html = d.fragments.get(key, lambda: render_live(screen, ev["snapshot"], lang, **extra))
         return {"seq": ev["seq"], "kind": ev.get("kind"), "html": html}
 
-    stream = event_stream(d.table.events_since, d.table.snapshot, since, payload, d.heartbeat)
+    stream = event_stream(d.table.events_since, d.table.snapshot, since, payload, d.heartbeat,
+                          d.stopping)
     return Response(stream_with_context(stream), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

@@ -31,7 +31,8 @@ def controls():
     schema = {}
     if s["game"]:
         schema = {"game": s["game"], "actions": action_schema(s["game"]),
-                  "cards": deck_cards(s["game"]), "seats": s.get("names", [])}
+                  "cards": deck_cards(s["game"]), "seats": s.get("names", []),
+                  "colours": s.get("colours", [])}
     return render_template(
         "host.html", s=s, seq=snapshot.get("seq", 0), screen="host",
         live=render_live("host", snapshot, lang), games=games,
