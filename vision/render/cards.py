@@ -271,9 +271,26 @@ def _check_size(size) -> tuple[int, int]:
     return w, h
 
 
+_CACHE_MAX_WIDTH = 600  # bigger faces (print sheets) are drawn each time, not kept
+
+
 @lru_cache(maxsize=2048)
+def _cached_face(game: str, code: str, style: str, size) -> np.ndarray:
+    img = draw_face(game, code, style, size)
+    img.flags.writeable = False
+    return img
+
+
 def card_face(game: str, code: str, style: str = "deckhand", size=CANONICAL_SIZE) -> np.ndarray:
-    """The cached, read-only face (BGR uint8). `render_card` returns a writable copy."""
+    """The face, cached and read-only up to a modest size (BGR uint8)."""
+    size = tuple(int(v) for v in size)
+    if size[0] > _CACHE_MAX_WIDTH:
+        return draw_face(game, code, style, size)
+    return _cached_face(game, code, style, size)
+
+
+def draw_face(game: str, code: str, style: str = "deckhand", size=CANONICAL_SIZE) -> np.ndarray:
+    """Draw a face afresh (no cache)."""
     pal = _check_style(style)
     w, h = _check_size(size)
     design = _design(game, _card(game, code), pal)
@@ -282,13 +299,13 @@ def card_face(game: str, code: str, style: str = "deckhand", size=CANONICAL_SIZE
     else:  # draw at full size and shrink, so small faces are antialiased, not broken
         big = _draw_face(design, pal, style, _W, int(round(_W * h / w)))
         img = cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
-    img.flags.writeable = False
     return img
 
 
 def render_card(game: str, code: str, style: str = "deckhand", size=CANONICAL_SIZE) -> np.ndarray:
     """The upright face of one card: BGR uint8, `size` = (width, height)."""
-    return card_face(game, code, style, tuple(size)).copy()
+    face = card_face(game, code, style, tuple(size))
+    return face if face.flags.writeable else face.copy()
 
 
 @lru_cache(maxsize=64)
