@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import logging
 import queue
 import threading
 import time
@@ -38,6 +39,8 @@ from engine.observations import PadPressed, PadReleased
 from device.config import Config, PadSettings
 
 TURN_BUTTON = "turn"
+
+log = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------- the judging of one contact
 
@@ -356,7 +359,10 @@ class PadArray:
                     item = self._inbox.get_nowait()
                 except queue.Empty:
                     item = None
-            self._judge_until(self._monotonic_ns() - self._window_ns)
+            try:
+                self._judge_until(self._monotonic_ns() - self._window_ns)
+            except Exception:   # a failing callback must not leave the table without pads
+                log.exception("pads: handing on an observation failed")
 
     def _timeout_s(self) -> float:
         now = self._monotonic_ns()
