@@ -157,7 +157,10 @@ def _turn_up(state: State, action: TurnUp) -> Step:
     dealer = state.progress.dealer
     state = replace(state, phase=PLAY, top=card, discard_size=1)
     # The first card acts as if the dealer had played it (RULINGS, "Start card").
-    return _follow(state, state.next(dealer), card, action.t_ns, caller=state.next(dealer))
+    first = state.next(dealer)
+    state, said = _follow(state, first, card, action.t_ns, caller=first)
+    return state, (Notice("start_card", f"{label(card)} starts the discard pile; "
+                                        f"{state.name(first)} is first to act.", (first,)),) + said
 
 
 def _in_play(state: State, seat: int) -> None:

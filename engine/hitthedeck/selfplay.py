@@ -126,13 +126,15 @@ class Simulator:
         if any(n.code == "start_buried" for n in notices):
             card = table.discard.pop()
             table.draw.insert(self.rng.randrange(len(table.draw) + 1), card)
-        if state.phase in (START, PLAY):
+        if state.phase in (START, PLAY, COUNTING):
+            for seat, count in enumerate(state.hand_counts):
+                hand = table.hands[seat]
+                while len(hand) > count:  # a penalty taken back goes back on the draw pile
+                    table.draw.append(hand.pop())
             for seat, count in enumerate(state.hand_counts):
                 hand = table.hands[seat]
                 while len(hand) < count and table.draw:
                     hand.append(table.draw.pop())
-                while len(hand) > count:  # a penalty taken back goes back on the draw pile
-                    table.draw.append(hand.pop())
 
     def _tick(self, low: float = 1.0, high: float = 4.0) -> int:
         self.clock += int(self.rng.uniform(low, high) * 1e9)
