@@ -61,7 +61,7 @@ def _short(game: str, card: Any) -> str:
         return f"{card.value:+d}"
     marks = {
         "cut": "CUT", "flip": "FLIP", "hit_number": f"HIT {card.value}", "hit_colour": "HIT",
-        "hit_hand": "✋", "miss": "⊘", "reverse": "⇄", "take2": "+2", "swap": "⇅",
+        "hit_hand": "HAND", "miss": "⊘", "reverse": "⇄", "take2": "+2", "swap": "⇅",
         "choose": "◑", "take4": "+4", "rotate": "⟳", "freeze": "❄", "flip3": "3×",
         "chance": "♥", "modifier": card.label, "multiplier": "×2",
     }

@@ -44,6 +44,8 @@ FRENCH: dict[str, str] = {
     "Demand": "Exigence",
     "Hand sizes": "Cartes en main",
     "Cards left in hand": "Cartes restées en main",
+    "Out": "Sorti",
+    "Last slap": "Dernière tape",
     "cards": "cartes",
     "Direction": "Sens",
     "clockwise": "horaire",

@@ -31,7 +31,8 @@ class SSEReader:
     def __init__(self, port: int, path: str, headers: dict[str, str] | None = None,
                  timeout: float = 5.0):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Accept: text/event-stream"]
+        lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Accept: text/event-stream",
+                 "Connection: close"]
         lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
         self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
         self.file = self.sock.makefile("rb")
