@@ -284,8 +284,8 @@ def _flip(state: State, action: Flip) -> Step:
     owner = state.next(seat)
     if kind(card) == FLIP:
         if state.discard_size > 1:
-            notices.append(Notice("buried", f"A FLIP exposed by a FLIP is buried in the pile: "
-                                            f"show the card under it.", (seat,)))
+            notices.append(Notice("buried", "A FLIP exposed by a FLIP is buried in the pile: "
+                                            "show the card under it.", (seat,)))
             return replace(state, must=MUST_UNBURY, demand=None, free=False), tuple(notices)
         state = replace(state, turn=owner, must=MUST_PLAY, demand=None, free=False)
         return state, tuple(notices)

@@ -28,14 +28,14 @@ from dataclasses import dataclass, field
 from statistics import mean
 from typing import Callable, Iterator, Sequence
 
-from engine.core import Action, IllegalAction, MatchSpec, Notice, Seat
-from engine.hitthedeck.actions import CloseWindow, Draw, FakeOut, ForgotCall, Pass, Slap
+from engine.core import Action, MatchSpec, Notice, Seat
+from engine.hitthedeck.actions import Draw, ForgotCall, Pass
 from engine.hitthedeck.cards import is_hit
 from engine.hitthedeck.deck import DECK
 from engine.hitthedeck.referee import interpret
 from engine.hitthedeck.rules import GAME, why_not
 from engine.hitthedeck.state import (COUNTING, DEAL, MUST_AFTER_DRAW, MUST_CUT, MUST_FLIP,
-                                     MUST_PLAY, MUST_UNBURY, OVER, PLAY, START, State)
+                                     MUST_UNBURY, OVER, PLAY, START, State)
 from engine.observations import DISCARD, CardSeen, CardsLaidOut, PadPressed, Tick, seat_zone
 
 Chooser = Callable[[list[str], random.Random], str]
@@ -104,6 +104,7 @@ class Simulator:
         self.state: State = GAME.start(spec)
         self.table = Table(hands=[[] for _ in range(n)])
         self.clock = 1_000_000_000
+        self.drawn: str | None = None   # the card the player whose turn it is just drew
 
     # ------------------------------------------------------------ driving the engine
 
@@ -184,9 +185,9 @@ class Simulator:
         seat = state.turn
         hand = table.hands[seat]
         if state.must == MUST_AFTER_DRAW:
-            drawn = hand[-1] if len(hand) == state.hand_counts[seat] and hand else None
-            if drawn is not None and why_not(state, drawn) is None:
-                hand.pop()
+            drawn = self.drawn
+            if drawn is not None and drawn in hand and why_not(state, drawn) is None:
+                hand.remove(drawn)
                 table.discard.append(drawn)
                 yield from self._card_seen(drawn)
             else:
@@ -194,7 +195,9 @@ class Simulator:
             return
         legal = [c for c in hand if why_not(state, c) is None]
         if not legal:
+            before = len(hand)
             yield from self._apply(Draw(seat))
+            self.drawn = hand[-1] if len(hand) > before else None
             return
         card = self.choosers[seat](legal, rng)
         hand.remove(card)
@@ -314,6 +317,3 @@ def simulate(players: int, rounds: int, seed: int, strategies: Sequence[str]) ->
 def notice_ends_hand(notices: tuple[Notice, ...]) -> bool:
     return any(n.code == "went_out" for n in notices)
 
-
-__all__ = ["STRATEGIES", "Simulator", "Table", "Habits", "play_match", "simulate",
-           "IllegalAction", "FakeOut", "Slap", "CloseWindow", "MUST_PLAY"]
