@@ -16,7 +16,6 @@ import sqlite3
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable
 
 from device.config import Config, ConfigError, find_config_path, load_config
