@@ -318,7 +318,10 @@ class PadArray:
 
     @property
     def kind(self) -> str:
-        """"mock" on gpiozero's MockFactory, else "gpio" (for the status line)."""
+        """"mock" on gpiozero's MockFactory, "gpio" on real pins, "none" without pads
+        (the words of the table status line)."""
+        if not self._devices:
+            return "none"
         return "mock" if type(self._factory).__name__ == "MockFactory" else "gpio"
 
     def __enter__(self) -> PadArray:

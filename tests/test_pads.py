@@ -198,6 +198,9 @@ def test_gpiozero_bounce_time_is_off_and_both_edges_are_watched(factory):
     with PadArray({0: 17}, FAST, queue.Queue(), pin_factory=factory) as pads:
         pin = pads.pins[0]
         assert pin.bounce is None and pin.edges == "both" and pin.pull == "up"
+        assert pads.kind == "mock"
+    with PadArray({}, FAST, queue.Queue(), pin_factory=factory) as no_pads:
+        assert no_pads.kind == "none"
 
 
 def test_a_pin_that_cannot_be_opened_names_the_seat_and_pin(factory):
