@@ -265,3 +265,55 @@ def test_tick_clock_reads_wall_clock_stamps_as_such():
     clock = TickClock(Local, monotonic_ns=lambda: 1000 * 10**9, realtime_ns=lambda: 1_700_000_000 * 10**9)
     # a CLOCK_REALTIME stamp 3 ms ago
     assert abs(clock.to_ns(1_700_000_000 - 0.003) - (1000 * 10**9 - 3 * MS)) < 1000
+
+
+def test_random_chattering_presses_on_four_pads_match_the_model(factory):
+    """The threaded pads against the pure model: random presses with chatter on four
+    seats, callbacks shuffled across pins; every seat's presses are what the model says,
+    and presses reach the queue in time order."""
+    import random
+
+    from device.pads import ContactRules
+    from tests.test_pads_logic import model
+
+    rng = random.Random(11)
+    rules = ContactRules(debounce_ns=10 * MS, hold_ns=None, stuck_ns=10**18)
+    settings = PadSettings(debounce_ms=10, hold_ms=None, stuck_s=60, order_window_ms=2)
+    per_seat: dict[int, list[tuple[int, bool]]] = {}
+    for seat in range(4):
+        edges, t, level = [], 0, False
+        for _ in range(rng.randint(2, 6)):   # alternate press / release, each after a pause
+            t += rng.randint(12, 40) * MS
+            for _ in range(rng.choice([0, 1, 2])):   # bounces before the contact settles
+                edges += [(t, not level), (t + rng.randint(200, 900) * 1000, level)]
+                t += MS
+            level = not level
+            edges.append((t, level))
+        if level:
+            edges.append((t + 20 * MS, False))
+        clean, current = [], False   # strictly alternating, starting with a press
+        for t_ns, pressed in edges:
+            if pressed != current:
+                clean.append((t_ns, pressed))
+                current = pressed
+        per_seat[seat] = clean
+    q = queue.Queue()
+    with PadArray({0: 17, 1: 27, 2: 22, 3: 23}, settings, q, pin_factory=factory) as pads:
+        cursors = {seat: 0 for seat in per_seat}
+        base = factory.ticks() + 0.05
+        while any(cursors[s] < len(per_seat[s]) for s in per_seat):
+            seat = rng.choice([s for s in per_seat if cursors[s] < len(per_seat[s])])
+            t_ns, pressed = per_seat[seat][cursors[seat]]   # each pin in order, pins interleaved
+            cursors[seat] += 1
+            pads.pins[seat].when_changed(base + t_ns / 1e9, not pressed)
+        base_ns = TickClock(factory).to_ns(base)
+        total = sum(len(model(edges, rules)) for edges in per_seat.values())
+        out = drain(q, total, timeout=5)
+        assert quiet(q)
+    names = {"Pressed": "PadPressed", "Released": "PadReleased"}
+    for seat, edges in per_seat.items():
+        expected = [(names[type(e).__name__], round(e.t_ns / 10_000)) for e in model(edges, rules)]
+        got = [(type(o).__name__, round((o.t_ns - base_ns) / 10_000)) for o in out if o.seat == seat]
+        assert got == expected, seat
+    presses = [o.t_ns for o in out if isinstance(o, PadPressed)]
+    assert presses == sorted(presses)
