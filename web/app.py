@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 from web import i18n
 from web.camera import CameraProvider
 from web.cards import css_colour, face
+from web.feed import NoticeFeed
 from web.live import FragmentCache
 from web.security import CSRF_FIELD, CSRF_HEADER, PinGate, csrf_ok, csrf_token, is_host, make_pin
 from web.table import TableService
@@ -39,6 +40,7 @@ class Deckhand:
     heartbeat: float
     fragments: FragmentCache = field(default_factory=FragmentCache)
     stopping: threading.Event = field(default_factory=threading.Event)
+    feed: NoticeFeed = field(default_factory=NoticeFeed)
 
 
 def create_app(table: TableService, *, host_pin: str | None = None,

@@ -38,6 +38,7 @@ FRENCH: dict[str, str] = {
     "The match is over": "La partie est terminée",
     "Score chart": "Courbe des scores",
     "Round scores": "Scores des manches",
+    "Recent plays": "Derniers coups",
     "No round scored yet.": "Aucune manche comptée.",
     "This round": "Cette manche",
     "Top card": "Carte du dessus",

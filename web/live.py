@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Any, Callable, Iterator, Mapping
 
-from flask import render_template
+from flask import current_app, render_template
 
 from web.present import present
 
@@ -52,7 +52,11 @@ class FragmentCache:
 def render_live(screen: str, snapshot: Mapping[str, Any], lang: str,
                 **extra: Any) -> str:
     """The live region of `screen` for `snapshot` (needs an app and request context)."""
-    return render_template(LIVE_TEMPLATES[screen], s=present(snapshot, lang), **extra)
+    recent = None
+    if screen == "phone":
+        d = current_app.extensions["deckhand"]
+        recent = d.feed.recent(d.table, snapshot)
+    return render_template(LIVE_TEMPLATES[screen], s=present(snapshot, lang, recent), **extra)
 
 
 def sse(event_id: int | None, data: Mapping[str, Any], event: str | None = None) -> str:

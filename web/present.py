@@ -34,8 +34,10 @@ def _seat_names(snapshot: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     return names, colours
 
 
-def present(snapshot: Mapping[str, Any], lang: str) -> dict[str, Any]:
-    """Everything the generic parts of the screens need, in plain values."""
+def present(snapshot: Mapping[str, Any], lang: str,
+            recent: list[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """Everything the generic parts of the screens need, in plain values. `recent`:
+    the match's latest notices, newest first (web.feed), shown as words."""
     view = snapshot.get("view") or None
     match = snapshot.get("match") or None
     names, colours = _seat_names(snapshot)
@@ -47,6 +49,7 @@ def present(snapshot: Mapping[str, Any], lang: str) -> dict[str, Any]:
         "notices": notices, "status": status, "game": None, "title": "", "seats": [],
         "turn": None, "turn_name": None, "history": [], "chart": "", "winners": [],
         "finished": False, "prompt": "", "round": None, "rounds": None, "table": {},
+        "recent": [notice_text(n, names, lang, game_name) for n in recent or []],
     }
     if view is None:
         return out

@@ -156,3 +156,21 @@ def test_qr_code_encodes_the_phone_address(app):
     svg = page[page.index('<div class="qr">') + len('<div class="qr">'):page.index("</div>", page.index('<div class="qr">'))]
     assert svg.startswith("<svg") and "http://10.1.2.3:8000/phone" in page
     assert segno.make("http://10.1.2.3:8000/phone", error="m").svg_inline(scale=5, dark="#000", light="#fff") == svg
+
+
+def test_phone_lists_recent_plays_in_words_and_undo_takes_them_back(table):
+    from conftest import FLIP7
+
+    table.new_match({"type": "start", **FLIP7}, "host")
+    for card in ("5", "6", "7"):
+        table.submit({"type": "flip", "card": card}, "camera")
+    table.submit({"type": "stay", "seat": 1}, "pad")
+    c = create_app(table, host_pin="1").test_client()
+    page = c.get("/phone").get_data(as_text=True)
+    assert "Recent plays" in page and "Bob stays with 5." in page
+    table.submit({"type": "undo"}, "host")
+    page = c.get("/phone").get_data(as_text=True)
+    assert "Bob stays with 5." not in page
+    c.set_cookie("lang", "fr")
+    table.submit({"type": "stay", "seat": 1}, "pad")
+    assert "Bob s&#39;arrête avec 5." in c.get("/phone").get_data(as_text=True)
