@@ -306,6 +306,7 @@ def simulate(players: int, rounds: int, seed: int, strategies: Sequence[str]) ->
     return {
         "game": "hitthedeck", "players": players, "games": games, "seed": seed,
         "strategies": seat_strategy,
+        "seats_per_strategy": dict(sorted(Counter(seat_strategy).items())),
         "win_share": {s: round(w / games, 4) for s, w in sorted(wins.items())},
         "average_score": {s: round(mean(v), 2) for s, v in sorted(scores.items())},
         "hands_per_match": round(mean(hands_per_match), 2),

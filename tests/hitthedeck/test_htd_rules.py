@@ -416,3 +416,13 @@ def test_bad_input_is_refused_in_words_and_changes_nothing():
         GAME.start(spec(3, edition="de"))
     with pytest.raises(IllegalAction, match="bad settings"):
         GAME.start(spec(3, colour="red"))
+
+
+def test_a_cut_with_no_card_left_to_cut_skips_the_cutter():
+    s = run(GAME.start(spec(3)), StartHand(), SetHandSize(0, 110 - 1 - 14), TurnUp("R-CUT"))
+    assert s.draw_size == 0 and s.turn == 2 and s.must == "play" and s.top == "R-CUT"
+
+
+def test_a_flip_with_no_pile_to_flip_only_reverses_play():
+    s = run(GAME.start(spec(3)), StartHand(), SetHandSize(0, 110 - 1 - 14), TurnUp("R-FLIP"))
+    assert s.direction == -1 and s.turn == 0 and s.must == "play" and s.top == "R-FLIP"
