@@ -1,0 +1,225 @@
+"""The running appliance: every part of Deckhand wired together in one process.
+
+`Appliance` opens the event store and the live table, the camera source and the vision
+loop, the pads, the seat lights, the simulated table's bots when there is no camera, a
+ticker for the referee's timeouts, and a supervisor that feeds systemd's watchdog only
+while the camera and pad loops are alive. `web_app()` builds the Flask app over them.
+`deckhand run` (device/commands/run.py) serves it with gunicorn.
+
+Each part says what it is in one status line (`status_lines()`), which `run` prints and
+`deckhand check` reuses.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from device.config import Config
+from device.watchdog import SystemdNotifier
+
+log = logging.getLogger("deckhand")
+
+SIM_FIRST_PIN = 4
+SIM_MAX_SEATS = 10
+DEFAULT_GAME = "flip7"   # the camera reads every card and the pads tap (Hit) and hold (Stay)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    game: str = DEFAULT_GAME
+    players: int | None = None
+    seed: int = 1
+    speed: float = 1.0
+    camera: str | None = None          # None: the config's (default "auto")
+    db: Path | None = None             # None: the config's store path
+    host_pin: str | None = None
+    bots: bool | None = None           # None: bots play when the camera is the simulated table
+    rounds: int | None = None          # cap each simulated match (tests)
+    fps: float | None = None
+
+
+class Appliance:
+    def __init__(self, options: RunOptions, config: Config):
+        self.options = options
+        self.config = config
+        self.notifier = SystemdNotifier()
+        self.lines: dict[str, str] = {}
+        self.store = None
+        self.table = None
+        self.vision = None
+        self.pads = None
+        self.lights = None
+        self.scene = None
+        self.bots = None
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    # -- start and stop --------------------------------------------------------------------
+
+    def start(self) -> "Appliance":
+        self._open_table()
+        self._open_camera()
+        self._open_pads()
+        if self.scene is not None and self._bots_wanted():
+            self._start_bots()
+        self._spawn(self._tick_loop, "deckhand-ticker")
+        self._spawn(self._supervise, "deckhand-supervisor")
+        for part, line in self.lines.items():
+            log.info("%s: %s", part, line)
+        return self
+
+    def stop(self) -> None:
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        self.notifier.stopping()
+        for part in (self.bots, self.vision, self.pads):
+            if part is not None:
+                part.stop()
+        if self.lights is not None:
+            self.lights.close()
+        for thread in self._threads:
+            thread.join(timeout=3)
+        if self.store is not None:
+            self.store.close()
+        log.info("stopped")
+
+    def status_lines(self) -> list[str]:
+        return [f"{part}: {line}" for part, line in self.lines.items()]
+
+    def _spawn(self, target, name: str) -> None:
+        thread = threading.Thread(target=target, name=name, daemon=True)
+        thread.start()
+        self._threads.append(thread)
+
+    # -- the parts ----------------------------------------------------------------------------
+
+    def _open_table(self) -> None:
+        from device.store import EventStore
+        from device.table import LiveTable
+        path = Path(self.options.db or self.config.store_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.store = EventStore(path)
+        self.table = LiveTable(self.store)
+        match = self.table.current_match
+        resumed = f", resumed match {match.id} ({match.record.spec.game})" \
+            if match is not None and not match.view.get("finished") else ""
+        self.lines["store"] = f"{path}{resumed}"
+
+    def _open_camera(self) -> None:
+        from device.camera.auto import open_source
+        from device.vision_loop import VisionLoop
+        settings = self.config.camera
+        spec = self.options.camera or settings.source
+        fps = self.options.fps or settings.fps
+        source, why = open_source(spec, settings.size, fps, on_status=self._camera_status,
+                                  chooser=None)
+        zones = {name: (z.x, z.y, z.x + z.w, z.y + z.h) for name, z in self.config.zones.items()}
+        empty = None
+        if source.name == "sim":
+            from device.simtable import SimScene
+            self.scene = SimScene(self._game(), self.options.seed, settings.size)
+            source._render = self.scene.render   # the sim source draws the bots' table
+            zones = self.scene.zone_rects()
+            empty = self.scene.empty_frame()
+        self.vision = VisionLoop(source, self.table, zones, make_recognizer=_recognizer,
+                                 make_tracker=_tracker, empty_table=empty).start()
+        self.table.set_status(camera="ok")
+        self.lines["camera"] = why
+
+    def _camera_status(self, status: str, *args: Any) -> None:
+        self.table.set_status(camera=status)
+
+    def _open_pads(self) -> None:
+        from device.pad_loop import PadLoop
+        from device.pads import PadArray, PadError
+        seat_pins = self.config.pad_pins
+        factory = None
+        if self.scene is not None:
+            # The simulated table's pads are gpiozero's own mock pins (BCM 4 upwards).
+            from gpiozero.pins.mock import MockFactory
+            factory = MockFactory()
+            seat_pins = {seat: SIM_FIRST_PIN + seat for seat in range(SIM_MAX_SEATS)}
+        elif not seat_pins:
+            self.lines["pads"] = "none configured; use the web pads at /pad/<seat>"
+            self.table.set_status(pads="none")
+            return
+
+        def make_pads(settings, out):
+            return PadArray(seat_pins, settings, out, pin_factory=factory)
+
+        try:
+            self.pads = PadLoop(self.table, make_pads, self.config.pads).start()
+        except PadError as exc:
+            self.lines["pads"] = f"none ({exc}); use the web pads at /pad/<seat>"
+            self.table.set_status(pads="none")
+            return
+        kind = self.pads.kind
+        self.table.set_status(pads=kind)
+        self.lines["pads"] = f"{kind}: {len(seat_pins)} seats" + \
+            (" (driven by the simulated table's bots)" if self.scene is not None else "")
+
+    def _bots_wanted(self) -> bool:
+        return self.options.bots if self.options.bots is not None else True
+
+    def _game(self) -> str:
+        match = self.table.current_match
+        if match is not None and not match.view.get("finished") and match.record.spec.seed is not None:
+            return match.record.spec.game
+        return self.options.game
+
+    def _start_bots(self) -> None:
+        from device.simtable import BotDriver
+        game = self._game()
+        self.bots = BotDriver(self.table, self.scene, self.pads.press, game=game,
+                              seed=self.options.seed, speed=self.options.speed,
+                              players=self.options.players, rounds=self.options.rounds).start()
+        self.lines["bots"] = f"playing {game}, seed {self.options.seed}, speed x{self.options.speed:g}"
+
+    # -- background loops -----------------------------------------------------------------------
+
+    def _tick_loop(self) -> None:
+        from engine.core import IllegalAction
+        while not self._stop.wait(0.05):
+            try:
+                self.table.tick()
+            except IllegalAction:
+                pass   # nothing times out now
+
+    def _supervise(self) -> None:
+        self.notifier.ready()
+        interval = self.notifier.watchdog_interval or 5.0
+        while not self._stop.wait(min(interval, 5.0)):
+            healthy = (self.vision is None or self.vision.alive) and (self.pads is None or self.pads.alive)
+            if healthy:
+                self.notifier.watchdog()
+            else:
+                log.error("a loop has stopped (camera alive: %s, pads alive: %s); "
+                          "systemd's watchdog will restart the service",
+                          self.vision.alive if self.vision else None,
+                          self.pads.alive if self.pads else None)
+            self.notifier.status("; ".join(self.status_lines()))
+
+    # -- the web app ----------------------------------------------------------------------------
+
+    def web_app(self, **options: Any):
+        from device.camera_view import CameraView
+        from web.app import create_app
+        camera = CameraView(self.vision) if self.vision is not None else None
+        return create_app(self.table, host_pin=self.options.host_pin, camera=camera, **options)
+
+
+def _recognizer(game: str, empty: Any):
+    from vision.pipeline import Recognizer
+    from vision.profile import builtin_profile
+    return Recognizer.create(builtin_profile(game), empty)
+
+
+def _tracker(zones: dict):
+    from vision.track import ZoneTracker
+    return ZoneTracker(zones)

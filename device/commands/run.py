@@ -1,0 +1,67 @@
+"""`deckhand run`: start the appliance (camera, pads, referee, store, screens) and serve
+the screens with gunicorn; with no camera, the simulated table plays itself."""
+from __future__ import annotations
+
+import atexit
+import logging
+import sys
+from pathlib import Path
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("run", help="start Deckhand (the simulated table when there is no camera)")
+    p.add_argument("--game", default=None,
+                   help="the simulated table's game: flip7 (default), raj, solo, hitthedeck")
+    p.add_argument("--players", type=int, default=None, help="players at the simulated table")
+    p.add_argument("--seed", type=int, default=1, help="the simulated table's seed")
+    p.add_argument("--speed", type=float, default=1.0, help="the simulated table's speed factor")
+    p.add_argument("--camera", default=None,
+                   help="auto (default), picam, picam:N, usb:N, replay:PATH or sim")
+    p.add_argument("--port", type=int, default=None, help="web port (default 8000)")
+    p.add_argument("--bind", default=None,
+                   help="address to listen on (default: all interfaces on a Pi, localhost elsewhere)")
+    p.add_argument("--host-pin", default=None, help="the PIN that unlocks host controls")
+    p.add_argument("--config", default=None, help="configuration file (TOML)")
+    p.add_argument("--db", type=Path, default=None, help="the event store (SQLite file)")
+    p.add_argument("--no-bots", action="store_true", help="the simulated table waits for people")
+    p.add_argument("--threads", type=int, default=96, help="web threads (one per open phone)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    from device.app import DEFAULT_GAME, Appliance, RunOptions
+    from device.camera.auto import is_raspberry_pi
+    from device.config import ConfigError, load_config
+    from engine.games import GAME_MODULES
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"deckhand run: {exc}", file=sys.stderr)
+        return 2
+    game = args.game or DEFAULT_GAME
+    if game not in GAME_MODULES:
+        print(f"deckhand run: unknown game {game!r}; choose {', '.join(GAME_MODULES)}", file=sys.stderr)
+        return 2
+    if args.speed <= 0:
+        print("deckhand run: --speed must be more than 0", file=sys.stderr)
+        return 2
+    options = RunOptions(game=game, players=args.players, seed=args.seed, speed=args.speed,
+                         camera=args.camera, db=args.db, host_pin=args.host_pin,
+                         bots=False if args.no_bots else None)
+    port = args.port or config.server.port
+    bind = args.bind or config.server.bind or ("0.0.0.0" if is_raspberry_pi() else "127.0.0.1")
+    shown = "localhost" if bind in ("127.0.0.1", "0.0.0.0", "::") else bind
+    print(f"Deckhand: open http://{shown}:{port}/ (phones: /phone, host: /host)", flush=True)
+
+    def build_app():
+        appliance = Appliance(options, config).start()
+        atexit.register(appliance.stop)
+        for line in appliance.status_lines():
+            print(line, flush=True)
+        return appliance.web_app()
+
+    from web.server import serve
+    serve(build_app, bind, port, threads=args.threads)
+    return 0

@@ -1,0 +1,148 @@
+"""The camera loop: frames → vision (recognizer + tracker) → observations → the table.
+
+One thread reads the camera source; each frame is read by the recognizer of the game
+being played (the deck profile follows the match), the zone tracker turns stable cards
+into `CardSeen` / `ZoneEmpty` / `CardsLaidOut` observations, and those go to the
+table's referee (source "camera"). A refused observation (a card that may not be played
+now) is shown on the screens as the camera's last refusal; nothing is logged for it.
+The newest frame and its reading are kept for the teaching and calibration pages.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from engine.core import IllegalAction
+
+log = logging.getLogger("deckhand.camera")
+
+Rect = tuple[float, float, float, float]   # normalized x0, y0, x1, y1
+
+
+@dataclass(frozen=True)
+class LatestFrame:
+    image: np.ndarray
+    t_ns: int
+    index: int
+    reading: Any          # vision.pipeline.FrameReading or None
+    game: str | None
+
+
+class VisionLoop:
+    def __init__(self, source: Any, table: Any, zones: dict[str, Rect], *,
+                 make_recognizer: Callable[[str, np.ndarray | None], Any],
+                 make_tracker: Callable[[dict[str, Rect]], Any],
+                 empty_table: np.ndarray | None = None):
+        self.source = source
+        self.table = table
+        self._zones = dict(zones)
+        self._make_recognizer = make_recognizer
+        self._make_tracker = make_tracker
+        self._empty = empty_table
+        self._lock = threading.Lock()
+        self._latest: LatestFrame | None = None
+        self._game: str | None = None
+        self._recognizer = None
+        self._tracker = make_tracker(self._zones)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.frames_read = 0
+        self.observations = 0
+        self.refused = 0
+        self.heartbeat = time.monotonic()
+        self.error: str | None = None
+
+    # -- running -------------------------------------------------------------------------
+
+    def start(self) -> "VisionLoop":
+        self._thread = threading.Thread(target=self._run, name="deckhand-camera", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        try:
+            self.source.close()
+        except Exception:  # closing a lost camera may fail; we are stopping anyway
+            log.debug("closing the camera failed", exc_info=True)
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _run(self) -> None:
+        try:
+            for frame in self.source.frames():
+                if self._stop.is_set():
+                    break
+                self.heartbeat = time.monotonic()
+                self.process(frame.image, frame.t_ns, frame.index)
+        except Exception as exc:  # the service stays up; the screens say the camera stopped
+            self.error = f"{type(exc).__name__}: {exc}"
+            log.exception("camera loop stopped")
+            self.table.set_status(camera="lost")
+
+    def process(self, image: np.ndarray, t_ns: int, index: int = 0) -> list[Any]:
+        """Read one frame and hand what it shows to the table; returns the observations."""
+        self.frames_read += 1
+        if self._empty is None:
+            self._empty = image.copy()   # the first picture is taken as the empty table
+        game = self._current_game()
+        reading = None
+        sent: list[Any] = []
+        if game is not None and not self.table.camera_paused:
+            if game != self._game:
+                self._game = game
+                self._recognizer = self._make_recognizer(game, self._empty)
+                self._tracker = self._make_tracker(self._zones)
+            reading = self._recognizer.read(image)
+            for observation in self._tracker.update(reading, t_ns):
+                sent.append(observation)
+                self._send(observation)
+        with self._lock:
+            self._latest = LatestFrame(image, t_ns, index, reading, game)
+        return sent
+
+    def _current_game(self) -> str | None:
+        match = self.table.current_match
+        if match is None or match.view.get("finished"):
+            return match.record.spec.game if match is not None else None
+        return match.record.spec.game
+
+    def _send(self, observation: Any) -> None:
+        self.observations += 1
+        try:
+            self.table.observe_event(observation, "camera")
+        except IllegalAction as exc:
+            self.refused += 1
+            self.table.set_status(camera_refused=exc.reason)
+            log.info("camera: %s refused: %s", observation, exc.reason)
+
+    # -- what the pages read ---------------------------------------------------------------
+
+    @property
+    def latest(self) -> LatestFrame | None:
+        with self._lock:
+            return self._latest
+
+    @property
+    def zones(self) -> dict[str, Rect]:
+        with self._lock:
+            return dict(self._zones)
+
+    def set_zones(self, zones: dict[str, Rect]) -> None:
+        with self._lock:
+            self._zones = dict(zones)
+            self._tracker = self._make_tracker(self._zones)
+
+    def set_empty_table(self, image: np.ndarray) -> None:
+        with self._lock:
+            self._empty = image.copy()
+            self._game = None    # the recognizer is rebuilt with the new picture
