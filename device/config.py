@@ -119,8 +119,8 @@ class Zone:
 
 @dataclass(frozen=True)
 class ServerSettings:
-    bind: str = "0.0.0.0"
-    port: int = 8080
+    bind: str | None = None   # None: all interfaces on a Pi, localhost elsewhere (deckhand run)
+    port: int = 8000
 
 
 @dataclass(frozen=True)
@@ -404,10 +404,10 @@ def parse_zones(data: Mapping[str, Any], prefix: str) -> dict[str, Zone]:
 
 def _parse_server(data: Mapping[str, Any]) -> ServerSettings:
     _no_unknown_keys(data, {"bind", "port"}, "server")
-    bind = data.get("bind", "0.0.0.0")
-    if not isinstance(bind, str) or not bind:
+    bind = data.get("bind")
+    if bind is not None and (not isinstance(bind, str) or not bind):
         raise ConfigError("server.bind", "must be an address such as \"0.0.0.0\" or \"127.0.0.1\"")
-    port = data.get("port", 8080)
+    port = data.get("port", 8000)
     if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
         raise ConfigError("server.port", f"must be a port number 1..65535, not {port!r}")
     return ServerSettings(bind=bind, port=port)

@@ -23,7 +23,7 @@ def test_the_example_config_loads():
     assert config.pads.pull == "up" and not config.pads.active_high and config.pads.hold_ms == 600
     assert config.camera.size == (640, 480) and config.camera.source == "auto"
     assert set(config.zones) == {"discard", "reveal", "scoring", "seat:0", "seat:1", "seat:2", "seat:3"}
-    assert config.server.port == 8080 and config.source_path == EXAMPLE
+    assert config.server.port == 8000 and config.source_path == EXAMPLE
 
 
 def test_no_file_means_the_defaults():

@@ -139,7 +139,9 @@ def check_screen(config: Config, which: Callable[[str], str | None] = shutil.whi
     else:
         findings.append(Finding("screen", False, "no Chromium: the kiosk screen needs it "
                                 "(apt install chromium); phones and other browsers still work", needed=False))
-    bind, port = config.server.bind, config.server.port
+    from device.camera.auto import is_raspberry_pi
+    bind = config.server.bind or ("0.0.0.0" if is_raspberry_pi() else "127.0.0.1")
+    port = config.server.port
     try:
         with socket.socket(socket.AF_INET6 if ":" in bind else socket.AF_INET) as probe:
             probe.bind((bind, port))
