@@ -9,23 +9,33 @@ from engine.core import MatchSpec, Seat
 from engine.hitthedeck import GAME
 from engine.hitthedeck.actions import StartHand
 from engine.hitthedeck.deck import DECK
-from engine.hitthedeck.selfplay import STRATEGIES, Simulator, play_match, simulate
+from engine.hitthedeck.selfplay import STRATEGIES, Habits, Simulator, play_match, simulate
 from engine.hitthedeck.state import COUNTING, PLAY
 from engine.log import fold
 
 FULL = Counter(DECK.full())
 
 
-def spec(n, edition="en"):
-    return MatchSpec("hitthedeck", tuple(Seat(f"p{i}") for i in range(n)), {"edition": edition})
+# Clumsy players: many misses, bouncing and held pads, fake-outs, forgotten calls, presses
+# arriving up to 50 ms out of order.
+WILD = Habits(never_slaps=0.3, chatter=0.5, held_pad=0.3, fake_out=0.2, forgets_call=0.4,
+              arrival_jitter_ns=50_000_000)
 
 
-@settings(max_examples=25, deadline=None)
+def spec(n, edition="en", **settings):
+    return MatchSpec("hitthedeck", tuple(Seat(f"p{i}") for i in range(n)),
+                     {"edition": edition, **settings})
+
+
+@settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**9), players=st.integers(2, 6), edition=st.sampled_from(["en", "fr"]),
-       strategies=st.lists(st.sampled_from(STRATEGIES), min_size=1, max_size=3))
-def test_simulated_hands_stay_legal_conserve_cards_and_replay(seed, players, edition, strategies):
-    match = spec(players, edition)
-    sim = Simulator(match, strategies, seed, rounds=2)
+       strategies=st.lists(st.sampled_from(STRATEGIES), min_size=1, max_size=3),
+       wild=st.booleans(), hand_size=st.sampled_from([7, 12]),
+       tolerance=st.sampled_from([500_000, 80_000_000]))
+def test_simulated_hands_stay_legal_conserve_cards_and_replay(seed, players, edition, strategies,
+                                                              wild, hand_size, tolerance):
+    match = spec(players, edition, hand_size=hand_size, tie_tolerance_ns=tolerance)
+    sim = Simulator(match, strategies, seed, rounds=2, habits=WILD if wild else Habits())
     actions = []
     for action, state, _ in sim.steps():
         actions.append(action)
