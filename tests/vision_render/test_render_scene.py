@@ -143,3 +143,16 @@ def test_bad_scene_input_is_refused_in_words():
         render_scene("solo", ["Z9"], CLEAN, np.random.default_rng(0))
     with pytest.raises(ValueError, match="a card must be"):
         render_scene("solo", [3], CLEAN, np.random.default_rng(0))
+
+
+def test_scenes_on_one_table_share_camera_and_empty():
+    from vision.render.scene import random_table
+    rng = np.random.default_rng(8)
+    table = random_table(rng, "hard")
+    a = random_scene("flip7", rng, table=table)
+    b = random_scene("flip7", rng, table=table)
+    assert a.empty is b.empty and np.array_equal(a.homography, b.homography)
+    assert not np.array_equal(a.image, b.image)
+    again = random_table(np.random.default_rng(8), "hard")
+    assert np.array_equal(random_scene("flip7", np.random.default_rng(1), table=again).image,
+                          random_scene("flip7", np.random.default_rng(1), table=table).image)

@@ -31,6 +31,10 @@ class HandPose:
     shadow: bool = True       # casts a soft shadow on the table
 
 
+def _odd(x: float) -> int:
+    return max(3, int(round(x)) | 1)
+
+
 def _fx(pts) -> np.ndarray:
     return np.round(np.asarray(pts, np.float64) * _S).astype(np.int32).reshape(-1, 1, 2)
 
@@ -77,19 +81,18 @@ def draw_hand(img: np.ndarray, pose: HandPose):
     pad = int(pose.width * 0.6)
     x0, y0 = max(0, x - pad), max(0, y - pad)
     x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
-    roi = img[y0:y1, x0:x1].astype(np.float32)
+    roi = img[y0:y1, x0:x1]
     m = mask[y0:y1, x0:x1].astype(np.float32) / 255
     if pose.shadow:
         dx, dy = int(pose.width * 0.2), int(pose.width * 0.25)
-        moved = np.zeros_like(m)
-        moved[dy:, dx:] = m[:m.shape[0] - dy, :m.shape[1] - dx]
-        soft = cv2.GaussianBlur(moved, (0, 0), max(1.0, pose.width * 0.12))
-        roi *= (1 - 0.45 * soft)[..., None]
+        shade = np.zeros_like(m)
+        shade[dy:, dx:] = m[:m.shape[0] - dy, :m.shape[1] - dx]
+        shade = cv2.stackBlur(shade, (_odd(pose.width * 0.3),) * 2) * 0.45
+        roi = cv2.blendLinear(roi, np.zeros_like(roi), 1 - shade, shade)
     tone = np.asarray(SKIN_TONES[pose.tone % len(SKIN_TONES)], np.float32)
-    inner = cv2.GaussianBlur(m, (0, 0), max(1.0, pose.width * 0.08))  # darker at the edges
-    skin = tone * (0.72 + 0.33 * inner)[..., None]
-    roi = roi * (1 - m[..., None]) + skin * m[..., None]
-    img[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+    inner = cv2.stackBlur(m, (_odd(pose.width * 0.2),) * 2)  # darker towards the edges
+    skin = (tone * (0.72 + 0.33 * inner)[..., None]).clip(0, 255).astype(np.uint8)
+    img[y0:y1, x0:x1] = cv2.blendLinear(roi, skin, 1 - m, m)
     return mask, (x0, y0, x1, y1)
 
 

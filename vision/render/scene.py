@@ -117,6 +117,7 @@ class Table:
     lighting: Lighting
     motion: np.ndarray | None
     developed: np.ndarray    # the background lit and blurred (float32), before noise
+    empty: np.ndarray        # the start-up picture of the bare table (with its own noise)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -145,7 +146,16 @@ def set_table(spec: SceneSpec, rng: np.random.Generator) -> Table:
     motion = motion_kernel(spec.motion_blur, spec.motion_dir_deg) if spec.motion_blur >= 1.5 else None
     developed = develop(background, lighting.gain, lighting.glare, spec.blur, motion)
     developed.flags.writeable = False
-    return Table(spec, hom, background, lighting, motion, developed)
+    empty = sensor(developed, spec.noise, spec.jpeg_quality, rng)
+    empty.flags.writeable = False
+    return Table(spec, hom, background, lighting, motion, developed, empty)
+
+
+def random_table(rng: np.random.Generator, difficulty: str = "default",
+                 size: tuple[int, int] = (640, 480)) -> Table:
+    """A random table, camera and light, to lay many scenes on (`random_scene(table=...)`):
+    like a real game, where the camera stays put and only the cards change."""
+    return set_table(random_spec(rng, difficulty, size), rng)
 
 
 def card_corners_plane(x: float, y: float, angle_deg: float, width: float) -> np.ndarray:
@@ -212,18 +222,17 @@ def _paste_card(img: np.ndarray, face: np.ndarray, corners: np.ndarray,
     src = np.float32([[-0.5, -0.5], [fw - 0.5, -0.5], [fw - 0.5, fh - 0.5], [-0.5, fh - 0.5]])
     m = cv2.getPerspectiveTransform(src, (corners - np.float32([x0, y0])).astype(np.float32))
     warped = cv2.warpPerspective(face, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
-    alpha = warped[..., 3].astype(np.float32) * (1 / 255)
-    roi = img[y0:y1, x0:x1].astype(np.float32)
+    alpha = warped[..., 3].astype(np.float32)
+    alpha *= 1 / 255
+    roi = img[y0:y1, x0:x1]
     if shadow:  # light from above-left: a soft rim of shadow below and right of the card
         off = max(1, int(round(side * 0.025)))
-        moved = np.zeros_like(alpha)
-        moved[off:, off:] = alpha[:-off, :-off]
+        shade = np.zeros_like(alpha)
         k = max(3, int(round(side * 0.05)) | 1)
-        soft = cv2.blur(moved, (k, k))
-        roi *= (1 - 0.4 * soft)[..., None]
-    a = alpha[..., None]
-    roi += (warped[..., :3].astype(np.float32) - roi) * a
-    img[y0:y1, x0:x1] = np.clip(roi + 0.5, 0, 255).astype(np.uint8)
+        shade[off:, off:] = cv2.blur(alpha[:-off, :-off], (k, k))
+        shade *= 0.4
+        roi = cv2.blendLinear(roi, np.zeros_like(roi), 1 - shade, shade)
+    img[y0:y1, x0:x1] = cv2.blendLinear(roi, np.ascontiguousarray(warped[..., :3]), 1 - alpha, alpha)
     return (x0, y0, x1, y1)
 
 
@@ -274,10 +283,9 @@ class FlatObject:
 def compose(table: Table, game: str, placements: Sequence[Placement], rng: np.random.Generator,
             hands: Sequence[HandPose] = (), objects: Sequence[FlatObject] = (),
             style: str = "deckhand", distractors: tuple[str, ...] = (),
-            empty: np.ndarray | None = None) -> Scene:
+            ) -> Scene:
     """Lay `placements` (bottom first) and `objects` on `table`, reach in with `hands`,
-    and take the picture. `empty`: reuse this picture of the bare table (clips take it
-    once) instead of taking a new one."""
+    and take the picture."""
     if style not in STYLES:
         raise ValueError(f"unknown card style {style!r}; styles: {', '.join(STYLES)}")
     w, h = table.size
@@ -315,9 +323,7 @@ def compose(table: Table, game: str, placements: Sequence[Placement], rng: np.ra
         cards.append(PlacedCard(p.game or game, p.code, all_corners[i], vis, p.zone, p.top))
     spec = table.spec
     image = sensor(_develop_changes(table, img, dirty), spec.noise, spec.jpeg_quality, rng)
-    if empty is None:
-        empty = sensor(table.developed, spec.noise, spec.jpeg_quality, rng)
-    return Scene(image, empty, tuple(cards), tuple(distractors), table.homography,
+    return Scene(image, table.empty, tuple(cards), tuple(distractors), table.homography,
                  zone_polygons(table), hand_union, spec)
 
 
@@ -511,16 +517,15 @@ def render_scene(game: str, cards: Sequence, spec: SceneSpec, rng: np.random.Gen
 
 def random_scene(game: str, rng: np.random.Generator, n_cards: int | None = None,
                  difficulty: str = "default", style: str = "deckhand",
-                 size: tuple[int, int] = (640, 480)) -> Scene:
+                 size: tuple[int, int] = (640, 480), table: Table | None = None) -> Scene:
     """Random cards of `game` (drawn from a real deck: no more copies than exist): a messy
-    discard pile plus single cards, under a random camera, table and light."""
+    discard pile plus single cards, under a random camera, table and light, or on `table`
+    (see `random_table`; faster, and all its scenes share one `empty`)."""
+    if table is not None:
+        return _random_cards_on(table, game, rng, n_cards, style, difficulty)
     spec = random_spec(rng, difficulty, size)
-    full = _deck(game).full()
-    n = int(rng.integers(1, 9)) if n_cards is None else int(n_cards)
-    if not 1 <= n <= 15:
-        raise ValueError(f"n_cards must be 1..15, not {n}")
-    codes = [full[i] for i in rng.choice(len(full), n, replace=False)]
-    pile = int(rng.integers(1, n + 1))
+    codes = _random_codes(game, rng, n_cards)
+    pile = int(rng.integers(1, len(codes) + 1))
     cards: list = [tuple(codes[:pile])] + codes[pile:]
     for _ in range(4):
         try:
@@ -530,6 +535,33 @@ def random_scene(game: str, rng: np.random.Generator, n_cards: int | None = None
                 raise
             spec = replace(spec, card_width=spec.card_width * 0.85, zoom=min(spec.zoom, 1.0))
     return render_scene(game, [tuple(codes)], spec, rng, style)
+
+
+def _random_cards_on(table: Table, game: str, rng: np.random.Generator, n_cards: int | None,
+                     style: str, difficulty: str) -> Scene:
+    codes = _random_codes(game, rng, n_cards)
+    pile = int(rng.integers(1, len(codes) + 1))
+    cards: list = [tuple(codes[:pile])] + codes[pile:]
+    try:
+        placements = layout(table, game, cards, rng)
+    except ValueError as e:
+        if "no room" not in str(e):
+            raise
+        placements = layout(table, game, [tuple(codes)], rng)
+    hands = []
+    if rng.random() < (0.4 if difficulty == "hard" else 0.15):
+        target = image_corners(table, placements[int(rng.integers(len(placements)))])
+        hands.append(hand_over(table, rng, target, float(rng.uniform(0.2, 0.7))))
+    return compose(table, game, placements, rng, hands, style=style,
+                   distractors=("hand",) * len(hands))
+
+
+def _random_codes(game: str, rng: np.random.Generator, n_cards: int | None) -> list[str]:
+    full = _deck(game).full()
+    n = int(rng.integers(1, 9)) if n_cards is None else int(n_cards)
+    if not 1 <= n <= 15:
+        raise ValueError(f"n_cards must be 1..15, not {n}")
+    return [full[i] for i in rng.choice(len(full), n, replace=False)]
 
 
 def distractor_scene(rng: np.random.Generator, kinds: Sequence[str] | None = None,

@@ -14,7 +14,6 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from vision.render.camera import sensor
 from vision.render.cards import CARD_ASPECT, _deck
 from vision.render.hands import SKIN_TONES, HandPose
 from vision.render.scene import (PlacedCard, Placement, SceneSpec, Table, compose, image_corners,
@@ -96,16 +95,14 @@ def _ease(n: int) -> np.ndarray:
 class _Recorder:
     def __init__(self, table: Table, game: str, rng: np.random.Generator, style: str):
         self.table, self.game, self.rng, self.style = table, game, rng, style
-        spec = table.spec
-        self.empty = sensor(table.developed, spec.noise, spec.jpeg_quality, rng)
+        self.empty = table.empty
         self.discard = zone_polygons(table)["discard"]
         self.frames: list[np.ndarray] = []
         self.truths: list[FrameTruth] = []
 
     def shoot(self, placements: list[Placement], hands: list[HandPose], pile_top: str | None,
               pile_quads: list[np.ndarray]) -> FrameTruth:
-        scene = compose(self.table, self.game, placements, self.rng, hands, style=self.style,
-                        empty=self.empty)
+        scene = compose(self.table, self.game, placements, self.rng, hands, style=self.style)
         clear = self._clear(scene, placements, pile_quads)
         truth = FrameTruth(len(self.frames), scene.cards, pile_top, clear, bool(hands))
         self.frames.append(scene.image)
