@@ -68,5 +68,5 @@ def _pad(state: Flip7State, press: PadPressed) -> tuple[Action, ...]:
     if t.wait != DECIDE:
         raise IllegalAction(f"pad ignored: {waiting_reason(t)}")
     if press.seat != t.who:
-        raise IllegalAction(f"it is {t.names(t.who)}'s turn, not {t.names(press.seat)}'s")
+        raise IllegalAction(f"it is {t.name(t.who)}'s turn, not {t.name(press.seat)}'s")
     return (Stay(press.seat),) if press.held else (Hit(press.seat),)

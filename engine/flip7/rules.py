@@ -50,7 +50,7 @@ class Table:
                  "set_aside_size", "dealing", "turn", "hitting", "frames", "choice",
                  "ended", "turn_done", "flip7", "wait", "who", "notes")
 
-    def names(self, seat: int) -> str:
+    def name(self, seat: int) -> str:
         return self.seats[seat].name or f"seat {seat}"
 
     def has_card(self, seat: int) -> bool:
@@ -181,7 +181,7 @@ def waiting_reason(t: Table) -> str:
     """Why only one kind of input is accepted now, in words."""
     if t.wait == OVER:
         return "the match is over"
-    name = t.names(t.who)
+    name = t.name(t.who)
     if t.wait == CARD:
         if t.frames and t.frames[-1][1]:
             return f"waiting for the next card of {name}'s Flip Three"
@@ -215,17 +215,17 @@ def check(t: Table, action: Action) -> None:
         if action.seat is not None:
             _seat_ok(t, action.seat)
             if action.seat != t.who:
-                raise IllegalAction(f"this card goes to {t.names(t.who)}, not to {t.names(action.seat)}")
+                raise IllegalAction(f"this card goes to {t.name(t.who)}, not to {t.name(action.seat)}")
     elif kind is Hit or kind is Stay:
         _seat_ok(t, action.seat)
         if t.wait != DECIDE:
             raise IllegalAction(waiting_reason(t))
         if action.seat != t.who:
-            raise IllegalAction(f"it is {t.names(t.who)}'s turn, not {t.names(action.seat)}'s")
+            raise IllegalAction(f"it is {t.name(t.who)}'s turn, not {t.name(action.seat)}'s")
         if kind is Hit and not t.cards_left():
             raise IllegalAction("no card is left to draw (every card is on the table): Stay")
         if kind is Stay and not t.has_card(action.seat) and t.cards_left():
-            raise IllegalAction(f"{t.names(action.seat)} has no card yet and must Hit")
+            raise IllegalAction(f"{t.name(action.seat)} has no card yet and must Hit")
     elif kind is Target:
         _seat_ok(t, action.seat)
         _seat_ok(t, action.target, "target seat")
@@ -233,12 +233,12 @@ def check(t: Table, action: Action) -> None:
             raise IllegalAction(f"there is nothing to give now: {waiting_reason(t)}")
         chooser, card = t.choice
         if action.seat != chooser:
-            raise IllegalAction(f"{t.names(chooser)} chooses who gets the {LABEL[card]}, "
-                                f"not {t.names(action.seat)}")
+            raise IllegalAction(f"{t.name(chooser)} chooses who gets the {LABEL[card]}, "
+                                f"not {t.name(action.seat)}")
         options = target_options(t, chooser, card)
         if action.target not in options:
-            allowed = ", ".join(t.names(s) for s in options)
-            raise IllegalAction(f"the {LABEL[card]} cannot go to {t.names(action.target)}; "
+            allowed = ", ".join(t.name(s) for s in options)
+            raise IllegalAction(f"the {LABEL[card]} cannot go to {t.name(action.target)}; "
                                 f"it can go to: {allowed}")
     elif kind is not EndMatch:
         raise IllegalAction(f"{action.kind or type(action).__name__!r} is not a Flip 7 action here")
@@ -264,12 +264,12 @@ def step(t: Table, action: Action) -> None:
     elif kind is Hit:
         t.hitting = True
         if t.notes is not None:
-            _note(t, "hit", f"{t.names(action.seat)} hits.", action.seat)
+            _note(t, "hit", f"{t.name(action.seat)} hits.", action.seat)
     elif kind is Stay:
         t.status[action.seat] = STAYED
         t.turn_done = True
         if t.notes is not None:
-            _note(t, "stay", f"{t.names(action.seat)} stays with {t.line_score(action.seat)}.",
+            _note(t, "stay", f"{t.name(action.seat)} stays with {t.line_score(action.seat)}.",
                   action.seat)
     elif kind is Target:
         card = t.choice[1]
@@ -315,13 +315,13 @@ def _receive(t: Table, seat: int, i: int, frame: list | None) -> None:
                 t.set_aside[INDEX[CHANCE]] += 1
                 t.set_aside_size += 2
                 if t.notes is not None:
-                    _note(t, "second_chance", f"{t.names(seat)}'s Second Chance saves them from "
+                    _note(t, "second_chance", f"{t.name(seat)}'s Second Chance saves them from "
                                               f"a second {i}: both are discarded.", seat)
             else:
                 t.status[seat] = BUSTED
                 t.duplicate[seat] = i
                 if t.notes is not None:
-                    _note(t, "bust", f"{t.names(seat)} busts with a second {i}.", seat)
+                    _note(t, "bust", f"{t.name(seat)} busts with a second {i}.", seat)
         else:
             line.append(i)
             if len(line) == FLIP7_COUNT:
@@ -337,7 +337,7 @@ def _receive(t: Table, seat: int, i: int, frame: list | None) -> None:
         if frame is not None:
             frame[2].append(code)
             if t.notes is not None:
-                _note(t, "set_aside", f"{LABEL[code]} set aside until {t.names(seat)}'s "
+                _note(t, "set_aside", f"{LABEL[code]} set aside until {t.name(seat)}'s "
                                       "Flip Three is done.", seat)
         else:
             _action_card(t, seat, code)
@@ -356,7 +356,7 @@ def _action_card(t: Table, holder: int, card: str) -> None:
     else:
         _set_aside(t, card)
         if t.notes is not None:
-            _note(t, "chance_discarded", f"{t.names(holder)}'s spare Second Chance is discarded: "
+            _note(t, "chance_discarded", f"{t.name(holder)}'s spare Second Chance is discarded: "
                                          "no other active player can take it.", holder)
 
 
@@ -369,19 +369,19 @@ def _play(t: Table, chooser: int, card: str, target: int) -> None:
             t.chance[target] = False
             _set_aside(t, CHANCE)
         if notes:
-            _note(t, "freeze", f"{t.names(target)} is frozen and banks {t.line_score(target)}.",
+            _note(t, "freeze", f"{t.name(target)} is frozen and banks {t.line_score(target)}.",
                   chooser, target)
     elif card == FLIP3:
         t.actions[target].append(FLIP3)
         t.frames.append([target, 3, []])
         if notes:
-            _note(t, "flip_three", f"{t.names(target)} must take the next three cards.",
+            _note(t, "flip_three", f"{t.name(target)} must take the next three cards.",
                   chooser, target)
     else:
         t.chance[target] = True
         if notes:
-            _note(t, "chance_given", f"{t.names(chooser)} gives a Second Chance to "
-                                     f"{t.names(target)}.", chooser, target)
+            _note(t, "chance_given", f"{t.name(chooser)} gives a Second Chance to "
+                                     f"{t.name(target)}.", chooser, target)
 
 
 def _next_active(t: Table, seat: int) -> int:
@@ -463,8 +463,8 @@ def _end_round(t: Table) -> None:
             _set_aside(t, code)
     if t.notes is not None:
         if t.flip7 is not None:
-            _note(t, "flip7", f"{t.names(t.flip7)} flips 7! The round ends at once: +15.", t.flip7)
-        text = ", ".join(f"{t.names(s)} {scores[s]}" for s in range(n))
+            _note(t, "flip7", f"{t.name(t.flip7)} flips 7! The round ends at once: +15.", t.flip7)
+        text = ", ".join(f"{t.name(s)} {scores[s]}" for s in range(n))
         _note(t, "round_over", f"Round {t.progress.round_no} is over: {text}.")
     t.progress = close_round(t.progress, scores, t.rule)
     if t.progress.finished and t.notes is not None:
@@ -474,6 +474,6 @@ def _end_round(t: Table) -> None:
 
 def winners_text(t: Table) -> str:
     p = t.progress
-    names = " and ".join(t.names(s) for s in p.winners)
+    names = " and ".join(t.name(s) for s in p.winners)
     verb = "wins" if len(p.winners) == 1 else "share the win"
     return f"{names} {verb} with {p.totals[p.winners[0]]} points."

@@ -113,6 +113,13 @@ class VirtualDeck:
         return self.pile.pop()
 
 
+# When nearly every card is on the table, two players holding Second Chances can pass
+# the same few cards round for ever (a spare Second Chance goes to the other, who is
+# saved by it from the next duplicate, ...). Past this many actions in one round the
+# bots stay as soon as they have a card, so every self-played round ends.
+ROUND_ACTION_LIMIT = 1000
+
+
 class _Driver:
     """Chooses the next action for a table: the deck's card, or a bot's answer. The
     action objects are values, made once per table size."""
@@ -120,6 +127,7 @@ class _Driver:
     def __init__(self, t: Table, bots: Sequence[Bot], deck: VirtualDeck):
         n = len(t.seats)
         self.bots, self.deck = bots, deck
+        self.round, self.round_actions = t.progress, 0
         self.flips = {code: Flip(code) for code in CODES}
         self.hits = [Hit(s) for s in range(n)]
         self.stays = [Stay(s) for s in range(n)]
@@ -130,9 +138,14 @@ class _Driver:
         if wait == CARD:
             return self.flips[self.deck.draw(t)]
         if wait == DECIDE:
+            if t.progress is not self.round:
+                self.round, self.round_actions = t.progress, 0
+            self.round_actions += 1
             if not t.cards_left():
                 return self.stays[who]
-            if not t.has_card(who) or self.bots[who].hit(t, who):
+            if not t.has_card(who):
+                return self.hits[who]
+            if self.round_actions < ROUND_ACTION_LIMIT and self.bots[who].hit(t, who):
                 return self.hits[who]
             return self.stays[who]
         chooser, card = t.choice

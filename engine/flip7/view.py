@@ -25,7 +25,7 @@ def _line(seat: int, name: str, line: Line, remaining: dict[str, int]) -> dict[s
 def _prompt(t: Table) -> str:
     if t.wait == OVER:
         return "Match over: " + winners_text(t)
-    name = t.names(t.who)
+    name = t.name(t.who)
     if t.wait == CARD:
         if t.frames and t.frames[-1][1]:
             left = t.frames[-1][1]
@@ -35,7 +35,7 @@ def _prompt(t: Table) -> str:
         return f"Flip a card for {name} (Hit)."
     if t.wait == TARGET:
         card = t.choice[1]
-        names = ", ".join(t.names(s) for s in target_options(t, *t.choice))
+        names = ", ".join(t.name(s) for s in target_options(t, *t.choice))
         return f"{name}: choose who gets the {LABEL[card]} (press their pad): {names}."
     assert t.wait == DECIDE
     if not t.has_card(t.who):
@@ -48,7 +48,7 @@ def view(t: Table) -> dict[str, Any]:
     p = state.progress
     pile, known = (state.deck, "deck") if t.deck_size else (state.set_aside, "set_aside")
     remaining = {c: n for c, n in zip(CODES, pile) if n}
-    names = [t.names(s) for s in range(len(t.seats))]
+    names = [t.name(s) for s in range(len(t.seats))]
     return {
         "game": "flip7", "title": "Flip 7",
         "seats": [to_jsonable(s) for s in state.seats],

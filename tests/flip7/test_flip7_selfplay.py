@@ -93,3 +93,13 @@ def test_deckhand_simulate_explains_bad_input(capsys, monkeypatch):
     monkeypatch.setitem(__import__("engine.games").games.GAME_MODULES, "ghost", "engine.ghost")
     assert main(["simulate", "--game", "ghost"]) == 2
     assert "ghost has no self-play yet" in capsys.readouterr().err
+
+
+def test_bots_passing_second_chances_round_for_ever_still_end_the_round():
+    # 17 players: nearly every card ends up on the table and two Second Chance holders
+    # would hit the same three cards for ever; the driver's round limit makes them stay.
+    spec = MatchSpec("flip7", tuple(Seat(f"P{i}") for i in range(17)), {"target": 120})
+    count = 0
+    for count, _ in enumerate(play_match(spec, ("odds:0.5",), seed=3822978380), start=1):
+        assert count < 20000
+    assert count > 1000
