@@ -9,7 +9,9 @@
 * A pad press is judged by its timestamp: a slap while a window is open, a fake-out
   when none is, or nothing (a repeat, a bouncing pad, a pad held down from before the
   window, a player who went out). A press after the window's deadline first closes it.
-* A clock tick past the window's deadline closes it.
+* A clock tick `late_report_ms` past the window's deadline closes it (pads hand a press
+  on when it lifts or becomes a hold, stamped with the moment it closed, so a slap made in
+  time may arrive after the deadline).
 * A hand laid out in the scoring zone (or a seat's zone) once the hand is over is that
   seat's count; in the shared scoring zone hands are taken in turn order from the
   player who went out.
@@ -83,7 +85,7 @@ def _tick(state: State, t_ns: int) -> tuple[Action, ...]:
     if window is None:
         return ()
     deadline = window.deadline_ns(state.settings.slap_timeout_ms)
-    if deadline is None or t_ns < deadline:
+    if deadline is None or t_ns < deadline + state.settings.late_report_ms * 1_000_000:
         return ()
     return (CloseWindow(t_ns),)
 

@@ -437,7 +437,7 @@ class HitTheDeck:
         for key in ("target", "hand_size", "slap_timeout_ms"):
             if getattr(settings, key) < 1:
                 raise IllegalAction(f"bad settings: {key} must be at least 1")
-        if settings.tie_tolerance_ns < 0 or settings.repeat_guard_ns < 0:
+        if min(settings.tie_tolerance_ns, settings.repeat_guard_ns, settings.late_report_ms) < 0:
             raise IllegalAction("bad settings: tolerances cannot be negative")
         return new_state(settings, tuple(spec.seats))
 

@@ -251,7 +251,7 @@ class Simulator:
                 yield from self._observe(PadPressed(seat, t))
             if self.state.window is not None and self.state.window.reslap == round_no:
                 deadline = self.state.window.deadline_ns(self.state.settings.slap_timeout_ms)
-                yield from self._observe(Tick(deadline))
+                yield from self._observe(Tick(deadline + self.state.settings.late_report_ms * 1_000_000))
         self.clock = max(self.clock, (self.state.last_slap.closed_ns or 0) if self.state.last_slap else 0,
                          max((t for _, t in self.state.last_slap.order), default=0))
         if forgot and self.state.phase == PLAY:

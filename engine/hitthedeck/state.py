@@ -43,6 +43,9 @@ class Settings:
     tie_tolerance_ns: int = 500_000
     # A press from the same pad this soon after its own last slap is the pad bouncing.
     repeat_guard_ns: int = 30_000_000
+    # Pads hand a press on when it lifts or becomes a hold (with the time it closed), so
+    # the clock waits this long past a window's deadline for presses still on their way.
+    late_report_ms: int = 700
 
     def rule(self) -> MatchRule:
         return MatchRule(self.target, "low", "share")

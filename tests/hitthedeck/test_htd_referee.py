@@ -118,16 +118,29 @@ def test_a_pad_held_down_from_before_the_window_is_not_a_slap_in_it():
     s, taken = feed(window(3), PadPressed(2, OPEN - 50 * MS, held=True),
                     PadPressed(0, OPEN + 100 * MS), PadPressed(1, OPEN + 200 * MS))
     assert [a.seat for a in taken] == [0, 1] and s.window is not None
-    s, taken = feed(s, Tick(OPEN + 3000 * MS))
-    assert taken == [CloseWindow(OPEN + 3000 * MS)] and s.hand_counts == (7, 6, 11)
+    s, taken = feed(s, Tick(OPEN + 3700 * MS))
+    assert taken == [CloseWindow(OPEN + 3700 * MS)] and s.hand_counts == (7, 6, 11)
 
 
 def test_players_who_never_slap_draw_four_when_the_clock_runs_out():
-    s, taken = feed(window(4), PadPressed(1, OPEN + 100 * MS), Tick(OPEN + 2999 * MS))
+    s, taken = feed(window(4), PadPressed(1, OPEN + 100 * MS), Tick(OPEN + 2999 * MS),
+                    Tick(OPEN + 3699 * MS))
     assert s.window is not None and len(taken) == 1
-    s, taken = feed(s, Tick(OPEN + 3100 * MS))
-    assert taken == [CloseWindow(OPEN + 3100 * MS)]
+    s, taken = feed(s, Tick(OPEN + 3700 * MS))
+    assert taken == [CloseWindow(OPEN + 3700 * MS)]
     assert s.hand_counts == (11, 6, 11, 11) and s.turn == 2
+    assert s.last_slap.closed_ns == OPEN + 3000 * MS
+
+
+def test_a_slap_made_in_time_that_reaches_the_referee_after_the_deadline_counts():
+    s, _ = feed(window(3), PadPressed(0, OPEN + 100 * MS), PadPressed(1, OPEN + 200 * MS),
+                Tick(OPEN + 3200 * MS), PadPressed(2, OPEN + 2900 * MS))
+    assert s.window is None and s.hand_counts == (7, 6, 11)
+
+
+def test_the_clock_waits_for_late_reports_as_long_as_the_setting_says():
+    s, _ = feed(begin(3, late_report_ms=0), CardSeen("discard", "HIT-HAND", OPEN))
+    assert interpret(s, Tick(OPEN + 3000 * MS)) == (CloseWindow(OPEN + 3000 * MS),)
 
 
 def test_a_press_after_the_deadline_closes_the_window_and_is_a_fake_out():
