@@ -153,8 +153,8 @@ FRENCH: dict[str, str] = {
 }
 
 # French notices by game and Notice.code ("*" for any game). In a template, {name} is the
-# first seat the notice concerns, {other} the second, {names} all of them, and {n0},
-# {n1}... the numbers of the English text in order (seat names taken out first).
+# first seat the notice concerns, {other} the second, {names} all of them, {n0}, {n1}...
+# the numbers of the English text in order (seat names taken out first), {numbers} all.
 NOTICE_FR: dict[str, dict[str, str]] = {
     "*": {
         "undo": "Dernière action annulée.",
@@ -169,6 +169,7 @@ NOTICE_FR: dict[str, dict[str, str]] = {
         "flip_three": "{name} doit prendre les trois cartes suivantes.",
         "chance_given": "{name} donne une Seconde chance à {other}.",
         "flip7": "{name} fait Flip 7 ! La manche s'arrête : +15.",
+        "round_over": "La manche {n0} est terminée.",
         "reshuffle": "La pioche est vide : les cartes mises de côté sont mélangées.",
     },
     "raj": {
@@ -178,6 +179,8 @@ NOTICE_FR: dict[str, dict[str, str]] = {
         "raj.take": "{name} prend {n0}.",
         "raj.carry": "Toutes les mises s'annulent : le pot de {n0} reste pour la carte suivante.",
         "raj.nobody": "Toutes les mises s'annulent au dernier tour : personne ne prend {n0}.",
+        "raj.cancelled": "Les mises égales s'annulent : {numbers}.",
+        "match.over": "La partie est terminée : {names} l'emporte avec {n0}.",
     },
     "solo": {
         "miss": "{name} passe son tour.",
@@ -234,9 +237,10 @@ def notice_text(notice: Mapping[str, Any], names: Sequence[str], lang: str,
     rest = english
     for name in sorted(set(names), key=len, reverse=True):
         rest = rest.replace(name, " ")
-    numbers = {f"n{i}": n for i, n in enumerate(re.findall(r"[+-]?\d+", rest))}
+    found = re.findall(r"[+-]?\d+", rest)
+    numbers = {f"n{i}": n for i, n in enumerate(found)}
     try:
         return template.format(name=seats[0] if seats else "", other=seats[1] if len(seats) > 1 else "",
-                               names=", ".join(seats), **numbers)
+                               names=", ".join(seats), numbers=", ".join(found), **numbers)
     except (KeyError, IndexError):
         return english

@@ -179,6 +179,10 @@ def test_table_screen_screenshot_at_the_end_of_a_round(browser, tmp_path, game, 
         pg.goto(f"http://127.0.0.1:{srv.port}/")
         pg.wait_for_selector("#conn.ok")
         pg.screenshot(path=str(ARTIFACTS / f"table-{game}.png"), full_page=True)
+        context.add_cookies([{"name": "lang", "value": "fr", "url": f"http://127.0.0.1:{srv.port}/"}])
+        pg.goto(f"http://127.0.0.1:{srv.port}/")
+        assert pg.locator("html").get_attribute("lang") == "fr"
+        pg.screenshot(path=str(ARTIFACTS / f"table-{game}-fr.png"), full_page=True)
         phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
         pp = phone.new_page()
         pp.goto(f"http://127.0.0.1:{srv.port}/phone")

@@ -120,7 +120,7 @@ def test_notices_translate_by_code_with_names_and_numbers():
         == "Bob takes -3."
     for game, templates in NOTICE_FR.items():
         for code, template in templates.items():
-            assert re.fullmatch(r"[^{}]*(\{(name|other|names|n\d)\}[^{}]*)*", template), (game, code)
+            assert re.fullmatch(r"[^{}]*(\{(name|other|names|numbers|n\d)\}[^{}]*)*", template), (game, code)
 
 
 def test_language_choice(client):

@@ -231,3 +231,29 @@ def test_action_schema_describes_each_field(host):
     games = {g["name"]: g for g in host.get("/api/games").get_json()}
     assert {"name": "target", "kind": "int", "choices": [], "default": 200, "optional": False} \
         in games["flip7"]["settings"]
+
+
+def test_new_match_remembers_the_players(host, table):
+    assert post_json(host, "/api/match", FLIP7).status_code == 200
+    assert {"name": "Cat", "colour": "green"} in table.players()
+    page = host.get("/host").get_data(as_text=True)
+    assert '<option value="Cat" data-colour="green">' in page
+
+
+def test_host_form_logout(host):
+    r = host.post("/host/logout", data={"csrf_token": csrf(host)})
+    assert r.status_code == 302
+    assert "Enter the host PIN" in host.get("/host").get_data(as_text=True)
+
+
+def test_phone_address_for_the_qr_code(monkeypatch):
+    from web import qr
+
+    monkeypatch.setattr(qr, "lan_address", lambda: "192.168.1.77")
+    assert qr.phone_url("127.0.0.1:8000", None) == "http://192.168.1.77:8000/phone"
+    assert qr.phone_url("localhost:8000", None) == "http://192.168.1.77:8000/phone"
+    assert qr.phone_url("10.0.0.5:8000", None) == "http://10.0.0.5:8000/phone"
+    assert qr.phone_url("deckhand.local", None) == "http://deckhand.local/phone"
+    assert qr.phone_url("127.0.0.1:8000", "http://table.example:81/") == "http://table.example:81/phone"
+    monkeypatch.setattr(qr, "lan_address", lambda: None)
+    assert qr.phone_url("127.0.0.1:8000", None) == "http://127.0.0.1:8000/phone"

@@ -94,9 +94,15 @@ def _refusable(call):
     try:
         return jsonify(call())
     except IllegalAction as exc:
-        return error(exc.reason, 422)
+        return _refusal(exc.reason, 422)
     except KeyError as exc:
-        return error(str(exc.args[0]) if exc.args else "not found", 404)
+        return _refusal(str(exc.args[0]) if exc.args else "not found", 404)
+
+
+def _refusal(words: str, status: int):
+    response = jsonify({"error": words})
+    response.status_code = status
+    return response
 
 
 @bp.post("/action")
@@ -117,7 +123,13 @@ def new_match():
     if refusal:
         return refusal
     spec = {"type": "start", **data}
-    return _refusable(lambda: deckhand().table.new_match(spec, "host"))
+    table = deckhand().table
+    response = _refusable(lambda: table.new_match(spec, "host"))
+    if response.status_code == 200:  # remember who played, for the next match's form
+        for seat in spec.get("seats") or []:
+            if isinstance(seat, dict) and isinstance(seat.get("name"), str) and seat["name"].strip():
+                table.save_player(seat["name"].strip()[:40], str(seat.get("colour", ""))[:20])
+    return response
 
 
 @bp.post("/observe")
