@@ -63,9 +63,6 @@ class Table:
     def cards_left(self) -> int:
         return self.deck_size + self.set_aside_size
 
-    def active(self) -> list[int]:
-        return [s for s, st in enumerate(self.status) if st == ACTIVE]
-
     def bust_chance(self, seat: int) -> float:
         """Float twin of `state.bust_probability` for the bots' hot loop."""
         if self.status[seat] != ACTIVE or self.chance[seat]:
@@ -83,15 +80,12 @@ class Table:
     def frozen(self) -> Flip7State:
         return Flip7State(
             seats=self.seats, settings=self.settings, progress=self.progress,
-            lines=self._lines(), deck=tuple(self.deck), set_aside=tuple(self.set_aside),
+            lines=_lines(self._columns()), deck=tuple(self.deck), set_aside=tuple(self.set_aside),
             dealing=tuple(self.dealing), turn=self.turn, hitting=self.hitting,
             turn_done=self.turn_done,
             flips=tuple(FlipThree(t, left, tuple(aside)) for t, left, aside in self.frames),
             choice=Choice(*self.choice) if self.choice else None,
             last_round=_lines(self.ended) if self.ended else ())
-
-    def _lines(self) -> tuple[Line, ...]:
-        return _lines(self._columns())
 
     def _columns(self) -> tuple:
         return (self.numbers, self.modifiers, self.chance, self.actions, self.duplicate,
