@@ -210,6 +210,56 @@ NOTICE_FR: dict[str, dict[str, str]] = {
 }
 
 
+# French prompts: the engine's English prompt matched whole; a prompt with no match stays
+# in English. Groups keep names and numbers.
+PROMPT_FR: dict[str, list[tuple[str, str]]] = {
+    "flip7": [
+        (r"Deal a card to (?P<a>.+)\.", "Donnez une carte à {a}."),
+        (r"Flip a card for (?P<a>.+) \(Hit\)\.", "Retournez une carte pour {a} (tirer)."),
+        (r"Flip a card for (?P<a>.+) \(Flip Three: (?P<n>\d+) to go\)\.",
+         "Retournez une carte pour {a} (Flip Three : encore {n})."),
+        (r"(?P<a>.+): Hit \(tap your pad\) or Stay \(hold it\)\.",
+         "{a} : tirer (touchez votre pad) ou rester (maintenez-le)."),
+        (r"(?P<a>.+) has no card yet: Hit \(tap your pad\)\.",
+         "{a} n'a pas encore de carte : tirez (touchez votre pad)."),
+    ],
+    "raj": [
+        (r"Turn over the next point card\.", "Retournez la carte points suivante."),
+        (r"Lay your bid face down and press your pad: waiting for (?P<a>.+)\.",
+         "Posez votre mise face cachée et appuyez sur votre pad : on attend {a}."),
+        (r"Reveal the bids\.", "Révélez les mises."),
+        (r"The game is over\.", "La partie est terminée."),
+    ],
+    "solo": [
+        (r"(?P<a>.+) deals (?P<n>\d+) cards each and turns the top card over onto the discard pile\.",
+         "{a} distribue {n} cartes à chacun et retourne la carte du dessus sur la défausse."),
+        (r"(?P<a>.+): name a colour\.", "{a} : annoncez une couleur."),
+        (r"(?P<a>.+): choose a player to swap cards with\.", "{a} : choisissez avec qui échanger."),
+    ],
+    "hitthedeck": [
+        (r"(?P<a>.+) deals (?P<n>\d+) cards each\.", "{a} distribue {n} cartes à chacun."),
+        (r"Turn up the top card of the draw pile to start the discard pile\.",
+         "Retournez la carte du dessus de la pioche pour commencer la défausse."),
+        (r"(?P<a>.+): play any card\.", "{a} : jouez n'importe quelle carte."),
+        (r"(?P<a>.+): flip both piles over\.", "{a} : retournez les deux piles."),
+        (r"(?P<a>.+): play the card you drew if you can, or pass\.",
+         "{a} : jouez la carte piochée si vous pouvez, sinon passez."),
+        (r"The match is over\.", "La partie est terminée."),
+    ],
+}
+
+
+def prompt_text(prompt: str, lang: str, game: str | None) -> str:
+    """The engine's prompt in `lang` (French where a pattern knows it)."""
+    if lang != "fr":
+        return prompt
+    for pattern, template in PROMPT_FR.get(game or "", []):
+        m = re.fullmatch(pattern, prompt)
+        if m:
+            return template.format(**m.groupdict())
+    return prompt
+
+
 def choose_language(cookie: str | None, accept: Any) -> str:
     """The device's language: its cookie, else the browser's preference, else English."""
     if cookie in LANGUAGES:

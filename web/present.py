@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 from web.cards import css_colour
 from web.chart import score_chart
-from web.i18n import notice_text, translate
+from web.i18n import notice_text, prompt_text, translate
 
 GAME_TITLES = {"flip7": "Flip 7", "solo": "Solo", "raj": "Raj", "hitthedeck": "Hit the Deck"}
 
@@ -76,7 +76,7 @@ def present(snapshot: Mapping[str, Any], lang: str,
         "chart": score_chart(history, names, colours, title=translate("Score chart", lang)),
         "winners": [names[w] for w in winners if 0 <= w < len(names)],
         "finished": bool(view.get("finished")),
-        "prompt": str(view.get("prompt") or ""),
+        "prompt": prompt_text(str(view.get("prompt") or ""), lang, game),
         "round": view.get("round"), "rounds": view.get("rounds"),
         "table": view.get("table") or {},
         "names": names, "colours": colours,

@@ -174,3 +174,13 @@ def test_phone_lists_recent_plays_in_words_and_undo_takes_them_back(table):
     c.set_cookie("lang", "fr")
     table.submit({"type": "stay", "seat": 1}, "pad")
     assert "Bob s&#39;arrête avec 5." in c.get("/phone").get_data(as_text=True)
+
+
+def test_prompts_in_french_where_known():
+    from web.i18n import prompt_text
+
+    assert prompt_text("Deal a card to Bob.", "fr", "flip7") == "Donnez une carte à Bob."
+    assert prompt_text("Ann: Hit (tap your pad) or Stay (hold it).", "fr", "flip7") == \
+        "Ann : tirer (touchez votre pad) ou rester (maintenez-le)."
+    assert prompt_text("Something new.", "fr", "flip7") == "Something new."
+    assert prompt_text("Deal a card to Bob.", "en", "flip7") == "Deal a card to Bob."
