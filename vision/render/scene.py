@@ -597,9 +597,10 @@ def spread_scene(game: str, codes: Sequence[str], rng: np.random.Generator,
     cw = min(spec.card_width, 0.86 / (cols * 1.08))
     cw = min(cw, 0.8 * h / w / (rows * CARD_ASPECT * 1.06))
     base_angle = float(rng.uniform(-8, 8))
+    base_table = set_table(spec, rng)
     for _ in range(12):
-        s = replace(spec, card_width=cw)
-        table = set_table(s, rng)
+        # the card width changes nothing else of the table: no need to set it again
+        table = replace(base_table, spec=replace(spec, card_width=cw))
         step_x, step_y = cw * w * 1.1, cw * w * CARD_ASPECT * 1.07  # plane px
         a = np.radians(base_angle)
         u, v = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
