@@ -156,3 +156,18 @@ def test_scenes_on_one_table_share_camera_and_empty():
     again = random_table(np.random.default_rng(8), "hard")
     assert np.array_equal(random_scene("flip7", np.random.default_rng(1), table=again).image,
                           random_scene("flip7", np.random.default_rng(1), table=table).image)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=12, deadline=None)
+@given(tilt=st.floats(0, 35), tilt_dir=st.floats(0, 360), roll=st.floats(-180, 180),
+       angle=st.floats(-180, 180), x=st.floats(0.35, 0.65), y=st.floats(0.35, 0.65),
+       code=st.sampled_from(["G-CUT", "HIT-HAND", "Y5", "B-FLIP"]))
+def test_any_camera_any_pose_a_lone_card_is_whole_and_exact(tilt, tilt_dir, roll, angle, x, y, code):
+    spec = replace(CLEAN, tilt_deg=tilt, tilt_dir_deg=tilt_dir, roll_deg=roll, card_width=0.22)
+    scene = render_scene("hitthedeck", [Placement(code, x, y, angle)], spec, np.random.default_rng(0))
+    (card,) = scene.cards
+    assert card.visible == 1.0
+    assert face_error(scene.image, "hitthedeck", code, card.corners) < 4
