@@ -2,6 +2,7 @@
 long until every phone has each change, and whether any phone missed one.
 
     .venv/bin/python bench/web_fanout.py [--clients 50] [--actions 200] [--interval 0.05]
+                                         [--view phone|table|none]
 
 The app runs under the production server (web.server.serve: gunicorn, one gthread
 worker) in a child process, on a real LiveTable over a real SQLite file. The phones are
@@ -92,14 +93,15 @@ class Host:
 class Phones:
     """N event streams read by one selector loop in a thread; arrival time per seq."""
 
-    def __init__(self, port: int, n: int, since: int):
+    def __init__(self, port: int, n: int, since: int, view: str):
         self.sel = selectors.DefaultSelector()
         self.arrivals: list[dict[int, float]] = [{} for _ in range(n)]
         self.buffers = [b""] * n
         self.stop = False
         for i in range(n):
             s = socket.create_connection(("127.0.0.1", port))
-            s.sendall(f"GET /api/events?view=phone&since={since} HTTP/1.0\r\n"
+            query = f"view={view}&since={since}" if view != "none" else f"since={since}"
+            s.sendall(f"GET /api/events?{query} HTTP/1.0\r\n"
                       f"Host: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
             s.setblocking(False)
             self.sel.register(s, selectors.EVENT_READ, i)
@@ -143,6 +145,8 @@ def main() -> None:
     ap.add_argument("--actions", type=int, default=200)
     ap.add_argument("--interval", type=float, default=0.05, help="seconds between actions")
     ap.add_argument("--threads", type=int, default=80)
+    ap.add_argument("--view", default="phone", choices=["phone", "table", "none"],
+                    help="what each stream carries: a screen's live region, or the snapshot JSON")
     args = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as workdir:
@@ -162,7 +166,7 @@ def main() -> None:
                 seed += 1
             with urllib.request.urlopen(f"{base}/api/state") as r:
                 since = json.load(r)["seq"]
-            phones = Phones(port, args.clients, since)
+            phones = Phones(port, args.clients, since, args.view)
             time.sleep(1.0)  # every stream connected and waiting
             sent: dict[int, float] = {}
             for action in actions:
@@ -183,7 +187,7 @@ def main() -> None:
                 latencies.append((arrivals[seq] - t0) * 1000)
             else:
                 lost += 1
-    print(f"web fan-out: {args.clients} SSE phones (view=phone), {len(sent)} host actions, "
+    print(f"web fan-out: {args.clients} SSE phones (view={args.view}), {len(sent)} host actions, "
           f"~{args.interval * 1000:.0f} ms apart, gunicorn gthread x{args.threads}")
     if latencies:
         print(f"  POST start -> on every phone: p50 {statistics.median(latencies):.1f} ms, "

@@ -29,24 +29,38 @@ _CACHE_SIZE = 64
 
 
 class FragmentCache:
-    """Rendered live regions by (screen, language, seq, extra): many phones, one render."""
+    """Rendered live regions by (screen, language, seq, extra): many phones, one render.
+    The first stream to ask renders; the others asking for the same key meanwhile wait
+    for it rather than render it again."""
 
     def __init__(self, size: int = _CACHE_SIZE):
         self._size = size
         self._items: dict[tuple, str] = {}
+        self._pending: dict[tuple, threading.Event] = {}
         self._lock = threading.Lock()
 
     def get(self, key: tuple, render: Callable[[], str]) -> str:
-        with self._lock:
-            hit = self._items.get(key)
-        if hit is not None:
-            return hit
-        html = render()
-        with self._lock:
-            self._items[key] = html
-            while len(self._items) > self._size:
-                self._items.pop(next(iter(self._items)))
-        return html
+        while True:
+            with self._lock:
+                hit = self._items.get(key)
+                if hit is not None:
+                    return hit
+                waiting = self._pending.get(key)
+                if waiting is None:
+                    done = self._pending[key] = threading.Event()
+                    break
+            waiting.wait(5.0)
+        try:
+            html = render()
+            with self._lock:
+                self._items[key] = html
+                while len(self._items) > self._size:
+                    self._items.pop(next(iter(self._items)))
+            return html
+        finally:
+            with self._lock:
+                self._pending.pop(key, None)
+            done.set()
 
 
 def render_live(screen: str, snapshot: Mapping[str, Any], lang: str,

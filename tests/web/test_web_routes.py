@@ -257,3 +257,9 @@ def test_phone_address_for_the_qr_code(monkeypatch):
     assert qr.phone_url("127.0.0.1:8000", "http://table.example:81/") == "http://table.example:81/phone"
     monkeypatch.setattr(qr, "lan_address", lambda: None)
     assert qr.phone_url("127.0.0.1:8000", None) == "http://127.0.0.1:8000/phone"
+
+
+def test_oversized_bodies_are_refused(host, table):
+    r = host.post("/api/action", data="{" + " " * (300 * 1024) + "}", content_type="application/json",
+                  headers={"X-CSRF-Token": csrf(host)})
+    assert r.status_code == 413 and "too large" in r.get_json()["error"]

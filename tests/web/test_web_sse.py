@@ -167,3 +167,29 @@ def test_stream_ends_when_the_server_stops_and_beats_only_when_quiet():
     assert sum(1 for x in out if x.startswith("id: 6")) == 1
     assert all(t <= 1.0 for t in calls) and len(calls) == 6
     assert out.count(": heartbeat\n\n") >= 1
+
+
+def test_fragment_cache_renders_each_key_once_for_many_streams():
+    import threading
+
+    from web.live import FragmentCache
+
+    cache, calls, gate = FragmentCache(size=2), [], threading.Event()
+
+    def render():
+        calls.append(1)
+        gate.wait(2)
+        return "<p>x</p>"
+
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(cache.get(("phone", "en", 1), render)))
+               for _ in range(20)]
+    for th in threads:
+        th.start()
+    gate.set()
+    for th in threads:
+        th.join()
+    assert results == ["<p>x</p>"] * 20 and len(calls) == 1
+    for seq in (2, 3):
+        cache.get(("phone", "en", seq), lambda: "y")
+    assert cache.get(("phone", "en", 1), lambda: "again") == "again"  # evicted: oldest first
