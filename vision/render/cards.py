@@ -47,6 +47,7 @@ class Palette:
     font: int
     index_font: int
     italic: bool
+    stroke: float = 1.0  # text stroke weight, relative
 
 
 _FLIP7_RGB = ((110, 110, 110), (140, 90, 40), (150, 150, 0), (210, 40, 40), (240, 130, 0),
@@ -71,7 +72,8 @@ PALETTES = {
         numbers=tuple(_bgr(c) for c in _FLIP7_RGB[6:] + _FLIP7_RGB[:6]),
         modifier=_bgr((20, 110, 60)), freeze=_bgr((20, 120, 190)), flip3=_bgr((150, 30, 30)),
         chance=_bgr((120, 30, 150)), gain=_bgr((120, 100, 10)), loss=_bgr((30, 30, 30)),
-        font=cv2.FONT_HERSHEY_TRIPLEX, index_font=cv2.FONT_HERSHEY_COMPLEX, italic=True),
+        font=cv2.FONT_HERSHEY_TRIPLEX, index_font=cv2.FONT_HERSHEY_COMPLEX, italic=True,
+        stroke=0.6),
 }
 
 _WHITE = (250, 250, 250)
@@ -113,7 +115,7 @@ def _number(text: str) -> Centre:
     def draw(cv, cx, cy, s, accent, pal, light):
         colour = accent
         box_w = s * (0.62 if len(text) == 1 else 0.95)
-        cv.text(text, (cx, cy), box_w, s * 0.8, colour, pal.font, 0.13, pal.italic)
+        cv.text(text, (cx, cy), box_w, s * 0.8, colour, pal.font, 0.13 * pal.stroke, pal.italic)
         if text in ("6", "9"):  # tells 6 from an upside-down 9
             cv.line((cx - s * 0.25, cy + s * 0.52), (cx + s * 0.25, cy + s * 0.52), colour, s * 0.07)
     return draw
@@ -123,7 +125,7 @@ def _icon(icon, label: str = "") -> Centre:
     def draw(cv, cx, cy, s, accent, pal, light):
         if label:
             icon(cv, cx, cy - s * 0.12, s * 0.8, accent)
-            cv.text(label, (cx, cy + s * 0.55), s * 0.9, s * 0.17, accent, pal.font, 0.12, pal.italic)
+            cv.text(label, (cx, cy + s * 0.55), s * 0.9, s * 0.17, accent, pal.font, 0.12 * pal.stroke, pal.italic)
         else:
             icon(cv, cx, cy, s, accent)
     return draw
@@ -131,7 +133,7 @@ def _icon(icon, label: str = "") -> Centre:
 
 def _hit(inner: Centre) -> Centre:
     def draw(cv, cx, cy, s, accent, pal, light):
-        cv.text("HIT", (cx, cy - s * 0.5), s * 0.6, s * 0.2, accent, pal.font, 0.14, pal.italic)
+        cv.text("HIT", (cx, cy - s * 0.5), s * 0.6, s * 0.2, accent, pal.font, 0.14 * pal.stroke, pal.italic)
         inner(cv, cx, cy + s * 0.05, s * 0.75, accent, pal, light)
         w = s * 0.16
         for i, name in enumerate(("red", "green", "blue", "yellow")):
@@ -154,7 +156,7 @@ def _take(n: int, wheel: bool) -> Centre:
             icons.colour_wheel(cv, cx, cy - s * 0.2, s * 0.55, _four(pal), 45)
         else:
             icons.card_stack(cv, cx, cy - s * 0.2, s * 0.6, accent, n, face)
-        cv.text(f"+{n}", (cx, cy + s * 0.35), s * 0.6, s * 0.32, accent, pal.font, 0.13, pal.italic)
+        cv.text(f"+{n}", (cx, cy + s * 0.35), s * 0.6, s * 0.32, accent, pal.font, 0.13 * pal.stroke, pal.italic)
     return draw
 
 
@@ -175,7 +177,7 @@ def _rotate(cv, cx, cy, s, accent, pal, light):
 def _coin(value: int) -> Centre:
     def draw(cv, cx, cy, s, accent, pal, light):
         icons.coin(cv, cx, cy - s * 0.45, s * 0.4, accent, _WHITE)
-        cv.text(f"{value:+d}", (cx, cy + s * 0.12), s * 0.95, s * 0.62, accent, pal.font, 0.13,
+        cv.text(f"{value:+d}", (cx, cy + s * 0.12), s * 0.95, s * 0.62, accent, pal.font, 0.13 * pal.stroke,
                 pal.italic)
     return draw
 
@@ -221,7 +223,7 @@ def _design(game: str, card: CardDef, pal: Palette) -> Design:
 
 def _index(cv: Canvas, text: str, colour, pal: Palette, style: str) -> None:
     if style == "alt":
-        cv.text(text, (40, 42), 50 if len(text) > 1 else 26, 34, colour, pal.index_font, 0.13, True)
+        cv.text(text, (40, 42), 50 if len(text) > 1 else 26, 34, colour, pal.index_font, 0.13 * pal.stroke, True)
     else:
         cv.text(text, (30, 33), 40 if len(text) > 1 else 20, 26, colour, pal.index_font, 0.12)
 
