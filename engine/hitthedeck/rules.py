@@ -87,7 +87,7 @@ def _follow(state: State, actor: int, card: str, t_ns: int | None, caller: int) 
         return _flip_due(state, actor)
     if k == HIT_HAND:
         state = replace(state, turn=caller, must=MUST_PLAY)
-        return slaps.open_window(state, caller, t_ns)
+        return slaps.open_window(state, caller, t_ns, take, _after_slap)
     state = replace(state, turn=actor, must=MUST_PLAY, demand=card)
     return state, (Notice("demand", f"{state.name(actor)} must play {describe_demand(card)} "
                                     f"(HIT cards do not count).", (actor,)),)
@@ -135,7 +135,7 @@ def _start_hand(state: State, action: StartHand) -> Step:
     state = replace(state, phase=START, turn=None, must=MUST_PLAY, direction=1, top=None,
                     demand=None, free=False, hand_counts=(size,) * n, discard_size=0,
                     window=None, last_slap=None, went_out=None, laid_out=(None,) * n,
-                    cards_played=0)
+                    cards_played=0, fake_outs=())
     return state, (Notice("start_hand", f"Hand {state.progress.round_no}: {state.name(dealer)} "
                                         f"deals {size} cards each and turns up the first card."),)
 
@@ -215,7 +215,7 @@ def _play(state: State, action: Play) -> Step:
         state = replace(state, went_out=seat, demand=None, free=False)
         out = Notice("went_out", f"{state.name(seat)} went out: the hand is over.", (seat,))
         if kind(card) == HIT_HAND:
-            state, said = slaps.open_window(state, seat, action.t_ns)
+            state, said = slaps.open_window(state, seat, action.t_ns, take, _after_slap)
             return state, (played, out) + said
         return replace(state, phase=COUNTING, turn=None), (played, out)
     state, said = _follow(state, state.next(seat), card, action.t_ns, caller=seat)
@@ -327,6 +327,8 @@ def _fake_out(state: State, action: FakeOut) -> Step:
     elif state.window is not None or state.phase not in (START, PLAY) or seat == state.went_out:
         raise IllegalAction("a fake-out is a slap when no HAND is in play during a hand")
     state, drawn, said = take(state, seat, slaps.FAKE_OUT_PENALTY)
+    if action.t_ns is not None:
+        state = replace(state, fake_outs=state.fake_outs + ((seat, action.t_ns, drawn),))
     return state, (Notice("fake_out", f"{state.name(seat)} was faked out and draws two; "
                                       f"nobody's turn changes.", (seat,)),) + said
 
@@ -399,8 +401,16 @@ def _end_match(state: State, action: EndMatch) -> Step:
                              f"win{'s' if len(progress.winners) == 1 else ''}.", progress.winners),)
 
 
-HANDLERS = {StartHand: _start_hand, TurnUp: _turn_up, Play: _play, Draw: _draw, Pass: _pass,
-            Cut: _cut, Flip: _flip, Slap: _slap, CloseWindow: _close_window,
+def _new_card(handler):
+    """A card reached the discard pile: earlier fake-outs can no longer be a HAND's slaps."""
+    def step_with_card(state: State, action: Action) -> Step:
+        after, notices = handler(state, action)
+        return (replace(after, fake_outs=()) if after.fake_outs else after), notices
+    return step_with_card
+
+
+HANDLERS = {StartHand: _start_hand, TurnUp: _new_card(_turn_up), Play: _new_card(_play),
+            Draw: _draw, Pass: _pass, Cut: _new_card(_cut), Flip: _new_card(_flip), Slap: _slap, CloseWindow: _close_window,
             ForgotCall: _forgot_call, FakeOut: _fake_out, SetHandSize: _set_hand_size,
             HandCards: _hand_cards, EndMatch: _end_match}
 

@@ -71,6 +71,8 @@ class Habits:
     fake_out: float = 0.01                 # per turn, some player slaps for nothing
     forgets_call: float = 0.05
     arrival_jitter_ns: int = 2_000_000     # presses may reach the referee out of order
+    camera_late: float = 0.3               # the camera reports a HAND after some slaps...
+    camera_delay_ns: int = 400_000_000     # ...by up to this long
 
 
 @dataclass
@@ -187,9 +189,7 @@ class Simulator:
         if state.must == MUST_AFTER_DRAW:
             drawn = self.drawn
             if drawn is not None and drawn in hand and why_not(state, drawn) is None:
-                hand.remove(drawn)
-                table.discard.append(drawn)
-                yield from self._card_seen(drawn)
+                yield from self._card_seen(drawn, seat)
             else:
                 yield from self._apply(Pass(seat))
             return
@@ -200,9 +200,7 @@ class Simulator:
             self.drawn = hand[-1] if len(hand) > before else None
             return
         card = self.choosers[seat](legal, rng)
-        hand.remove(card)
-        table.discard.append(card)
-        yield from self._card_seen(card)
+        yield from self._card_seen(card, seat)
 
     def _expose(self) -> str:
         """Turn up, cut, flip or unbury: the card that comes into view on the discard pile."""
@@ -218,44 +216,78 @@ class Simulator:
             table.discard.insert(rng.randrange(len(table.discard)), flip)
         return table.discard[-1]
 
-    def _card_seen(self, card: str) -> Iterator[tuple[Action, State, tuple[Notice, ...]]]:
-        t = self._tick()
-        yield from self._observe(CardSeen(DISCARD, card, t))
-        if self.state.window is not None:
-            yield from self._slaps()
-
-    def _slaps(self) -> Iterator[tuple[Action, State, tuple[Notice, ...]]]:
+    def _card_seen(self, card: str, player: int | None = None
+                   ) -> Iterator[tuple[Action, State, tuple[Notice, ...]]]:
+        """`card` reaches the discard pile (from `player`'s hand, or already exposed there)
+        and the camera reports it; for a HAND, the players slap."""
         rng, habits = self.rng, self.habits
-        caller = self.state.window.caller
-        forgot = caller != self.state.went_out and rng.random() < habits.forgets_call
+
+        def place() -> None:
+            if player is not None:
+                self.table.hands[player].remove(card)
+                self.table.discard.append(card)
+
+        t = self._tick()
+        seen = CardSeen(DISCARD, card, t)
+        trial = self.state
+        for action in interpret(trial, seen):
+            trial, _ = GAME.apply(trial, action)
+        if trial.window is None:
+            place()
+            yield from self._observe(seen)
+            return
+        caller = trial.window.caller
+        forgot = caller != trial.went_out and rng.random() < habits.forgets_call
+        presses = self._presses(trial.window)
+        if player is not None and rng.random() < habits.camera_late:
+            # Fast slaps reach the referee before the camera reports the card (the
+            # simulated table lays the card down only when it is reported, so that the
+            # hidden table and the engine agree at every step).
+            reported = t + rng.randint(0, habits.camera_delay_ns)
+            for press_t, seat in [p for p in presses if p[0] < reported]:
+                yield from self._observe(PadPressed(seat, press_t))
+            presses = [p for p in presses if p[0] >= reported]
+        place()
+        yield from self._observe(seen)
+        yield from self._slaps(presses)
+        if forgot and self.state.phase == PLAY and self.state.last_slap is not None \
+                and self.state.last_slap.markable and not self.state.last_slap.forgot:
+            yield from self._apply(ForgotCall(caller))
+
+    def _presses(self, window) -> list[tuple[int, int]]:
+        """(t_ns, seat) of every press the players make for this window, in arrival order."""
+        rng, habits = self.rng, self.habits
+        opened = window.opened_ns
+        presses: list[tuple[int, int]] = []
+        for seat in window.eligible:
+            if rng.random() < habits.held_pad:
+                presses.append((opened - rng.randint(1, 10**8), seat))
+            if rng.random() < habits.never_slaps:
+                continue
+            reaction = rng.lognormvariate(math.log(habits.reaction_median_ns), habits.reaction_spread)
+            t = opened + max(120_000_000, min(int(reaction), 2_500_000_000))
+            presses.append((t, seat))
+            if rng.random() < habits.chatter:
+                for _ in range(rng.randint(1, 3)):
+                    presses.append((t + rng.randint(200_000, 8_000_000), seat))
+        return sorted(presses, key=lambda p: p[0] + rng.randint(0, habits.arrival_jitter_ns))
+
+    def _slaps(self, presses: list[tuple[int, int]]) -> Iterator[tuple[Action, State, tuple[Notice, ...]]]:
+        """Feed the presses until the window is settled; a tie opens a new round of presses."""
         while self.state.window is not None:
-            window = self.state.window
-            opened = window.opened_ns
-            presses: list[tuple[int, int]] = []   # (arrival, seat, t)
-            for seat in window.eligible:
-                if rng.random() < habits.held_pad:
-                    presses.append((opened - rng.randint(1, 10**8), seat))
-                if rng.random() < habits.never_slaps:
-                    continue
-                reaction = rng.lognormvariate(math.log(habits.reaction_median_ns), habits.reaction_spread)
-                t = opened + max(120_000_000, min(int(reaction), 2_500_000_000))
-                presses.append((t, seat))
-                if rng.random() < habits.chatter:
-                    for _ in range(rng.randint(1, 3)):
-                        presses.append((t + rng.randint(200_000, 8_000_000), seat))
-            arrivals = sorted(presses, key=lambda p: p[0] + rng.randint(0, habits.arrival_jitter_ns))
-            round_no = window.reslap
-            for t, seat in arrivals:
+            round_no = self.state.window.reslap
+            for t, seat in presses:
                 if self.state.window is None or self.state.window.reslap != round_no:
                     break
                 yield from self._observe(PadPressed(seat, t))
             if self.state.window is not None and self.state.window.reslap == round_no:
                 deadline = self.state.window.deadline_ns(self.state.settings.slap_timeout_ms)
                 yield from self._observe(Tick(deadline + self.state.settings.late_report_ms * 1_000_000))
-        self.clock = max(self.clock, (self.state.last_slap.closed_ns or 0) if self.state.last_slap else 0,
-                         max((t for _, t in self.state.last_slap.order), default=0))
-        if forgot and self.state.phase == PLAY:
-            yield from self._apply(ForgotCall(caller))
+            if self.state.window is not None:
+                presses = self._presses(self.state.window)
+        last = self.state.last_slap
+        if last is not None:
+            self.clock = max([self.clock, last.closed_ns or 0] + [t for _, t in last.order])
 
     def _count(self) -> Iterator[tuple[Action, State, tuple[Notice, ...]]]:
         state = self.state

@@ -57,15 +57,36 @@ def classify_press(state: State, seat: int, t_ns: int) -> tuple[str, str]:
         own = dict(last.order).get(seat)
         if own is not None and t_ns - own < state.settings.repeat_guard_ns:
             return IGNORE, f"{name}'s pad is still bouncing from the slap"
+    if any(s == seat and abs(t_ns - t) < state.settings.repeat_guard_ns
+           for s, t, _ in state.fake_outs):
+        return IGNORE, f"{name}'s pad is still bouncing from the last press"
     return FAKE_OUT, ""
 
 
-def open_window(state: State, caller: int, t_ns: int | None) -> tuple[State, tuple[Notice, ...]]:
+def open_window(state: State, caller: int, t_ns: int | None, take: Take,
+                after: Callable[[State], State]) -> tuple[State, tuple[Notice, ...]]:
+    """A HAND was seen at `t_ns`: every player but one who went out slaps. Presses
+    stamped at or after `t_ns` that were judged fake-outs because they reached the
+    referee before the camera's report are slaps in this window (their two cards go back)."""
     eligible = tuple(s for s in range(state.players) if s != state.went_out)
     window = SlapWindow(caller=caller, eligible=eligible, opened_ns=t_ns)
     text = (f"{state.name(caller)}: call \"HIT THE DECK WITH A HAND!\" "
             f"Everyone slaps the deck; the last hand down draws four.")
-    return replace(state, window=window), (Notice("slap_open", text, eligible),)
+    notices = [Notice("slap_open", text, eligible)]
+    early = sorted(((t, s, drawn) for s, t, drawn in state.fake_outs
+                    if t_ns is not None and t >= t_ns and s in eligible), key=lambda x: (x[0], x[1]))
+    counts = list(state.hand_counts)
+    for t, seat, drawn in early:
+        counts[seat] = max(0, counts[seat] - drawn)
+        notices.append(Notice("fake_out_undone", f"{state.name(seat)} slapped before the camera "
+                              f"saw the card: a slap, not a fake-out; the two cards go back.", (seat,)))
+    state = replace(state, window=window, fake_outs=(), hand_counts=tuple(counts))
+    for t, seat, _ in early:
+        if state.window is None or state.window.reslap or seat in state.window.slapped():
+            continue
+        state, said = add_slap(state, seat, t, take, after)
+        notices.extend(said)
+    return state, tuple(notices)
 
 
 def add_slap(state: State, seat: int, t_ns: int, take: Take,

@@ -107,6 +107,10 @@ class State:
     window: SlapWindow | None = None
     last_slap: SlapOutcome | None = None
     went_out: int | None = None
+    # (seat, t_ns, cards drawn) of each fake-out since the last card reached the pile: a
+    # press stamped after a HAND was seen but judged before the camera reported it is a
+    # slap in that HAND's window, and its two cards are taken back.
+    fake_outs: tuple[tuple[int, int, int], ...] = ()
     laid_out: tuple[tuple[str, ...] | None, ...] = ()
     cards_played: int = 0
     last_ruling: str = ""

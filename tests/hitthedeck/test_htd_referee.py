@@ -178,3 +178,27 @@ def test_the_referee_is_pure():
     interpret(s, PadPressed(0, OPEN + 100 * MS))
     interpret(s, Tick(OPEN + 9000 * MS))
     assert s == before and s.window.slaps == ()
+
+
+def test_a_slap_judged_before_the_camera_reported_the_hand_is_a_slap_not_a_fake_out():
+    s, taken = feed(begin(3), PadPressed(0, OPEN + 150 * MS), PadPressed(2, OPEN - 400 * MS))
+    assert taken == [FakeOut(0, OPEN + 150 * MS), FakeOut(2, OPEN - 400 * MS)]
+    assert s.hand_counts == (9, 7, 9)
+    s, _ = feed(s, CardSeen("discard", "HIT-HAND", OPEN))
+    # Ann's press came after the card was seen: her two cards go back and she has slapped;
+    # Cat's came before it: a real fake-out.
+    assert s.window.slaps == ((0, OPEN + 150 * MS),) and s.hand_counts == (7, 6, 9)
+    s, _ = feed(s, PadPressed(1, OPEN + 200 * MS), PadPressed(2, OPEN + 300 * MS))
+    assert s.hand_counts == (7, 6, 13)
+
+
+def test_early_slaps_from_everyone_settle_the_window_at_once():
+    s, _ = feed(begin(2), PadPressed(0, OPEN + 150 * MS), PadPressed(1, OPEN + 100 * MS),
+                CardSeen("discard", "HIT-HAND", OPEN))
+    assert s.window is None and s.hand_counts == (11, 6) and s.turn == 0 and s.free
+
+
+def test_fake_outs_before_an_earlier_card_never_become_slaps():
+    s, _ = feed(begin(3), PadPressed(0, OPEN + 150 * MS), CardSeen("discard", "R5", OPEN + 100 * MS),
+                CardSeen("discard", "HIT-HAND", OPEN))
+    assert s.window.slaps == () and s.hand_counts == (9, 6, 6)
