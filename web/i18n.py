@@ -128,6 +128,9 @@ FRENCH: dict[str, str] = {
     "Pad": "Pad",
     "Tap to hit, hold to stay": "Touchez pour tirer, maintenez pour rester",
     "Press": "Appuyez",
+    "Slap!": "Tapez !",
+    "Claim an out-of-turn discard": "Je joue hors tour",
+    "My bid is down": "Ma mise est posée",
     "Choose your seat": "Choisissez votre place",
     "Enter the host PIN to use a virtual pad.": "Entrez le code hôte pour utiliser un pad virtuel.",
     # camera
