@@ -54,6 +54,8 @@ FRENCH: dict[str, str] = {
     "Scan to follow on your phone": "Scannez pour suivre sur votre téléphone",
     "Host PIN": "Code hôte",
     "camera": "caméra",
+    "Camera lost": "Caméra perdue",
+    "Camera paused": "Caméra en pause",
     "pads": "pads",
     "Status": "État",
     "live": "en direct",

@@ -263,3 +263,13 @@ def test_oversized_bodies_are_refused(host, table):
     r = host.post("/api/action", data="{" + " " * (300 * 1024) + "}", content_type="application/json",
                   headers={"X-CSRF-Token": csrf(host)})
     assert r.status_code == 413 and "too large" in r.get_json()["error"]
+
+
+def test_screens_say_when_the_camera_is_lost_or_paused(host, table):
+    post_json(host, "/api/match", FLIP7)
+    table.set_status(camera="lost")
+    assert "Camera lost" in host.get("/").get_data(as_text=True)
+    post_json(host, "/api/camera/pause", {"paused": True})
+    page = host.get("/phone").get_data(as_text=True)
+    assert "Camera paused" in page and "Camera lost" not in page
+    assert "Resume camera" in host.get("/host").get_data(as_text=True)
