@@ -2,7 +2,7 @@
 import pytest
 
 from engine.core import IllegalAction
-from engine.flip7 import GAME, Flip, Hit, Stay, Target
+from engine.flip7 import Flip, Hit, Stay, Target
 from engine.flip7.referee import interpret
 from engine.observations import CardSeen, PadPressed, PadReleased, Tick, ZoneEmpty
 
