@@ -202,3 +202,10 @@ def test_fake_outs_before_an_earlier_card_never_become_slaps():
     s, _ = feed(begin(3), PadPressed(0, OPEN + 150 * MS), CardSeen("discard", "R5", OPEN + 100 * MS),
                 CardSeen("discard", "HIT-HAND", OPEN))
     assert s.window.slaps == () and s.hand_counts == (9, 6, 6)
+
+
+def test_a_bouncing_pad_is_one_fake_out_not_several():
+    s, taken = feed(begin(3), PadPressed(2, 500 * MS), PadPressed(2, 502 * MS), PadPressed(2, 509 * MS))
+    assert taken == [FakeOut(2, 500 * MS)] and s.hand_counts == (7, 7, 9)
+    s, taken = feed(s, PadPressed(2, 900 * MS))
+    assert taken == [FakeOut(2, 900 * MS)]
