@@ -91,6 +91,7 @@ def test_empty_is_the_same_table_without_cards():
 
 @pytest.mark.parametrize("difficulty", ["default", "hard"])
 def test_random_scenes_are_deterministic_and_truthful(difficulty):
+    off_frame = backs = 0
     for seed in range(12):
         game = ("hitthedeck", "solo", "flip7", "raj")[seed % 4]
         a = random_scene(game, np.random.default_rng(seed), difficulty=difficulty)
@@ -98,16 +99,23 @@ def test_random_scenes_are_deterministic_and_truthful(difficulty):
         assert np.array_equal(a.image, b.image) and np.array_equal(a.empty, b.empty)
         assert [(c.code, c.visible) for c in a.cards] == [(c.code, c.visible) for c in b.cards]
         assert a.image.shape == (480, 640, 3) and a.image.dtype == np.uint8
-        assert 1 <= len(a.cards) <= 8
+        assert 1 <= len(a.cards) <= (9 if difficulty == "hard" else 8)
         assert sum(c.top for c in a.cards if c.zone == "discard") == 1
         for c in a.cards:
             assert c.corners.shape == (4, 2) and c.corners.dtype == np.float32
             assert 0 <= c.visible <= 1
-            assert (c.corners >= 0).all() and (c.corners[:, 0] < 640).all() and (c.corners[:, 1] < 480).all()
-            if c.top and "hand" not in a.distractors:
+            in_frame = ((c.corners >= 0).all() and (c.corners[:, 0] < 640).all()
+                        and (c.corners[:, 1] < 480).all())
+            if not in_frame:
+                off_frame += 1
+                assert difficulty == "hard" and c.visible < 1 and c.zone == "table"
+            elif c.top and "hand" not in a.distractors:
                 assert c.visible == 1.0
+        backs += "back" in a.distractors
     c = random_scene("solo", np.random.default_rng(99), difficulty=difficulty)
     assert not np.array_equal(c.image, a.image)
+    if difficulty == "hard":  # the hard extras do turn up
+        assert off_frame > 0 and backs > 0
 
 
 def test_distractor_scenes_have_no_cards():

@@ -520,40 +520,68 @@ def random_scene(game: str, rng: np.random.Generator, n_cards: int | None = None
                  size: tuple[int, int] = (640, 480), table: Table | None = None) -> Scene:
     """Random cards of `game` (drawn from a real deck: no more copies than exist): a messy
     discard pile plus single cards, under a random camera, table and light, or on `table`
-    (see `random_table`; faster, and all its scenes share one `empty`)."""
-    if table is not None:
-        return _random_cards_on(table, game, rng, n_cards, style, difficulty)
-    spec = random_spec(rng, difficulty, size)
+    (see `random_table`; faster, and all its scenes share one `empty`). "hard" scenes
+    may also hold a face-down draw pile and a card half off the picture."""
+    if table is None:
+        spec = random_spec(rng, difficulty, size)
+        table, hand = set_table(spec, rng), spec.hand
+    else:
+        hand = bool(rng.random() < (0.4 if difficulty == "hard" else 0.15))
     codes = _random_codes(game, rng, n_cards)
     pile = int(rng.integers(1, len(codes) + 1))
     cards: list = [tuple(codes[:pile])] + codes[pile:]
+    placements = None
     for _ in range(4):
         try:
-            return render_scene(game, cards, spec, rng, style)
+            placements = layout(table, game, cards, rng)
+            break
         except ValueError as e:
             if "no room" not in str(e):
                 raise
-            spec = replace(spec, card_width=spec.card_width * 0.85, zoom=min(spec.zoom, 1.0))
-    return render_scene(game, [tuple(codes)], spec, rng, style)
-
-
-def _random_cards_on(table: Table, game: str, rng: np.random.Generator, n_cards: int | None,
-                     style: str, difficulty: str) -> Scene:
-    codes = _random_codes(game, rng, n_cards)
-    pile = int(rng.integers(1, len(codes) + 1))
-    cards: list = [tuple(codes[:pile])] + codes[pile:]
-    try:
-        placements = layout(table, game, cards, rng)
-    except ValueError as e:
-        if "no room" not in str(e):
-            raise
+            spec = table.spec  # smaller cards: nothing else of the table changes
+            table = replace(table, spec=replace(spec, card_width=spec.card_width * 0.85))
+    if placements is None:
         placements = layout(table, game, [tuple(codes)], rng)
+    distractors: list[str] = []
+    if difficulty == "hard":
+        placements, distractors = _hard_extras(table, game, placements, rng)
     hands = []
-    if rng.random() < (0.4 if difficulty == "hard" else 0.15):
-        target = image_corners(table, placements[int(rng.integers(len(placements)))])
+    if hand:
+        faces = [p for p in placements if p.face_up]
+        target = image_corners(table, faces[int(rng.integers(len(faces)))])
         hands.append(hand_over(table, rng, target, float(rng.uniform(0.2, 0.7))))
+        distractors.append("hand")
     return compose(table, game, placements, rng, hands, style=style,
-                   distractors=("hand",) * len(hands))
+                   distractors=tuple(distractors))
+
+
+def _hard_extras(table: Table, game: str, placements: list[Placement],
+                 rng: np.random.Generator) -> tuple[list[Placement], list[str]]:
+    """Maybe a face-down draw pile somewhere free, maybe one more card half off the edge."""
+    taken = [_grow(image_corners(table, p), 1.06) for p in placements]
+    extras: list[str] = []
+    if rng.random() < 0.4:
+        spot = _place_single(table, "", taken, rng, "draw")
+        if spot is not None:
+            backs = messy_pile(table, ["", "", ""], "draw", rng, (spot.x, spot.y), tidy=0.9)
+            placements = [replace(p, face_up=False) for p in backs] + placements
+            extras.append("back")
+    if rng.random() < 0.3:
+        used = {p.code for p in placements}
+        full = [c for c in _deck(game).full() if c not in used]
+        code = full[int(rng.integers(len(full)))]
+        w, h = table.size
+        for _ in range(40):
+            p = Placement(code, rng.uniform(-0.05, 1.05), rng.uniform(-0.05, 1.05),
+                          float(rng.uniform(-180, 180)), "table", True)
+            q = image_corners(table, p)
+            centre = q.mean(axis=0)
+            inside = (q[:, 0] >= 0) & (q[:, 0] < w) & (q[:, 1] >= 0) & (q[:, 1] < h)
+            if 0 < inside.sum() < 4 and 0 <= centre[0] < w and 0 <= centre[1] < h and not any(
+                    _overlaps(_grow(q, 1.06), t) for t in taken):
+                placements = placements + [p]
+                break
+    return placements, extras
 
 
 def _random_codes(game: str, rng: np.random.Generator, n_cards: int | None) -> list[str]:
