@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.render.camera import apply_homography
+from vision.render.camera import apply_homography, motion_kernel
 
 SKIN_TONES = ((175, 195, 240), (140, 170, 225), (110, 145, 200), (85, 120, 175),
               (60, 90, 140), (40, 60, 95))  # BGR, very light to very dark
@@ -29,6 +29,7 @@ class HandPose:
     tone: int = 2
     spread: float = 0.5
     shadow: bool = True       # casts a soft shadow on the table
+    motion: tuple[float, float] = (0.0, 0.0)  # px moved while the shutter was open: smears it
 
 
 def _odd(x: float) -> int:
@@ -78,11 +79,17 @@ def draw_hand(img: np.ndarray, pose: HandPose):
     x, y, bw, bh = cv2.boundingRect(mask)
     if bw == 0:
         return mask, None
-    pad = int(pose.width * 0.6)
+    streak = float(np.hypot(*pose.motion))
+    pad = int(pose.width * 0.6 + streak)
     x0, y0 = max(0, x - pad), max(0, y - pad)
     x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
     roi = img[y0:y1, x0:x1]
     m = mask[y0:y1, x0:x1].astype(np.float32) / 255
+    if streak >= 1.5:
+        kernel = motion_kernel(streak, float(np.degrees(np.arctan2(pose.motion[1], pose.motion[0]))))
+        m = cv2.filter2D(m, -1, kernel)
+        mask = mask.copy()
+        mask[y0:y1, x0:x1] = np.clip(m * 255 + 0.5, 0, 255).astype(np.uint8)
     if pose.shadow:
         dx, dy = int(pose.width * 0.2), int(pose.width * 0.25)
         shade = np.zeros_like(m)
@@ -92,7 +99,8 @@ def draw_hand(img: np.ndarray, pose: HandPose):
     tone = np.asarray(SKIN_TONES[pose.tone % len(SKIN_TONES)], np.float32)
     inner = cv2.stackBlur(m, (_odd(pose.width * 0.2),) * 2)  # darker towards the edges
     skin = (tone * (0.72 + 0.33 * inner)[..., None]).clip(0, 255).astype(np.uint8)
-    img[y0:y1, x0:x1] = cv2.blendLinear(roi, skin, 1 - m, m)
+    img[y0:y1, x0:x1] = cv2.blendLinear(roi, skin, 1 - m, m)  # skin is smooth: smearing
+    # its outline is enough
     return mask, (x0, y0, x1, y1)
 
 

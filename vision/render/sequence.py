@@ -99,9 +99,17 @@ class _Recorder:
         self.discard = zone_polygons(table)["discard"]
         self.frames: list[np.ndarray] = []
         self.truths: list[FrameTruth] = []
+        self._last_palms: list[tuple[float, float]] = []
 
     def shoot(self, placements: list[Placement], hands: list[HandPose], pile_top: str | None,
               pile_quads: list[np.ndarray]) -> FrameTruth:
+        # a hand that moved since the last frame is smeared by half the way (the shutter
+        # is open for about half of the frame time)
+        moved = [replace(hand, motion=tuple((np.asarray(hand.palm) - last) * 0.5))
+                 if i < len(self._last_palms) else hand
+                 for i, (hand, last) in enumerate(zip(hands, self._last_palms + [None] * len(hands)))]
+        self._last_palms = [np.asarray(hand.palm, float) for hand in hands]
+        hands = moved
         scene = compose(self.table, self.game, placements, self.rng, hands, style=self.style)
         clear = self._clear(scene, placements, pile_quads)
         truth = FrameTruth(len(self.frames), scene.cards, pile_top, clear, bool(hands))
