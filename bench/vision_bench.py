@@ -17,16 +17,21 @@ Fixed seeds: the same command prints the same accuracy figures. Speed runs on on
 """
 from __future__ import annotations
 
-import argparse
-import statistics
-import sys
-import time
-from collections import Counter
-from dataclasses import dataclass, field
-from pathlib import Path
+import os
 
-import cv2
-import numpy as np
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one thread, as on the appliance's budget
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from collections import Counter  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

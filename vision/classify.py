@@ -30,13 +30,20 @@ if TYPE_CHECKING:
 WORK_SIZE = (66, 92)        # (w, h) a card is warped to for reading
 TEMPLATE_SIZE = (30, 42)    # (w, h) of a symbol template
 MARGIN = 3                  # work-size pixels around the edge left out (table at the corners)
+SHIFT = 2                   # work-size pixels a face is also read shifted by (detection is
+SHIFTS = ((0, 0), (-SHIFT, 0), (SHIFT, 0), (0, -SHIFT), (0, SHIFT),  # a pixel or two off)
+          (-SHIFT, -SHIFT), (SHIFT, SHIFT), (-SHIFT, SHIFT), (SHIFT, -SHIFT))
+CANDIDATES = 8              # labels whose templates are compared at every shift
 UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True, eq=False)
 class FaceFeatures:
-    """What is compared: the symbol template upright and turned 180 degrees (2 x D,
-    zero-mean, unit-norm) and the ink's colour (a, b) after white balance."""
+    """What is compared: the symbol template at every shift of SHIFTS, upright then
+    turned 180 degrees (2 * len(SHIFTS) x D, zero-mean, unit-norm; row 0 is upright and
+    not shifted) and the ink's hue after white balance (a 2-vector: the
+    direction of its mean Lab a/b, of length 1 for a coloured card, near 0 for a
+    black-and-white one)."""
 
     symbol: np.ndarray
     colour: np.ndarray
@@ -70,15 +77,24 @@ def face_features(face: np.ndarray) -> FaceFeatures:
     a = lab[..., 1] - 128.0
     b = lab[..., 2] - 128.0
     ink = np.sqrt((100.0 - lightness) ** 2 + a * a + b * b)
-    small = cv2.resize(ink, TEMPLATE_SIZE, interpolation=cv2.INTER_AREA).ravel()
-    small = small - small.mean()
-    small /= max(float(np.linalg.norm(small)), 1e-6)
-    symbol = np.stack([small, small[::-1]])  # reversing the raster is a 180-degree turn
-    inked = ink > 25.0
-    count = max(int(inked.sum()), 1)
+    padded = cv2.copyMakeBorder(ink, SHIFT, SHIFT, SHIFT, SHIFT, cv2.BORDER_REPLICATE)
+    ih, iw = ink.shape
+    shifted = [cv2.resize(padded[SHIFT + dy:SHIFT + dy + ih, SHIFT + dx:SHIFT + dx + iw],
+                          TEMPLATE_SIZE, interpolation=cv2.INTER_AREA).ravel()
+               for dx, dy in SHIFTS]
+    upright = np.asarray(shifted, np.float32)
+    upright -= upright.mean(axis=1, keepdims=True)
+    upright /= np.maximum(np.linalg.norm(upright, axis=1, keepdims=True), 1e-6)
+    symbol = np.concatenate([upright, upright[:, ::-1]])  # a reversed raster is a half turn
     chroma = np.sqrt(a * a + b * b)
-    chromatic = inked & (chroma > 18.0)
-    colour = np.array([a[chromatic].sum(), b[chromatic].sum()], np.float32) / count
+    chromatic = (ink > 25.0) & (chroma > 18.0)
+    mean_ab = np.array([a[chromatic].mean(), b[chromatic].mean()], np.float32) \
+        if chromatic.any() else np.zeros(2, np.float32)
+    # The hue matters, not how saturated the light and blur leave it: a unit direction,
+    # shrunk towards zero only for a card with (almost) no colour on it.
+    strength = float(np.linalg.norm(mean_ab))
+    share = min(1.0, float(chromatic.mean()) / 0.03)
+    colour = mean_ab / max(strength, 1e-6) * min(1.0, strength / 15.0) * share
     return FaceFeatures(symbol.astype(np.float32), colour)
 
 
@@ -110,45 +126,66 @@ def paper_light(inner: np.ndarray) -> np.ndarray:
 class Thresholds:
     min_symbol_score: float = 0.55     # NCC of the best template
     full_symbol_margin: float = 0.12   # a margin this large is full confidence
-    max_colour_distance: float = 30.0  # Lab a/b units from the chosen colour prototype
-    min_confidence: float = 0.5
+    max_colour_distance: float = 0.5   # from the chosen colour prototype (hue direction units)
+    max_colour_veto: float = 0.2       # how much better a symbol ruled out by colour may match
+    min_confidence: float = 0.12
 
 
 def classify(features: FaceFeatures, profile: "DeckProfile",
              thresholds: Thresholds = Thresholds()) -> Reading:
-    """The card a face shows, limited to the profile's labels, or UNKNOWN."""
-    upright = profile.whiten(features.symbol[0])
-    symbol = np.stack([upright, upright[::-1]])
-    scores = profile.templates @ symbol.T                       # (templates, 2)
-    best_turn = scores.argmax(axis=1)
-    best = scores[np.arange(len(scores)), best_turn]
-    label_scores = np.maximum.reduceat(best, profile.label_starts)
-    top = int(label_scores.argmax())
-    top_score = float(label_scores[top])
-    group = profile.symbol_class[top]
-    in_group = profile.symbol_class == group
-    rivals = label_scores[~in_group]
-    margin = top_score - (float(rivals.max()) if rivals.size else -1.0)
+    """The card a face shows, limited to the profile's labels, or UNKNOWN.
+
+    Colour rules labels out first: only labels whose colour prototype is near the
+    card's hue compete. Of those the best symbol wins; its margin is over the best
+    competing label of another symbol class. Within its symbol class (a red 5 and a
+    green 5) the colour decides, with its own margin."""
+    shifts = len(features.symbol) // 2
+    symbol = profile.whiten(features.symbol)
+    plain = symbol[[0, shifts]]
+    scores = profile.templates @ plain.T                        # (templates, 2)
+    label_scores = np.maximum.reduceat(scores.max(axis=1), profile.label_starts)
+    colour_gap = np.linalg.norm(profile.colour_protos - features.colour, axis=1)
+    fits = colour_gap <= thresholds.max_colour_distance
+    if not fits.any():
+        top = int(label_scores.argmax())
+        return Reading(UNKNOWN, "", 0.0, round(float(label_scores[top]), 3), False)
+    # The best few labels are compared again at every shift: a card found a pixel or two
+    # off is still read by its best alignment.
+    competing = np.where(fits, label_scores, -np.inf)
+    stops = np.append(profile.label_starts[1:], len(profile.templates))
+    turned_of = {}
+    for label in np.argsort(-competing)[:CANDIDATES]:
+        if not np.isfinite(competing[label]):
+            break
+        block = profile.templates[profile.label_starts[label]:stops[label]] @ symbol.T
+        flat = int(block.argmax())
+        competing[label] = float(block.flat[flat])
+        turned_of[int(label)] = flat % block.shape[1] >= shifts
+    top = int(competing.argmax())
+    top_score = float(competing[top])
+    in_group = profile.symbol_class == profile.symbol_class[top]
+    rivals = competing[~in_group & np.isin(np.arange(len(competing)), list(turned_of))]
+    margin = top_score - (float(rivals.max()) if np.isfinite(rivals).any() else -1.0)
     symbol_conf = min(1.0, max(0.0, margin / thresholds.full_symbol_margin))
     if top_score < thresholds.min_symbol_score:
         symbol_conf = 0.0
+    if float(label_scores.max()) - float(label_scores[top]) > thresholds.max_colour_veto:
+        symbol_conf = 0.0  # colour ruled out a clearly better symbol: the two disagree
 
     members = np.flatnonzero(in_group)
-    distances = np.linalg.norm(profile.colour_protos[members] - features.colour, axis=1)
-    order = np.argsort(distances)
-    chosen = int(members[order[0]])
-    nearest = float(distances[order[0]])
-    colour_conf = max(0.0, 1.0 - nearest / thresholds.max_colour_distance)
+    distances = colour_gap[members]
+    ranked = np.argsort(distances)
+    chosen = int(members[ranked[0]])
+    nearest = float(distances[ranked[0]])
+    colour_conf = 1.0 - nearest / thresholds.max_colour_distance
     if len(members) > 1:
-        second = float(distances[order[1]])
+        second = float(distances[ranked[1]])
         colour_conf = min(colour_conf, (second - nearest) / max(second, 1e-6) * 2.0)
     colour_conf = min(1.0, max(0.0, colour_conf))
 
-    confidence = min(symbol_conf, colour_conf)
-    start = profile.label_starts[chosen]
-    stop = profile.label_starts[chosen + 1] if chosen + 1 < len(profile.label_starts) else len(best)
-    turned = bool(best_turn[start + int(best[start:stop].argmax())])
+    confidence = round(min(symbol_conf, colour_conf), 3)
+    turned = turned_of.get(chosen, turned_of.get(top, False))
     if confidence < thresholds.min_confidence:
-        return Reading(UNKNOWN, "", round(confidence, 3), round(top_score, 3), turned)
-    return Reading(profile.labels[chosen], profile.colours[chosen], round(confidence, 3),
+        return Reading(UNKNOWN, "", confidence, round(top_score, 3), turned)
+    return Reading(profile.labels[chosen], profile.colours[chosen], confidence,
                    round(top_score, 3), turned)

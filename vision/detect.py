@@ -39,6 +39,8 @@ class DetectSettings:
     canny_low: int = 24
     canny_high: int = 64
     change_threshold: int = 22           # minimum colour change that counts as "not table"
+    frame_insets: tuple[float, ...] = () # printed frames inside the card's edge, as a
+                                         # share of its short side (from the deck profile)
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,8 +114,7 @@ class Detection:
         return float(np.count_nonzero(window)) / window.size if window.size else 0.0
 
 
-def outlines(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettings
-             ) -> tuple[list[tuple[list[np.ndarray], float]], np.ndarray | None]:
+def outlines(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettings):
     """Candidate outlines, in order of trust, each source with how far its outlines lie
     inside the card's edge (pixels; negative: outside):
 
@@ -125,7 +126,10 @@ def outlines(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettin
        cloth may have faint edges; these take in the card's shadow, so they come last).
 
     The frame's edges are taken without the empty table's own edges where nothing
-    changed (cloth texture, table seams)."""
+    changed (cloth texture, table seams).
+
+    Returns the sources as (contours, inset) pairs, the changed mask (or None) and the
+    thickened edge map."""
     smooth = cv2.GaussianBlur(frame, (3, 3), 0)
     edges = _canny(smooth, settings)
     changed = None
@@ -138,11 +142,11 @@ def outlines(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettin
     groups, _ = cv2.findContours(thick, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     contours, hierarchy = cv2.findContours(cv2.bitwise_not(thick), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     cells = [] if hierarchy is None else [c for c, link in zip(contours, hierarchy[0]) if link[3] == -1]
-    found = [(list(groups), -1.0), (cells, 1.5)]
+    found = [(list(groups), -2.2), (cells, 1.5)]
     if changed is not None:
         blobs, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        found.append((list(blobs), 0.0))
-    return found, changed
+        found.append((list(blobs), -1.6))
+    return found, changed, thick
 
 
 def find_cards(frame: np.ndarray, table: EmptyTable | None = None,
@@ -158,7 +162,7 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
     h, w = frame.shape[:2]
     min_area = settings.min_short_side ** 2 * settings.aspect
     max_area = settings.max_area_fraction * h * w
-    sources, changed = outlines(frame, table, settings)
+    sources, changed, thick = outlines(frame, table, settings)
     kept: list[np.ndarray] = []
     # Edge cells first: they follow the card's own edge. A changed region also takes in
     # the card's shadow, so it only counts where no cell was found.
@@ -169,8 +173,11 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
             if not min_area <= area <= max_area:
                 continue
             quad = fit_card_quad(contour, area, settings, inset)
-            if quad is not None:
-                found.append((float(cv2.contourArea(quad)), quad))
+            if quad is None:
+                continue
+            if inset > 0:  # a cell may be the inside of a printed frame
+                quad = _outer_frame(quad, thick, settings.frame_insets)
+            found.append((float(cv2.contourArea(quad)), quad))
         found.sort(key=lambda item: -item[0])
         for _, quad in found:
             if all(quad_overlap(quad, other) < 0.3 for other in kept):
@@ -260,6 +267,51 @@ def _support(points: np.ndarray, quad: np.ndarray) -> float:
         expected = 0.8 * length * max(abs(float(u[0])), abs(float(u[1])))
         shares.append(min(1.0, np.count_nonzero(on_side) / max(expected, 1.0)))
     return (sum(shares) + min(shares)) / 5
+
+
+def _move_sides(quad: np.ndarray, offsets) -> np.ndarray:
+    """The quad (TL, TR, BR, BL order, clockwise) with side i moved outward by
+    offsets[i] pixels (side i joins corner i and corner i+1)."""
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        u = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        outward = np.array([u[1], -u[0]], np.float32)  # left of a clockwise walk is outside
+        lines.append((a + outward * offsets[i], u))
+    corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
+    if any(c is None for c in corners):
+        return quad
+    return np.array(corners, np.float32)
+
+
+def _side_samples(quad: np.ndarray, step: float = 2.0):  # noqa: ANN202 (a generator)
+    """Points along the middle 80% of each side, with each side's outward normal."""
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        u = (b - a) / max(length, 1e-6)
+        t = np.linspace(0.1, 0.9, max(4, int(0.8 * length / step)))
+        yield i, a + np.outer(t, b - a), np.array([u[1], -u[0]], np.float32)
+
+
+def _outer_frame(quad: np.ndarray, thick: np.ndarray, insets) -> np.ndarray:
+    """If the quad is the inside of a printed frame, the card's own outline: the first
+    of the frame insets whose grown outline lies on edges nearly all round."""
+    short = side_lengths(quad)[0]
+    h, w = thick.shape
+    for inset in insets:
+        grow = inset * short / (1 - 2 * inset)
+        grown = _move_sides(quad, [grow] * 4)
+        hits, total = 0, 0
+        for _, points, _ in _side_samples(grown):
+            xs = np.clip(np.round(points[:, 0]).astype(int), 0, w - 1)
+            ys = np.clip(np.round(points[:, 1]).astype(int), 0, h - 1)
+            inside = (points[:, 0] >= 0) & (points[:, 0] < w) & (points[:, 1] >= 0) & (points[:, 1] < h)
+            hits += int(np.count_nonzero(thick[ys, xs][inside]))
+            total += len(points)
+        if hits >= 0.7 * total:
+            return grown
+    return quad
 
 
 def _intersect(l1, l2) -> np.ndarray | None:

@@ -67,7 +67,7 @@ class Recognizer:
     @staticmethod
     def create(profile: DeckProfile, empty_table: np.ndarray | None = None,
                thresholds: Thresholds = Thresholds()) -> "Recognizer":
-        settings = DetectSettings(aspect=profile.aspect)
+        settings = DetectSettings(aspect=profile.aspect, frame_insets=profile.frame_insets)
         table = EmptyTable.from_image(empty_table, settings) if empty_table is not None else None
         return Recognizer(profile, table, settings, thresholds)
 

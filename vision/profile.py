@@ -25,11 +25,12 @@ import cv2
 import numpy as np
 
 from vision.classify import TEMPLATE_SIZE, WORK_SIZE, FaceFeatures, face_features
-from vision.warp import CARD_ASPECT
+from vision.warp import CARD_ASPECT, warp_card
 
 GAMES = ("hitthedeck", "solo", "flip7", "raj")
 SAME_SYMBOL = 0.985     # template correlation above which two labels share a symbol
 FORMAT_VERSION = 2
+VIEWS = 8                # camera-like views of each card kept as extra templates
 
 
 class ProfileError(ValueError):
@@ -48,6 +49,7 @@ class DeckProfile:
     symbol_mean: np.ndarray           # (D,) the deck's average symbol, taken off before matching
     symbol_weight: np.ndarray         # (D,) how much each pixel varies across the deck
     aspect: float = CARD_ASPECT
+    frame_insets: tuple[float, ...] = ()  # printed frames inside the edge, share of short side
 
     def whiten(self, symbols: np.ndarray) -> np.ndarray:
         """Raw unit-norm templates (n x D) to the profile's matching space: the deck's
@@ -79,7 +81,8 @@ class Sample:
     features: FaceFeatures
 
 
-def build_profile(name: str, samples: Iterable[Sample], aspect: float = CARD_ASPECT) -> DeckProfile:
+def build_profile(name: str, samples: Iterable[Sample], aspect: float = CARD_ASPECT,
+                  frame_insets: tuple[float, ...] = ()) -> DeckProfile:
     """A profile from labelled samples (at least one per label)."""
     by_label: dict[str, list[Sample]] = {}
     for sample in samples:
@@ -106,10 +109,40 @@ def build_profile(name: str, samples: Iterable[Sample], aspect: float = CARD_ASP
     starts_arr = np.asarray(starts, np.int64)
     profile = DeckProfile(name, labels, tuple(colours), raw, starts_arr,
                           np.asarray(protos, np.float32), np.zeros(len(labels), np.int64),
-                          mean.astype(np.float32), weight.astype(np.float32), float(aspect))
+                          mean.astype(np.float32), weight.astype(np.float32), float(aspect),
+                          tuple(frame_insets))
     white = profile.whiten(raw)
     return dataclasses.replace(profile, templates=white,
                                symbol_class=symbol_classes(white, starts_arr))
+
+
+def measure_frame_insets(faces: Sequence[np.ndarray]) -> tuple[float, ...]:
+    """Printed frames of a deck: a card's face is shown small on a plain grey ground and
+    the card-shaped outlines found inside its edge are measured (a share of the short
+    side each). Detection uses them to get from a frame's inside to the card's edge when
+    the edge itself is lost among other cards."""
+    from vision.detect import DetectSettings, fit_card_quad, outlines
+    from vision.warp import side_lengths
+
+    settings = DetectSettings(min_short_side=20)
+    found = []
+    for face in faces:
+        small = cv2.resize(face, (90, int(round(90 * face.shape[0] / face.shape[1]))),
+                           interpolation=cv2.INTER_AREA)
+        canvas = np.full((small.shape[0] + 60, 150, 3), 128, np.uint8)
+        canvas[30:30 + small.shape[0], 30:120] = small
+        (_, (cells, inset), *_), _, _ = outlines(canvas, None, settings)
+        for contour in cells:
+            area = cv2.contourArea(contour)
+            quad = fit_card_quad(contour, area, settings, inset) if area > 400 else None
+            if quad is not None:
+                share = (1 - side_lengths(quad)[0] / 90) / 2
+                if 0.02 < share < 0.15:
+                    found.append(round(share, 3))
+    if not found:
+        return ()
+    typical = float(np.median(found))
+    return (round(typical, 4), round(typical - 0.0065, 4), round(typical + 0.0065, 4))
 
 
 def symbol_classes(templates: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -133,6 +166,45 @@ def symbol_classes(templates: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.asarray([numbering[r] for r in roots], np.int64)
 
 
+def camera_views(face: np.ndarray, rng: np.random.Generator, count: int) -> list[np.ndarray]:
+    """`count` upright faces (WORK_SIZE) as the camera would deliver them: the card
+    drawn small at a random angle with a little perspective, under a coloured light
+    falling off across it, blurred, noisy, sometimes JPEG-compressed, and warped back
+    from slightly wrong corners (as detection finds them)."""
+    fh, fw = face.shape[:2]
+    views = []
+    for _ in range(count):
+        width = rng.uniform(58, 100)
+        height = width * fh / fw
+        angle = rng.uniform(0, 2 * np.pi)
+        u = np.array([np.cos(angle), np.sin(angle)])
+        v = np.array([-np.sin(angle), np.cos(angle)])
+        size = int(np.ceil(height * 1.3)) + 8
+        centre = np.array([size / 2, size / 2])
+        corners = np.array([centre - u * width / 2 - v * height / 2, centre + u * width / 2 - v * height / 2,
+                            centre + u * width / 2 + v * height / 2, centre - u * width / 2 + v * height / 2])
+        corners += rng.normal(0, 0.012 * width, (4, 2))
+        source = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
+        matrix = cv2.getPerspectiveTransform(source, corners.astype(np.float32))
+        table = rng.uniform(20, 235, 3)
+        picture = cv2.warpPerspective(face, matrix, (size, size), flags=cv2.INTER_AREA,
+                                      borderMode=cv2.BORDER_CONSTANT, borderValue=tuple(table))
+        picture = picture.astype(np.float32)
+        ys, xs = np.mgrid[0:size, 0:size].astype(np.float32) / size - 0.5
+        tilt = 1 + rng.uniform(-0.35, 0.35) * xs + rng.uniform(-0.35, 0.35) * ys
+        picture *= (rng.uniform(0.75, 1.15, 3) * rng.uniform(0.6, 1.05))[None, None, :] * tilt[..., None]
+        sigma = rng.uniform(0.01, 1.1)
+        picture = cv2.GaussianBlur(picture, (0, 0), sigma)
+        picture += rng.normal(0, rng.uniform(1, 6), picture.shape)
+        picture = np.clip(picture, 0, 255).astype(np.uint8)
+        if rng.random() < 0.5:
+            ok, data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 95))])
+            picture = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        found = (corners + rng.normal(0, 1.0, (4, 2))).astype(np.float32)
+        views.append(warp_card(picture, found, WORK_SIZE))
+    return views
+
+
 # --- built-in profiles: Deckhand's own decks ------------------------------------------
 
 def deck_colour(game: str, code: str) -> str:
@@ -142,33 +214,40 @@ def deck_colour(game: str, code: str) -> str:
     return code.partition(":")[0] if colour == "seat" else colour
 
 
-def rendered_samples(game: str, style: str = "deckhand") -> list[Sample]:
+def rendered_samples(game: str, style: str = "deckhand", views: int = VIEWS) -> list[Sample]:
     """Samples of every card of a built-in deck, drawn by the renderer: the clean face
-    and a softened copy (what a card some 60 pixels wide looks like to the camera)."""
+    and `views` camera-like views of it (fixed seed)."""
     from vision.render.cards import deck_codes, render_card
 
+    rng = np.random.default_rng(63)
     samples = []
     for code in deck_codes(game):
-        face = render_card(game, code, style)
-        soft = cv2.resize(cv2.resize(face, (48, 67), interpolation=cv2.INTER_AREA),
-                          WORK_SIZE, interpolation=cv2.INTER_LINEAR)
-        colour = deck_colour(game, code)
-        samples.append(Sample(code, colour, face_features(face)))
-        samples.append(Sample(code, colour, face_features(soft)))
+        samples += samples_of(code, deck_colour(game, code), render_card(game, code, style), rng, views)
     return samples
 
 
+def rendered_frame_insets(game: str, style: str = "deckhand") -> tuple[float, ...]:
+    from vision.render.cards import deck_codes, render_card
+
+    return measure_frame_insets([render_card(game, code, style) for code in deck_codes(game)[:6]])
+
+
+def samples_of(label: str, colour: str, face: np.ndarray, rng: np.random.Generator,
+               views: int = VIEWS) -> list[Sample]:
+    """The face itself and `views` camera-like views of it, as samples."""
+    faces = [cv2.resize(face, WORK_SIZE, interpolation=cv2.INTER_AREA)] + camera_views(face, rng, views)
+    return [Sample(label, colour, face_features(f)) for f in faces]
+
+
 def _renderer_fingerprint(style: str) -> str:
-    import vision.classify
     import vision.render.cards
 
     digest = hashlib.sha1(f"{FORMAT_VERSION}:{style}:{TEMPLATE_SIZE}:{WORK_SIZE}".encode())
-    for module in (vision.render.cards, vision.classify):
-        digest.update(Path(module.__file__).read_bytes())
-    for helper in ("canvas.py", "icons.py"):
-        path = Path(vision.render.cards.__file__).with_name(helper)
-        if path.exists():
-            digest.update(path.read_bytes())
+    here = Path(__file__).parent
+    sources = [here / name for name in ("profile.py", "classify.py")]
+    sources += sorted(Path(vision.render.cards.__file__).parent.glob("*.py"))
+    for path in sources:
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 
@@ -189,7 +268,8 @@ def builtin_profile(game: str, style: str = "deckhand", cache: bool = True) -> D
             return load_profile_file(path)
         except ProfileError:
             pass  # a damaged cache entry is rebuilt below
-    profile = build_profile(name, rendered_samples(game, style))
+    profile = build_profile(name, rendered_samples(game, style),
+                            frame_insets=rendered_frame_insets(game, style))
     if cache:
         try:
             save_profile(profile, path)
@@ -207,6 +287,7 @@ def save_profile(profile: DeckProfile, path: str | os.PathLike) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {"format": FORMAT_VERSION, "name": profile.name, "labels": list(profile.labels),
             "colours": list(profile.colours), "aspect": profile.aspect,
+            "frame_insets": list(profile.frame_insets),
             "template_size": list(TEMPLATE_SIZE)}
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), templates=profile.templates,
@@ -235,7 +316,8 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                        arrays["colour_protos"].astype(np.float32),
                        arrays["symbol_class"].astype(np.int64),
                        arrays["symbol_mean"].astype(np.float32),
-                       arrays["symbol_weight"].astype(np.float32), float(meta["aspect"]))
+                       arrays["symbol_weight"].astype(np.float32), float(meta["aspect"]),
+                       tuple(meta.get("frame_insets", ())))
 
 
 def load_profile(spec: str) -> DeckProfile:
