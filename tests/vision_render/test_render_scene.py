@@ -179,3 +179,10 @@ def test_any_camera_any_pose_a_lone_card_is_whole_and_exact(tilt, tilt_dir, roll
     (card,) = scene.cards
     assert card.visible == 1.0
     assert face_error(scene.image, "hitthedeck", code, card.corners) < 4
+
+
+def test_truth_compares_by_value():
+    a = random_scene("solo", np.random.default_rng(3))
+    b = random_scene("solo", np.random.default_rng(3))
+    assert a.cards == b.cards and len({*a.cards, *b.cards}) == len(a.cards)
+    assert a.cards != random_scene("solo", np.random.default_rng(4)).cards

@@ -62,7 +62,7 @@ def _apply(hom: np.ndarray, pts: np.ndarray) -> np.ndarray:
 apply_homography = _apply
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Lighting:
     gain: np.ndarray          # float32 HxWx3, multiplies the picture
     glare: np.ndarray | None  # float32 HxWx3, added after the gain (a lamp's reflection)

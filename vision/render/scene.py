@@ -86,7 +86,7 @@ class Placement:
     lift: float = 0.0          # held above the table: drawn this much larger (0.1 = 10 %)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PlacedCard:
     game: str
     code: str
@@ -95,8 +95,19 @@ class PlacedCard:
     zone: str
     top: bool            # uppermost card of its pile
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlacedCard):
+            return NotImplemented
+        return ((self.game, self.code, self.visible, self.zone, self.top)
+                == (other.game, other.code, other.visible, other.zone, other.top)
+                and np.array_equal(self.corners, other.corners))
 
-@dataclass(frozen=True)
+    def __hash__(self) -> int:
+        return hash((self.game, self.code, self.visible, self.zone, self.top,
+                     self.corners.tobytes()))
+
+
+@dataclass(frozen=True, eq=False)  # pictures compare by identity
 class Scene:
     image: np.ndarray
     empty: np.ndarray
@@ -108,7 +119,7 @@ class Scene:
     spec: SceneSpec | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Table:
     """Everything that stays put from frame to frame: camera, table, light."""
     spec: SceneSpec

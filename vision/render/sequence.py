@@ -36,7 +36,7 @@ class Event:
     code: str | None   # the card that landed
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Clip:
     """A list-like of (frame, truth) pairs, plus what a tracker should make of them."""
     frames: tuple[np.ndarray, ...]
