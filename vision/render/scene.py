@@ -21,8 +21,7 @@ import numpy as np
 
 from vision.render.camera import (FLAT, LIGHTS, Lighting, apply_homography, camera_homography,
                                   develop, make_lighting, motion_kernel, optics_margin, sensor)
-from vision.render.cards import (CARD_ASPECT, CANONICAL_SIZE, STYLES, back_face, card_face,
-                                 card_mask, deck_codes, _deck)
+from vision.render.cards import CARD_ASPECT, STYLES, _deck, back_face, card_face, card_mask
 from vision.render.hands import (DISTRACTORS, SKIN_TONES, HandPose, draw_flat_object,
                                  draw_hand)
 from vision.render.table import TABLES, VARIANTS, table_texture
