@@ -205,9 +205,10 @@ class Simulator:
     def _expose(self) -> str:
         """Turn up, cut, flip or unbury: the card that comes into view on the discard pile."""
         state, table, rng = self.state, self.table, self.rng
-        if state.phase in (DEAL, START) or state.must == MUST_CUT:
-            k = len(table.draw) // 2 + rng.randint(-3, 3) if state.must == MUST_CUT else len(table.draw) - 1
-            k = min(max(k, 0), len(table.draw) - 1)
+        if state.phase in (DEAL, START):
+            table.discard.append(table.draw.pop())
+        elif state.must == MUST_CUT:  # about half way down
+            k = min(max(len(table.draw) // 2 + rng.randint(-3, 3), 0), len(table.draw) - 1)
             table.discard.append(table.draw.pop(k))
         elif state.must == MUST_FLIP:
             table.draw, table.discard = table.discard[::-1], table.draw[::-1]
