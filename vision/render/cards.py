@@ -91,7 +91,7 @@ class Design:
 
 # --------------------------------------------------------------------------- decks
 
-def _deck(game: str) -> Deck:
+def game_deck(game: str) -> Deck:
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; the renderer draws: {', '.join(GAMES)}")
     return importlib.import_module(f"engine.{game}.deck").DECK
@@ -99,11 +99,11 @@ def _deck(game: str) -> Deck:
 
 def deck_codes(game: str) -> tuple[str, ...]:
     """Every distinct card code of a game (Raj: point cards and every seat's player cards)."""
-    return _deck(game).codes
+    return game_deck(game).codes
 
 
 def _card(game: str, code: str) -> CardDef:
-    deck = _deck(game)
+    deck = game_deck(game)
     if code not in deck:
         raise ValueError(f"{code!r} is not a {game} card")
     return deck[code]

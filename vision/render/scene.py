@@ -21,7 +21,7 @@ import numpy as np
 
 from vision.render.camera import (FLAT, LIGHTS, Lighting, apply_homography, camera_homography,
                                   develop, make_lighting, motion_kernel, optics_margin, sensor)
-from vision.render.cards import CARD_ASPECT, STYLES, _deck, back_face, card_face, card_mask
+from vision.render.cards import CARD_ASPECT, STYLES, game_deck, back_face, card_face, card_mask
 from vision.render.hands import (DISTRACTORS, SKIN_TONES, HandPose, draw_flat_object,
                                  draw_hand)
 from vision.render.table import TABLES, VARIANTS, table_texture
@@ -315,7 +315,7 @@ def compose(table: Table, game: str, placements: Sequence[Placement], rng: np.ra
         g = p.game or game
         corners = image_corners(table, p)
         code = p.code if p.face_up else None
-        if code is not None and code not in _deck(g):
+        if code is not None and code not in game_deck(g):
             raise ValueError(f"{code!r} is not a {g} card")
         dirty = _union(dirty, _paste_card(img, _face(g, code, style, _mip_width(corners)),
                                           corners, table.spec.card_shadows))
@@ -578,7 +578,7 @@ def _hard_extras(table: Table, game: str, placements: list[Placement],
             extras.append("back")
     if rng.random() < 0.3:
         used = {p.code for p in placements}
-        full = [c for c in _deck(game).full() if c not in used]
+        full = [c for c in game_deck(game).full() if c not in used]
         code = full[int(rng.integers(len(full)))]
         w, h = table.size
         for _ in range(40):
@@ -595,7 +595,7 @@ def _hard_extras(table: Table, game: str, placements: list[Placement],
 
 
 def _random_codes(game: str, rng: np.random.Generator, n_cards: int | None) -> list[str]:
-    full = _deck(game).full()
+    full = game_deck(game).full()
     n = int(rng.integers(1, 9)) if n_cards is None else int(n_cards)
     if not 1 <= n <= 15:
         raise ValueError(f"n_cards must be 1..15, not {n}")

@@ -14,7 +14,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from vision.render.cards import CARD_ASPECT, _deck
+from vision.render.cards import CARD_ASPECT, game_deck
 from vision.render.hands import SKIN_TONES, HandPose
 from vision.render.scene import (PlacedCard, Placement, SceneSpec, Table, compose, image_corners,
                                  messy_pile, random_spec, set_table, zone_polygons)
@@ -71,7 +71,7 @@ def _clip_spec(rng: np.random.Generator, spec: SceneSpec | None, difficulty: str
 
 
 def _pile_codes(game: str, rng: np.random.Generator, n: int, exclude: Sequence[str] = ()) -> list[str]:
-    full = [c for c in _deck(game).full() if c not in exclude]
+    full = [c for c in game_deck(game).full() if c not in exclude]
     return [full[i] for i in rng.choice(len(full), n, replace=False)]
 
 
@@ -196,7 +196,7 @@ def card_landing_sequence(game: str, code: str, rng: np.random.Generator,
     """A hand brings `code` in from off the picture and drops it on the discard pile
     (`pile`, bottom first; default 0-3 random cards), then goes away. The "landed" event's
     frame is the first with the card down and nothing over it."""
-    if code not in _deck(game):
+    if code not in game_deck(game):
         raise ValueError(f"{code!r} is not a {game} card")
     table = set_table(_clip_spec(rng, spec, difficulty), rng)
     if pile is None:

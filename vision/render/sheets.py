@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.render.cards import STYLES, _deck, back_face, card_face, card_mask
+from vision.render.cards import STYLES, game_deck, back_face, card_face, card_mask
 
 A4_MM = (210.0, 297.0)
 CARD_MM = (63.0, 88.0)
@@ -51,7 +51,7 @@ def page_layout(dpi: int = 300) -> Layout:
 def sheet_codes(game: str, which: str = "deck") -> tuple[str, ...]:
     if which not in WHICH:
         raise ValueError(f"which must be one of {', '.join(WHICH)}, not {which!r}")
-    deck = _deck(game)
+    deck = game_deck(game)
     return deck.full() if which == "deck" else deck.codes
 
 
