@@ -1,0 +1,239 @@
+"""Turning frame-by-frame readings into table events, one calibrated zone at a time.
+
+A camera sees a card many times, half-covered by the hand that plays it, and sees hands
+pass over piles. The tracker only speaks when a zone has settled:
+
+* a pile zone (the discard pile, the reveal spot, a seat's spot) emits `CardSeen` when a
+  new card has been the zone's top card, unoccluded and still, for `stable_frames`
+  frames. A hand passing over the pile hides the top card and shows it again: no play.
+  A top card lifted and put back is no play either: the card beneath it was the pile's
+  previous top, and the lifted card coming back is the same card. The same code seen on
+  top again counts as a new card only after the zone was covered in between and the
+  card lies clearly elsewhere (a second copy played on the first).
+* a pile zone emits `ZoneEmpty` when the zone has looked like the empty table for
+  `empty_frames` frames after holding cards (the pile was taken).
+* a spread zone (end-of-round counting) emits `CardsLaidOut` with every card when the
+  whole spread has read the same, with no unreadable card in it, for `stable_frames`.
+
+State is a frozen value; `step` is a pure function of the state and one frame's reading.
+What does not live here: reading frames (`vision.pipeline`), what events mean (the
+game's referee).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.observations import CardSeen, CardsLaidOut, Observation, ZoneEmpty
+from vision.pipeline import FrameReading, SeenCard
+
+Rect = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A calibrated part of the picture: a rectangle in fractions of its width and
+    height (x0, y0, x1, y1). `spread`: the zone is read as a whole spread."""
+
+    name: str
+    rect: Rect
+    spread: bool = False
+
+    def __post_init__(self) -> None:
+        x0, y0, x1, y1 = self.rect
+        if not (0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1):
+            raise ValueError(f"zone {self.name!r}: {self.rect} is not a rectangle inside the picture "
+                             "(x0 < x1 and y0 < y1, all between 0 and 1)")
+
+
+@dataclass(frozen=True)
+class TrackSettings:
+    stable_frames: int = 3       # frames a card must stay put, uncovered, before it counts
+    still_share: float = 0.08    # corner movement per frame, as a share of the card's short side
+    moved_share: float = 0.3     # how far a same-code card must lie to be another copy
+    empty_frames: int = 4        # frames of bare table before a pile counts as taken
+    clear_share: float = 0.015   # changed pixels in a zone below this share: nothing there
+
+
+@dataclass(frozen=True)
+class PileState:
+    history: tuple[str, ...] = ()      # the pile's tops as confirmed, oldest first
+    top_pose: tuple[float, ...] = ()   # corners of the current top (flattened), as confirmed
+    lifted: str | None = None          # a top that went away, uncovering the card beneath
+    covered_since_top: bool = False    # the zone was covered after the top was confirmed
+    candidate: str | None = None
+    candidate_pose: tuple[float, ...] = ()
+    count: int = 0
+    empty_count: int = 0
+
+
+@dataclass(frozen=True)
+class SpreadState:
+    last: tuple[str, ...] = ()
+    candidate: tuple[str, ...] = ()
+    count: int = 0
+    empty_count: int = 0
+
+
+@dataclass(frozen=True)
+class TrackerState:
+    zones: tuple[Zone, ...]
+    zone_states: tuple[PileState | SpreadState, ...]
+    settings: TrackSettings = TrackSettings()
+
+
+def start(zones: tuple[Zone, ...] | list[Zone], settings: TrackSettings = TrackSettings()) -> TrackerState:
+    names = [z.name for z in zones]
+    if len(names) != len(set(names)):
+        raise ValueError(f"two zones share a name: {names}")
+    return TrackerState(tuple(zones), tuple(SpreadState() if z.spread else PileState() for z in zones),
+                        settings)
+
+
+def prime(state: TrackerState, reading: FrameReading) -> TrackerState:
+    """The tracker taking what already lies on the table (at start-up) as known, without
+    reporting it as played."""
+    new_states = []
+    for zone, zone_state, cards in zip(state.zones, state.zone_states, assign(state.zones, reading)):
+        known = [c for c in cards if c.known]
+        if zone.spread:
+            zone_state = SpreadState(last=tuple(c.label for c in _reading_order(known)))
+        elif known:
+            card = max(known, key=lambda c: c.confidence)
+            zone_state = PileState(history=(card.label,), top_pose=_pose(card))
+        new_states.append(zone_state)
+    return dataclasses.replace(state, zone_states=tuple(new_states))
+
+
+def assign(zones: tuple[Zone, ...], reading: FrameReading) -> list[tuple[SeenCard, ...]]:
+    """The cards of each zone: a card belongs to the zone its centre lies in (the one
+    whose middle is nearest, where zones overlap)."""
+    w, h = reading.size
+    per_zone: list[list[SeenCard]] = [[] for _ in zones]
+    for card in reading.cards:
+        x, y = card.centre[0] / w, card.centre[1] / h
+        inside = [i for i, z in enumerate(zones) if z.rect[0] <= x <= z.rect[2] and z.rect[1] <= y <= z.rect[3]]
+        if inside:
+            nearest = min(inside, key=lambda i: (x - (zones[i].rect[0] + zones[i].rect[2]) / 2) ** 2
+                          + (y - (zones[i].rect[1] + zones[i].rect[3]) / 2) ** 2)
+            per_zone[nearest].append(card)
+    return [tuple(cards) for cards in per_zone]
+
+
+def step(state: TrackerState, reading: FrameReading, t_ns: int
+         ) -> tuple[TrackerState, tuple[Observation, ...]]:
+    """The tracker after one more frame, and the events that frame settles."""
+    events: list[Observation] = []
+    new_states = []
+    for zone, zone_state, cards in zip(state.zones, state.zone_states, assign(state.zones, reading)):
+        clear = _is_clear(reading, zone.rect, cards, state.settings)
+        if zone.spread:
+            zone_state, event = _step_spread(zone, zone_state, cards, clear, t_ns, state.settings)
+        else:
+            zone_state, event = _step_pile(zone, zone_state, cards, clear, t_ns, state.settings)
+        new_states.append(zone_state)
+        if event is not None:
+            events.append(event)
+    return dataclasses.replace(state, zone_states=tuple(new_states)), tuple(events)
+
+
+def _is_clear(reading: FrameReading, rect: Rect, cards: tuple[SeenCard, ...],
+              settings: TrackSettings) -> bool:
+    share = reading.detection.changed_fraction(rect)
+    if share is None:  # no picture of the empty table: only "no card found" to go on
+        return not cards
+    return share < settings.clear_share and not cards
+
+
+def _pose(card: SeenCard) -> tuple[float, ...]:
+    return tuple(float(v) for v in np.asarray(card.corners, np.float32).ravel())
+
+
+def _pose_gap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """How far apart two card poses are, as a share of the card's short side (either way
+    round: a card turned half round lies in the same place)."""
+    if not a or not b:
+        return float("inf")
+    pa = np.asarray(a, np.float32).reshape(4, 2)
+    pb = np.asarray(b, np.float32).reshape(4, 2)
+    short = max(float(np.linalg.norm(pa[1] - pa[0])), 1.0)
+    gap = min(float(np.linalg.norm(pa - np.roll(pb, k, axis=0), axis=1).mean()) for k in (0, 2))
+    return gap / short
+
+
+def _step_pile(zone: Zone, s: PileState, cards, clear: bool, t_ns: int, settings: TrackSettings):
+    if clear:
+        s = dataclasses.replace(s, candidate=None, candidate_pose=(), count=0,
+                                empty_count=s.empty_count + 1, covered_since_top=True)
+        if s.empty_count == settings.empty_frames and s.history:
+            return PileState(empty_count=s.empty_count), ZoneEmpty(zone.name, t_ns)
+        return s, None
+    s = dataclasses.replace(s, empty_count=0)
+    known = [c for c in cards if c.known]
+    if not known:  # covered (a hand, a card in the air) or unreadable: wait
+        return dataclasses.replace(s, candidate=None, candidate_pose=(), count=0,
+                                   covered_since_top=True), None
+    card = max(known, key=lambda c: c.confidence)
+    pose = _pose(card)
+    if card.label == s.candidate and _pose_gap(pose, s.candidate_pose) <= settings.still_share:
+        s = dataclasses.replace(s, candidate_pose=pose, count=s.count + 1)
+    else:
+        s = dataclasses.replace(s, candidate=card.label, candidate_pose=pose, count=1)
+    if s.count != settings.stable_frames:
+        return s, None
+    return _settle(zone, s, card.label, pose, t_ns, settings)
+
+
+def _settle(zone: Zone, s: PileState, label: str, pose, t_ns: int, settings: TrackSettings):
+    """A card has been the zone's still, uncovered top for long enough: what is it?"""
+    top = s.history[-1] if s.history else None
+    settled = dataclasses.replace(s, top_pose=pose, covered_since_top=False)
+    if label == top:
+        another = s.covered_since_top and _pose_gap(pose, s.top_pose) > settings.moved_share
+        if not another:  # the same card, seen again after a hand went by
+            return settled, None
+    elif len(s.history) >= 2 and label == s.history[-2]:
+        # the top card was lifted off: the card beneath shows again
+        return dataclasses.replace(settled, history=s.history[:-1], lifted=top), None
+    elif label == s.lifted:  # the lifted card is back
+        return dataclasses.replace(settled, history=s.history + (label,), lifted=None), None
+    return (dataclasses.replace(settled, history=(s.history + (label,))[-32:], lifted=None),
+            CardSeen(zone.name, label, t_ns))
+
+
+def _reading_order(cards) -> tuple[SeenCard, ...]:
+    """Rows from the top of the picture, each row left to right."""
+    if not cards:
+        return ()
+    height = float(np.median([np.linalg.norm(c.corners[2] - c.corners[1]) for c in cards]))
+    return tuple(sorted(cards, key=lambda c: (round(c.centre[1] / max(height * 0.6, 1.0)), c.centre[0])))
+
+
+def _step_spread(zone: Zone, s: SpreadState, cards, clear: bool, t_ns: int, settings: TrackSettings):
+    if clear:
+        s = dataclasses.replace(s, candidate=(), count=0, empty_count=s.empty_count + 1)
+        if s.empty_count == settings.empty_frames and s.last:
+            return SpreadState(empty_count=s.empty_count), ZoneEmpty(zone.name, t_ns)
+        return s, None
+    s = dataclasses.replace(s, empty_count=0)
+    if not cards or any(not c.known for c in cards):  # a card is covered or unreadable
+        return dataclasses.replace(s, candidate=(), count=0), None
+    labels = tuple(c.label for c in _reading_order(cards))
+    if labels == s.candidate:
+        s = dataclasses.replace(s, count=s.count + 1)
+    else:
+        s = dataclasses.replace(s, candidate=labels, count=1)
+    if s.count == settings.stable_frames and labels != s.last:
+        return dataclasses.replace(s, last=labels), CardsLaidOut(zone.name, labels, t_ns)
+    return s, None
+
+
+def zone_from_polygon(name: str, polygon: np.ndarray, size: tuple[int, int], spread: bool = False) -> Zone:
+    """The zone bounding a polygon in picture pixels (what calibration clicks give)."""
+    w, h = size
+    pts = np.asarray(polygon, np.float32).reshape(-1, 2)
+    x0, y0 = max(0.0, float(pts[:, 0].min()) / w), max(0.0, float(pts[:, 1].min()) / h)
+    x1, y1 = min(1.0, float(pts[:, 0].max()) / w), min(1.0, float(pts[:, 1].max()) / h)
+    return Zone(name, (x0, y0, x1, y1), spread)
