@@ -178,7 +178,8 @@ class Appliance:
         game = self._game()
         self.bots = BotDriver(self.table, self.scene, self.pads.press, game=game,
                               seed=self.options.seed, speed=self.options.speed,
-                              players=self.options.players, rounds=self.options.rounds).start()
+                              players=self.options.players, rounds=self.options.rounds,
+                              camera_ready=lambda: self.vision.reading(self._game())).start()
         self.lines["bots"] = f"playing {game}, seed {self.options.seed}, speed x{self.options.speed:g}"
 
     # -- background loops -----------------------------------------------------------------------
@@ -211,7 +212,13 @@ class Appliance:
         from device.camera_view import CameraView
         from web.app import create_app
         camera = CameraView(self.vision) if self.vision is not None else None
-        return create_app(self.table, host_pin=self.options.host_pin, camera=camera, **options)
+        pin_check = None
+        if not self.options.host_pin and self.config.host_pin_hash:
+            from device.config import verify_pin
+            stored = self.config.host_pin_hash
+            pin_check = lambda entry: verify_pin(entry, stored)   # noqa: E731
+        return create_app(self.table, host_pin=self.options.host_pin, pin_check=pin_check,
+                          camera=camera, **options)
 
 
 def _recognizer(game: str, empty: Any):
@@ -221,5 +228,5 @@ def _recognizer(game: str, empty: Any):
 
 
 def _tracker(zones: dict):
-    from vision.track import ZoneTracker
+    from device.vision_loop import ZoneTracker
     return ZoneTracker(zones)

@@ -44,6 +44,7 @@ class Deckhand:
 
 
 def create_app(table: TableService, *, host_pin: str | None = None,
+               pin_check: Callable[[str], bool] | None = None,
                secret_key: str | None = None, camera: CameraProvider | None = None,
                public_url: str | None = None, show_pin: bool | None = None,
                pin_viewers: str = "local", pin_attempts: int = 5, pin_window: float = 300.0,
@@ -53,6 +54,8 @@ def create_app(table: TableService, *, host_pin: str | None = None,
     table: the running table (web.table.TableService).
     host_pin: the PIN that unlocks host controls; None makes one up (read it back from
         `app.config["DECKHAND_HOST_PIN"]`), which the table screen then shows.
+    pin_check: instead of host_pin, a function that says whether an entry is the PIN
+        (the configuration keeps only the PIN's hash); such a PIN is never shown.
     secret_key: signs the session cookie; None generates one (sessions end at restart).
     camera: the vision pages' camera (web.camera.CameraProvider), or None.
     public_url: the address phones should open (for the QR code), e.g.
@@ -65,8 +68,10 @@ def create_app(table: TableService, *, host_pin: str | None = None,
     """
     if pin_viewers not in ("local", "all"):
         raise ValueError('pin_viewers must be "local" or "all"')
-    generated = not host_pin
-    pin = host_pin or make_pin()
+    if host_pin and pin_check is not None:
+        raise ValueError("give host_pin or pin_check, not both")
+    generated = not host_pin and pin_check is None
+    pin = host_pin or ("" if pin_check is not None else make_pin())
     app = Flask(__name__)
     app.debug = False
     app.jinja_env.trim_blocks = True
@@ -80,7 +85,7 @@ def create_app(table: TableService, *, host_pin: str | None = None,
         MAX_CONTENT_LENGTH=256 * 1024,
     )
     app.extensions["deckhand"] = Deckhand(
-        table=table, gate=PinGate(pin, pin_attempts, pin_window, clock), host_pin=pin,
+        table=table, gate=PinGate(pin_check or pin, pin_attempts, pin_window, clock), host_pin=pin,
         pin_generated=generated, show_pin=generated if show_pin is None else show_pin,
         pin_viewers=pin_viewers, camera=camera, public_url=public_url, heartbeat=heartbeat)
 

@@ -102,3 +102,14 @@ def test_session_cookie_is_httponly_and_samesite(client):
 
 def test_make_pin_digits():
     assert all(len(make_pin(digits=d)) == d for d in (4, 6, 8))
+
+
+def test_a_pin_kept_only_as_a_hash_in_the_config_unlocks_the_host(table):
+    from device.config import hash_pin, verify_pin
+    stored = hash_pin("8642", iterations=1000)
+    app = create_app(table, pin_check=lambda entry: verify_pin(entry, stored))
+    c = app.test_client()
+    assert post_json(c, "/api/login", {"pin": "1111"}).status_code == 403
+    assert post_json(c, "/api/login", {"pin": "8642"}).status_code == 200
+    assert post_json(c, "/api/match", FLIP7).status_code == 200
+    assert "8642" not in app.test_client().get("/").get_data(as_text=True)
