@@ -216,6 +216,8 @@ def test_garbage_and_foreign_files_are_refused_in_words(tmp_path):
     garbage.write_bytes(b"this is not a database at all" * 200)
     with pytest.raises(StoreCorrupt, match="not a Deckhand store or is damaged"):
         EventStore(garbage)
+    with pytest.raises(StoreCorrupt, match="not a Deckhand store or is damaged"):
+        EventStore(garbage, check=False)          # found out on the first read anyway
     foreign = tmp_path / "foreign.sqlite3"
     conn = sqlite3.connect(foreign)
     conn.execute("CREATE TABLE t(x)")

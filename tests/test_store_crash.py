@@ -39,8 +39,8 @@ WRITER = textwrap.dedent("""
         else:
             actions = [Add(match.state.turn, 1 + i % 3), Add((match.state.turn + 1) % 3, 1)]
         rows, _ = match.submit(actions, "pad")
-        for row in rows:
-            print(match.id, row.seq, row.match_seq, flush=True)
+        sys.stdout.write("".join(f"{match.id} {r.seq} {r.match_seq}\\n" for r in rows))
+        sys.stdout.flush()
 """)
 
 
@@ -54,18 +54,26 @@ def run_and_kill(db: Path, rng: random.Random) -> list[tuple[int, int, int]]:
     try:
         while len(acks) < target:
             line = proc.stdout.readline()
-            if not line:
+            if not line.endswith("\n"):
                 break
-            acks.append(tuple(int(x) for x in line.split()))
-        time.sleep(rng.uniform(0, 0.01))
+            acks.append(_ack(line))
+        # Half the time at once (the writer is between two commits, or in one), half
+        # after a short random delay.
+        time.sleep(rng.choice([0.0, rng.uniform(0, 0.005)]))
         os.kill(proc.pid, signal.SIGKILL)
-        acks += [tuple(int(x) for x in line.split()) for line in proc.stdout if line.strip()]
+        # A line cut short by the kill is not an acknowledgement.
+        acks += [_ack(line) for line in proc.stdout if line.endswith("\n")]
     finally:
         proc.kill()
         proc.wait()
         proc.stdout.close()
     assert proc.returncode == -signal.SIGKILL
     return acks
+
+
+def _ack(line: str) -> tuple[int, int, int]:
+    match_id, seq, match_seq = (int(x) for x in line.split())
+    return match_id, seq, match_seq
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
