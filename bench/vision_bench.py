@@ -38,8 +38,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision.classify import WORK_SIZE, classify, face_features  # noqa: E402
 from vision.pipeline import Recognizer  # noqa: E402
 from vision.profile import builtin_profile, deck_colour  # noqa: E402
-from vision.render.scene import distractor_scene, random_scene  # noqa: E402
+from vision.render.scene import distractor_scene, random_scene, spread_scene  # noqa: E402
+from vision.render.sequence import (card_landing_sequence, hand_pass_sequence,  # noqa: E402
+                                    pickup_putback_sequence, pile_taken_sequence)
+from vision.teach import add_frame, finish, start_session  # noqa: E402
+from vision.track import prime, start, step, zone_from_polygon  # noqa: E402
 from vision.warp import warp_card  # noqa: E402
+
+PI4_FACTOR = 3.5   # see print_speed
 
 GAMES = ("hitthedeck", "solo", "flip7", "raj")
 FULLY_VISIBLE = 0.999
@@ -156,6 +162,62 @@ def speed(game: str, frames: int, seed: int) -> dict[str, float]:
             "card_p95": float(np.percentile(card_ms, 95)) if card_ms else float("nan")}
 
 
+def run_clip(clip, profile) -> list[tuple[int, object]]:
+    """Events a tracker reports over a clip, primed with what lies there at its start."""
+    recognizer = Recognizer.create(profile, clip.empty)
+    size = (clip.frames[0].shape[1], clip.frames[0].shape[0])
+    state = start([zone_from_polygon(name, poly, size) for name, poly in clip.zones.items()])
+    state = prime(state, recognizer.read(clip.frames[0]))
+    events = []
+    for i, frame in enumerate(clip.frames[1:], start=1):
+        state, seen = step(state, recognizer.read(frame), i)
+        events += [(i, e) for e in seen]
+    return events
+
+
+def tracker(game: str, passes: int, seed: int) -> dict[str, object]:
+    """False plays over hand passes and put-backs; landings seen and their delay; piles
+    taken."""
+    profile = builtin_profile(game)
+    rng = np.random.default_rng(seed)
+    false_plays = sum(len(run_clip(hand_pass_sequence(game, rng), profile)) for _ in range(passes))
+    putbacks = max(1, passes // 10)
+    putback_plays = sum(len(run_clip(pickup_putback_sequence(game, rng), profile)) for _ in range(putbacks))
+    landings = max(1, passes // 10)
+    seen, delays, wrong = 0, [], 0
+    for _ in range(landings):
+        code = profile.labels[int(rng.integers(len(profile.labels)))]
+        clip = card_landing_sequence(game, code, rng)
+        events = [(i, e) for i, e in run_clip(clip, profile) if e.zone == "discard"]
+        plays = [(i, e) for i, e in events if getattr(e, "card", None) == code]
+        wrong += len(events) - len(plays)
+        if plays:
+            seen += 1
+            delays.append(plays[0][0] - clip.landed_at)
+    takes = max(1, passes // 20)
+    cleared = sum(any(type(e).__name__ == "ZoneEmpty" and e.zone == "discard"
+                      for _, e in run_clip(pile_taken_sequence(game, rng), profile)) for _ in range(takes))
+    return {"passes": passes, "false_plays": false_plays, "putbacks": putbacks,
+            "putback_plays": putback_plays, "landings": landings, "landed_seen": seen,
+            "landed_wrong": wrong, "delays": delays, "takes": takes, "cleared": cleared}
+
+
+def teaching(game: str, scenes: int, seed: int) -> tuple[Tally, object, float]:
+    """Teach the "alt" printing of a deck from one picture per card (a card alone on a
+    rendered table), then read scenes of that deck."""
+    from vision.render.cards import deck_codes
+
+    rng = np.random.default_rng(seed)
+    t0 = time.perf_counter()
+    session = start_session(f"{game}-alt")
+    for code in deck_codes(game):
+        scene = spread_scene(game, [code], rng, style="alt")
+        session = add_frame(session, scene.image, code, deck_colour(game, code), empty_table=scene.empty)
+    taught = finish(session)
+    seconds = time.perf_counter() - t0
+    return accuracy(game, scenes, seed + 1, style="alt", profile=taught.profile), taught.check, seconds
+
+
 def print_accuracy(game: str, tally: Tally, label: str = "") -> None:
     read = tally.full_right / max(tally.full, 1)
     print(f"  {label}fully visible cards read right: {tally.full_right}/{tally.full} = {read:.2%}"
@@ -175,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="distractor scenes per game (default: scenes / 2)")
     parser.add_argument("--passes", type=int, default=1000, help="hand passes for the tracker")
     parser.add_argument("--frames", type=int, default=200, help="frames timed per game")
+    parser.add_argument("--teach-scenes", type=int, default=None,
+                        help="scenes of the taught alt deck per game (default: scenes / 4)")
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--skip", default="", help="comma list of parts to skip: "
                         "accuracy,distractors,tracker,speed,teach")
@@ -190,12 +254,38 @@ def main(argv: list[str] | None = None) -> int:
         if "distractors" not in skip:
             bad, n = distractors(game, n_distractors, seed=2)
             print(f"  distractor scenes with a false report: {bad}/{n} = {bad / n:.2%}")
+        if "tracker" not in skip:
+            t = tracker(game, args.passes, seed=4)
+            delays = t["delays"] or [float("nan")]
+            print(f"  tracker: false plays in {t['passes']} hand passes: {t['false_plays']};"
+                  f" in {t['putbacks']} pick-up-and-put-backs: {t['putback_plays']}")
+            print(f"  tracker: landings seen {t['landed_seen']}/{t['landings']} (other events {t['landed_wrong']}),"
+                  f" frames from landing to event: median {statistics.median(delays):.0f},"
+                  f" max {max(delays):.0f} (at 15 fps: {statistics.median(delays) / 15 * 1000:.0f} ms);"
+                  f" piles taken seen {t['cleared']}/{t['takes']}")
         if "speed" not in skip:
             s = speed(game, args.frames, seed=3)
-            print(f"  speed, one thread, 640x480, 8 cards: frame median {s['frame_median']:.1f} ms,"
-                  f" p95 {s['frame_p95']:.1f} ms; per card median {s['card_median']:.2f} ms,"
-                  f" p95 {s['card_p95']:.2f} ms")
+            print_speed(s)
+        if "teach" not in skip:
+            n = args.teach_scenes if args.teach_scenes is not None else max(1, args.scenes // 4)
+            tally, check, seconds = teaching(game, n, seed=5)
+            print(f"  teaching the alt deck from one picture per card ({seconds:.1f} s), then {n} scenes:")
+            print_accuracy(game, tally, "taught: ")
+            for line in check.lines():
+                print(f"    {line}")
     return 0
+
+
+def print_speed(s: dict[str, float]) -> None:
+    """Measured figures, and a Raspberry Pi 4 estimate: the Pi 4's Cortex-A72 at 1.5 GHz
+    runs OpenCV and numpy single-threaded roughly 3-4 times slower than one core of a
+    current x86 laptop or VM (NEON against AVX2, lower clock and memory bandwidth); we
+    multiply by PI4_FACTOR. An estimate, not a measurement."""
+    print(f"  speed, one thread, 640x480, 8 cards: frame median {s['frame_median']:.1f} ms,"
+          f" p95 {s['frame_p95']:.1f} ms; per card median {s['card_median']:.2f} ms,"
+          f" p95 {s['card_p95']:.2f} ms")
+    print(f"  Raspberry Pi 4 estimate (x{PI4_FACTOR}): frame median {s['frame_median'] * PI4_FACTOR:.0f} ms,"
+          f" p95 {s['frame_p95'] * PI4_FACTOR:.0f} ms; per card {s['card_median'] * PI4_FACTOR:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -329,8 +329,12 @@ def load_profile(spec: str) -> DeckProfile:
     return load_profile_file(spec)
 
 
-def profile_from_labels(name: str, labelled: Sequence[tuple[str, str, np.ndarray]],
-                        aspect: float = CARD_ASPECT) -> DeckProfile:
-    """A profile from (label, colour, upright face image) triples."""
-    return build_profile(name, (Sample(label, colour, face_features(face))
-                                for label, colour, face in labelled), aspect)
+def profile_from_faces(name: str, labelled: Sequence[tuple[str, str, np.ndarray]],
+                       aspect: float = CARD_ASPECT, views: int = VIEWS, seed: int = 0) -> DeckProfile:
+    """A profile from (label, colour, upright face image) triples, each face also seen
+    in `views` simulated camera views."""
+    rng = np.random.default_rng(seed)
+    samples: list[Sample] = []
+    for label, colour, face in labelled:
+        samples += samples_of(label, colour, face, rng, views)
+    return build_profile(name, samples, aspect)

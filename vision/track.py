@@ -9,7 +9,8 @@ pass over piles. The tracker only speaks when a zone has settled:
   A top card lifted and put back is no play either: the card beneath it was the pile's
   previous top, and the lifted card coming back is the same card. The same code seen on
   top again counts as a new card only after the zone was covered in between and the
-  card lies clearly elsewhere (a second copy played on the first).
+  card lies clearly elsewhere (a second copy played on the first). A card that lies
+  where the top card lay is that card (read again, perhaps better), never a new play.
 * a pile zone emits `ZoneEmpty` when the zone has looked like the empty table for
   `empty_frames` frames after holding cards (the pile was taken).
 * a spread zone (end-of-round counting) emits `CardsLaidOut` with every card when the
@@ -52,7 +53,7 @@ class Zone:
 class TrackSettings:
     stable_frames: int = 3       # frames a card must stay put, uncovered, before it counts
     still_share: float = 0.08    # corner movement per frame, as a share of the card's short side
-    moved_share: float = 0.3     # how far a same-code card must lie to be another copy
+    moved_share: float = 0.25    # how far a card must lie from the last top to be another card
     empty_frames: int = 4        # frames of bare table before a pile counts as taken
     clear_share: float = 0.015   # changed pixels in a zone below this share: nothing there
 
@@ -103,6 +104,8 @@ def prime(state: TrackerState, reading: FrameReading) -> TrackerState:
         elif known:
             card = max(known, key=lambda c: c.confidence)
             zone_state = PileState(history=(card.label,), top_pose=_pose(card))
+        elif cards:  # something lies there that cannot be read yet: remember where
+            zone_state = PileState(top_pose=_pose(max(cards, key=lambda c: c.confidence)))
         new_states.append(zone_state)
     return dataclasses.replace(state, zone_states=tuple(new_states))
 
@@ -172,10 +175,10 @@ def _step_pile(zone: Zone, s: PileState, cards, clear: bool, t_ns: int, settings
         return s, None
     s = dataclasses.replace(s, empty_count=0)
     known = [c for c in cards if c.known]
-    if not known:  # covered (a hand, a card in the air) or unreadable: wait
+    if not cards:  # covered (a hand, a card in the air): wait
         return dataclasses.replace(s, candidate=None, candidate_pose=(), count=0,
                                    covered_since_top=True), None
-    card = max(known, key=lambda c: c.confidence)
+    card = max(known, key=lambda c: c.confidence) if known else max(cards, key=lambda c: c.confidence)
     pose = _pose(card)
     if card.label == s.candidate and _pose_gap(pose, s.candidate_pose) <= settings.still_share:
         s = dataclasses.replace(s, candidate_pose=pose, count=s.count + 1)
@@ -183,6 +186,8 @@ def _step_pile(zone: Zone, s: PileState, cards, clear: bool, t_ns: int, settings
         s = dataclasses.replace(s, candidate=card.label, candidate_pose=pose, count=1)
     if s.count != settings.stable_frames:
         return s, None
+    if not card.known:  # a card lies still but cannot be read: remember where it lies
+        return dataclasses.replace(s, top_pose=pose), None
     return _settle(zone, s, card.label, pose, t_ns, settings)
 
 
@@ -190,15 +195,17 @@ def _settle(zone: Zone, s: PileState, label: str, pose, t_ns: int, settings: Tra
     """A card has been the zone's still, uncovered top for long enough: what is it?"""
     top = s.history[-1] if s.history else None
     settled = dataclasses.replace(s, top_pose=pose, covered_since_top=False)
+    same_place = _pose_gap(pose, s.top_pose) <= settings.moved_share
     if label == top:
-        another = s.covered_since_top and _pose_gap(pose, s.top_pose) > settings.moved_share
-        if not another:  # the same card, seen again after a hand went by
+        if not (s.covered_since_top and not same_place):  # the same card, a hand went by
             return settled, None
     elif len(s.history) >= 2 and label == s.history[-2]:
         # the top card was lifted off: the card beneath shows again
         return dataclasses.replace(settled, history=s.history[:-1], lifted=top), None
     elif label == s.lifted:  # the lifted card is back
         return dataclasses.replace(settled, history=s.history + (label,), lifted=None), None
+    elif same_place:  # the card that lay there all along, now read (better): no play
+        return dataclasses.replace(settled, history=s.history[:-1] + (label,)), None
     return (dataclasses.replace(settled, history=(s.history + (label,))[-32:], lifted=None),
             CardSeen(zone.name, label, t_ns))
 

@@ -1,0 +1,245 @@
+"""Teaching a physical deck: labelled pictures in, a deck profile and a self-check out.
+
+Two ways in, one way out:
+
+* `teach_folder(images, labels_csv)` reads a folder of photos and a CSV with the columns
+  `file,label` and optionally `colour` (labels are free text, so any deck can be
+  taught); `deckhand teach` calls it.
+* a live `TeachingSession` for the web page: `add_frame(session, frame, label)` finds
+  the one card in a camera frame and keeps its face; `finish(session)` builds the
+  profile.
+
+One picture per card is enough (each face is also seen in simulated camera views);
+more pictures help. After building, `self_check` reads fresh simulated views of every
+taught face and names the pairs the profile is likely to confuse, so the user can show
+those cards again.
+
+What does not live here: feature extraction (`vision.classify`), the profile format
+(`vision.profile`), the command line (`device.commands.teach`).
+"""
+from __future__ import annotations
+
+import csv
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classify import UNKNOWN, Thresholds, classify, face_features
+from vision.detect import DetectSettings, EmptyTable, find_cards
+from vision.profile import DeckProfile, camera_views, measure_frame_insets, profile_from_faces
+from vision.warp import CANONICAL_SIZE, CARD_ASPECT, order_corners, warp_card
+
+DETECT_WIDTH = 800   # photos are searched for their card at this width at most
+
+
+class TeachError(ValueError):
+    """A picture or label that cannot be taught; the message says which and why."""
+
+
+@dataclass(frozen=True, eq=False)
+class Shot:
+    label: str
+    colour: str
+    face: np.ndarray     # upright face, CANONICAL_SIZE
+    source: str = ""     # where it came from (a file name, "camera")
+
+
+@dataclass(frozen=True)
+class TeachingSession:
+    name: str
+    aspect: float = CARD_ASPECT
+    shots: tuple[Shot, ...] = ()
+
+    def counts(self) -> dict[str, int]:
+        return dict(Counter(s.label for s in self.shots))
+
+
+@dataclass(frozen=True)
+class SelfCheck:
+    """What the profile makes of fresh views of the taught cards."""
+
+    views: int                                       # views read per label
+    right: int                                       # of views * labels
+    confused: tuple[tuple[str, str, int], ...]       # (card, read as, times), worst first
+    unsure: tuple[tuple[str, int], ...]              # (card, times read "unknown")
+    similar: tuple[tuple[str, str], ...]             # pairs told apart by colour alone, with close colours
+
+    @property
+    def needs_more(self) -> tuple[str, ...]:
+        """Labels worth showing again, most troubled first."""
+        order: dict[str, int] = {}
+        for a, b, n in self.confused:
+            order[a] = order.get(a, 0) + n
+            order[b] = order.get(b, 0) + n
+        for a, n in self.unsure:
+            order[a] = order.get(a, 0) + n
+        for a, b in self.similar:
+            order[a] = order.get(a, 0) + 1
+            order[b] = order.get(b, 0) + 1
+        return tuple(sorted(order, key=lambda k: -order[k]))
+
+    def lines(self) -> list[str]:
+        total = max(self.views, 1)
+        out = [f"self-check: {self.right} of {total} fresh views read right"]
+        for a, b, n in self.confused:
+            out.append(f"  likely confused: {a} read as {b} ({n} of the views of {a})")
+        for a, n in self.unsure:
+            out.append(f"  unsure about {a} ({n} views not read)")
+        for a, b in self.similar:
+            out.append(f"  {a} and {b} differ only by a close colour")
+        if self.needs_more:
+            out.append("  show these cards again, in other light or positions: "
+                       + ", ".join(self.needs_more[:12]))
+        else:
+            out.append("  no likely confusions")
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class Taught:
+    profile: DeckProfile
+    check: SelfCheck
+
+
+# --- live teaching --------------------------------------------------------------------
+
+def start_session(name: str, aspect: float = CARD_ASPECT) -> TeachingSession:
+    if not name.strip():
+        raise TeachError("a taught deck needs a name")
+    return TeachingSession(name.strip(), aspect)
+
+
+def add_face(session: TeachingSession, face: np.ndarray, label: str, colour: str = "",
+             source: str = "") -> TeachingSession:
+    """Keep an upright face image (any size) as one shot of `label`."""
+    label, colour = label.strip(), colour.strip().lower()
+    if not label:
+        raise TeachError(f"{source or 'a picture'}: the label is empty")
+    if label == UNKNOWN:
+        raise TeachError(f"{source or 'a picture'}: {UNKNOWN!r} cannot be a card's label")
+    upright = cv2.resize(face, CANONICAL_SIZE, interpolation=cv2.INTER_AREA)
+    return dataclasses.replace(session, shots=session.shots + (Shot(label, colour, upright, source),))
+
+
+def add_frame(session: TeachingSession, frame: np.ndarray, label: str, colour: str = "",
+              empty_table: np.ndarray | None = None, source: str = "camera") -> TeachingSession:
+    """Find the one card in a camera frame (or photo) and keep it as a shot of `label`."""
+    return add_face(session, card_face(frame, session.aspect, empty_table, source), label, colour, source)
+
+
+def finish(session: TeachingSession, check_views: int = 4) -> Taught:
+    """The profile of the shots so far, and its self-check."""
+    if not session.shots:
+        raise TeachError("nothing taught yet: show the camera one card at a time")
+    faces = [(s.label, s.colour, s.face) for s in session.shots]
+    profile = profile_from_faces(session.name, faces, session.aspect)
+    profile = dataclasses.replace(profile, frame_insets=measure_frame_insets([s.face for s in session.shots[:8]]))
+    return Taught(profile, self_check(profile, session.shots, check_views))
+
+
+def card_face(image: np.ndarray, aspect: float = CARD_ASPECT, empty_table: np.ndarray | None = None,
+              source: str = "picture") -> np.ndarray:
+    """The upright face of the single largest card in a picture; a picture that is
+    itself card-shaped (a cropped scan) is taken whole."""
+    if image is None or image.ndim != 3 or image.shape[2] != 3:
+        raise TeachError(f"{source}: not a colour picture")
+    h, w = image.shape[:2]
+    scale = min(1.0, DETECT_WIDTH / max(w, h))
+    small = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) \
+        if scale < 1 else image
+    table = None
+    if empty_table is not None:
+        table = EmptyTable.from_image(cv2.resize(empty_table, (small.shape[1], small.shape[0]),
+                                                 interpolation=cv2.INTER_AREA))
+    found = find_cards(small, table, DetectSettings(aspect=aspect))
+    if found:
+        corners = found[0].corners / scale
+        return warp_card(image, corners, CANONICAL_SIZE)
+    long, short = max(w, h), min(w, h)
+    if abs(long / short - aspect) < 0.1 * aspect:
+        corners = order_corners(np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+        return warp_card(image, corners, CANONICAL_SIZE)
+    raise TeachError(f"{source}: no card found (lay the card flat on a plain table, whole, "
+                     "or crop the picture to the card)")
+
+
+# --- a folder of photos ---------------------------------------------------------------
+
+def read_labels(labels_csv: str | Path) -> list[tuple[str, str, str]]:
+    """(file, label, colour) rows of a labels CSV (columns file,label and optional colour)."""
+    path = Path(labels_csv)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise TeachError(f"cannot read the labels file {path}: {exc.strerror or exc}") from None
+    reader = csv.DictReader(text.splitlines())
+    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+    if "file" not in fields or "label" not in fields:
+        raise TeachError(f"{path}: the first line must name the columns file,label (and optionally colour)")
+    rows = []
+    for number, row in enumerate(reader, start=2):
+        row = {(k or "").strip().lower(): (v or "").strip() for k, v in row.items()}
+        if not any(row.values()):
+            continue
+        if not row.get("file"):
+            raise TeachError(f"{path} line {number}: no file named")
+        if not row.get("label"):
+            raise TeachError(f"{path} line {number}: {row['file']} has no label")
+        rows.append((row["file"], row["label"], row.get("colour", "")))
+    if not rows:
+        raise TeachError(f"{path}: no pictures listed")
+    return rows
+
+
+def teach_folder(images: str | Path, labels_csv: str | Path, name: str | None = None,
+                 aspect: float = CARD_ASPECT) -> Taught:
+    """Teach a deck from a folder of labelled photos (one per card at least)."""
+    folder = Path(images)
+    if not folder.is_dir():
+        raise TeachError(f"{folder} is not a folder of pictures")
+    session = start_session(name or folder.name, aspect)
+    for file, label, colour in read_labels(labels_csv):
+        path = folder / file
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise TeachError(f"{path}: missing or not a picture OpenCV can read")
+        session = add_frame(session, image, label, colour, source=file)
+    return finish(session)
+
+
+# --- the self-check -------------------------------------------------------------------
+
+def self_check(profile: DeckProfile, shots: tuple[Shot, ...] | list[Shot], views: int = 4,
+               seed: int = 7, thresholds: Thresholds = Thresholds()) -> SelfCheck:
+    """Read `views` fresh simulated camera views of every label's first shot."""
+    rng = np.random.default_rng(seed)
+    first: dict[str, Shot] = {}
+    for shot in shots:
+        first.setdefault(shot.label, shot)
+    confused: Counter = Counter()
+    unsure: Counter = Counter()
+    right = 0
+    for label, shot in first.items():
+        for face in camera_views(shot.face, rng, views):
+            reading = classify(face_features(face), profile, thresholds)
+            if reading.label == label:
+                right += 1
+            elif reading.label == UNKNOWN:
+                unsure[label] += 1
+            else:
+                confused[(label, reading.label)] += 1
+    similar = []
+    for group in set(profile.symbol_class.tolist()):
+        members = np.flatnonzero(profile.symbol_class == group)
+        for i, a in enumerate(members):
+            for b in members[i + 1:]:
+                gap = float(np.linalg.norm(profile.colour_protos[a] - profile.colour_protos[b]))
+                if gap < 2 * thresholds.max_colour_distance * 0.6:
+                    similar.append((profile.labels[a], profile.labels[b]))
+    return SelfCheck(views * len(first), right,
+                     tuple((a, b, n) for (a, b), n in confused.most_common()),
+                     tuple(unsure.most_common()), tuple(similar))
