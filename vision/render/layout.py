@@ -20,15 +20,14 @@ def in_frame(table: Table, corners: np.ndarray, margin: float = 2.0) -> bool:
 
 
 def overlaps(a: np.ndarray, b: np.ndarray) -> bool:
-    """Separating-axis test for two convex quads."""
-    for quad in (a, b):
-        for i in range(4):
-            e = quad[(i + 1) % 4] - quad[i]
-            n = np.array([-e[1], e[0]])
-            pa, pb = a @ n, b @ n
-            if pa.max() < pb.min() or pb.max() < pa.min():
-                return False
-    return True
+    """Separating-axis test for two convex quads (all eight edge normals at once)."""
+    a = np.asarray(a, np.float64)
+    b = np.asarray(b, np.float64)
+    edges = np.concatenate([np.roll(a, -1, axis=0) - a, np.roll(b, -1, axis=0) - b])
+    normals = np.stack([-edges[:, 1], edges[:, 0]], axis=1)
+    pa, pb = a @ normals.T, b @ normals.T
+    separated = (pa.max(axis=0) < pb.min(axis=0)) | (pb.max(axis=0) < pa.min(axis=0))
+    return not separated.any()
 
 
 def grown(quad: np.ndarray, factor: float) -> np.ndarray:

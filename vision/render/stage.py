@@ -229,7 +229,8 @@ def _paste_card(img: np.ndarray, face: np.ndarray, corners: np.ndarray,
         shade[off:, off:] = cv2.blur(alpha[:-off, :-off], (k, k))
         shade *= 0.4
         roi = cv2.blendLinear(roi, np.zeros_like(roi), 1 - shade, shade)
-    img[y0:y1, x0:x1] = cv2.blendLinear(roi, np.ascontiguousarray(warped[..., :3]), 1 - alpha, alpha)
+    img[y0:y1, x0:x1] = cv2.blendLinear(roi, cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR), 1 - alpha,
+                                        alpha)
     return (x0, y0, x1, y1)
 
 
