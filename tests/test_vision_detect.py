@@ -1,0 +1,84 @@
+"""Finding card faces: every whole card on light, dark and patterned tables, the top of a
+messy pile, and never a half-covered card read as another."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from test_vision_support import match, profile, quad_gap
+from vision.detect import DetectSettings, EmptyTable, find_cards
+from vision.pipeline import Recognizer
+from vision.render.scene import SceneSpec, distractor_scene, random_scene, render_scene
+from vision.warp import order_corners, side_lengths
+
+
+@pytest.mark.parametrize("table", ["light", "dark", "cloth", "wood"])
+def test_every_whole_card_is_found_where_it_lies(table):
+    spec = SceneSpec(table=table, tilt_deg=12, roll_deg=25, noise=3, blur=0.5, card_width=0.13)
+    scene = render_scene("solo", ["R3", "G7", "B-SWAP", "TAKE4"], spec, np.random.default_rng(3))
+    settings = DetectSettings(frame_insets=profile("solo").frame_insets)  # as the pipeline does
+    found = find_cards(scene.image, EmptyTable.from_image(scene.empty), settings)
+    for card, seen in match(found, scene.cards):
+        assert seen is not None, f"{card.code} not found on the {table} table"
+        assert quad_gap(seen.corners, card.corners) < 3.5
+
+
+def test_a_plain_table_needs_no_empty_picture():
+    spec = SceneSpec(table="dark", noise=2, card_width=0.13)
+    scene = render_scene("flip7", ["7", "12", "FREEZE"], spec, np.random.default_rng(4))
+    settings = DetectSettings(frame_insets=profile("flip7").frame_insets)
+    assert all(seen is not None for _, seen in match(find_cards(scene.image, None, settings), scene.cards))
+
+
+def test_the_top_of_a_messy_pile_is_found_and_read():
+    """Cards beneath stick out at other angles; the top card is still read (the bench
+    measures how often over thousands of scenes; here: most of eight piles, and never a
+    wrong code)."""
+    rng = np.random.default_rng(8)
+    read, piles = 0, 0
+    while piles < 8:
+        scene = random_scene("solo", rng, n_cards=4)
+        tops = [c for c in scene.cards if c.zone == "discard" and c.top and c.visible > 0.999]
+        if not tops or len([c for c in scene.cards if c.zone == "discard"]) < 2:
+            continue
+        piles += 1
+        reading = Recognizer.create(profile("solo"), scene.empty).read(scene.image)
+        (card, seen), = match(reading.cards, tops, among=scene.cards)
+        assert seen is None or not seen.known or seen.label == card.code
+        read += seen is not None and seen.label == card.code
+    assert read >= 6
+
+
+def test_partly_covered_cards_are_read_right_or_not_reported():
+    rng = np.random.default_rng(21)
+    covered = 0
+    for _ in range(10):
+        scene = random_scene("solo", rng, difficulty="hard")
+        reading = Recognizer.create(profile("solo"), scene.empty).read(scene.image)
+        for card, seen in match(reading.cards, [c for c in scene.cards if c.visible < 0.999], among=scene.cards):
+            covered += 1
+            assert seen is None or not seen.known or seen.label == card.code
+    assert covered > 5
+
+
+def test_hands_phones_and_card_backs_are_not_cards():
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        scene = distractor_scene(rng, game="solo")
+        reading = Recognizer.create(profile("solo"), scene.empty).read(scene.image)
+        assert not [c.label for c in reading.cards if c.known], scene.distractors
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0, 360), st.floats(20, 120), st.floats(1.2, 1.6), st.integers(0, 3))
+def test_corners_come_out_clockwise_with_a_short_side_first(angle, width, aspect, start):
+    a = np.radians(angle)
+    u, v = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    h = width * aspect
+    quad = np.array([-u * width / 2 - v * h / 2, u * width / 2 - v * h / 2,
+                     u * width / 2 + v * h / 2, -u * width / 2 + v * h / 2]) + 300
+    ordered = order_corners(np.roll(quad, start, axis=0))
+    assert abs(np.linalg.norm(ordered[1] - ordered[0]) - width) < 1e-3
+    edges = np.roll(ordered, -1, axis=0) - ordered
+    cross = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+    assert (cross > 0).all()  # clockwise on screen (y down)
+    assert side_lengths(ordered) == pytest.approx((width, h), rel=1e-4)

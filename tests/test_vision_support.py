@@ -1,0 +1,33 @@
+"""Shared helpers for the vision tests (no tests here): built-in profiles built once per
+run, and matching what was read with a rendered scene's truth."""
+from functools import lru_cache
+
+import numpy as np
+
+from vision.profile import builtin_profile
+
+
+@lru_cache(maxsize=None)
+def profile(game: str, style: str = "deckhand"):
+    return builtin_profile(game, style)
+
+
+def quad_gap(a, b) -> float:
+    """Mean corner distance between two card outlines, either way round."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    return float(min(np.linalg.norm(a - np.roll(b, k, axis=0), axis=1).mean() for k in (0, 2)))
+
+
+def match(found, truth_cards, tolerance: float = 0.3, among=None):
+    """(truth card, found card or None) for every card of `truth_cards`: each found card
+    belongs to the card of `among` (default: truth_cards) whose outline it follows."""
+    among = list(truth_cards if among is None else among)
+    owner = {}
+    for f in found:
+        gaps = [quad_gap(f.corners, c.corners) for c in among]
+        best = int(np.argmin(gaps)) if gaps else None
+        if best is not None:
+            short = float(np.linalg.norm(among[best].corners[1] - among[best].corners[0]))
+            if gaps[best] < tolerance * short:
+                owner[id(among[best])] = f
+    return [(card, owner.get(id(card))) for card in truth_cards]
