@@ -190,6 +190,8 @@ def fit_card_quad(contour: np.ndarray, area: float, settings: DetectSettings,
     """Four ordered corners of a card outline fitted to `contour`, or None when the
     contour is not a whole card. `inset`: how far the contour lies inside the edge."""
     hull = cv2.convexHull(contour)
+    if area < (settings.min_fill - 0.05) * cv2.contourArea(hull):
+        return None  # dented: not one whole card (cheap test before any fitting)
     perimeter = cv2.arcLength(hull, True)
     rough = None
     for eps in (0.02, 0.035, 0.05):
@@ -198,6 +200,10 @@ def fit_card_quad(contour: np.ndarray, area: float, settings: DetectSettings,
             rough = approx.reshape(4, 2).astype(np.float32)
             break
     if rough is None:
+        return None
+    short, long = side_lengths(rough)
+    if short < settings.min_short_side * 0.8 or \
+            abs(long / max(short, 1e-6) - settings.aspect) > 2 * settings.aspect_tolerance * settings.aspect:
         return None
     points = contour.reshape(-1, 2).astype(np.float32)
     lines = []
