@@ -65,51 +65,79 @@ class Automatic:
 PhysicalEvent = CardDown | PadPress | HostInput | Automatic
 
 CARD_ZONE = {"raj": REVEAL}
+# Games whose card zone is emptied after every card: Flip 7's dealer turns a card over in
+# the flip spot and then moves it into the receiving player's line.
+CLEARED_AFTER_EACH_CARD = ("flip7",)
+
+# Every action kind of every game's vocabulary, by how it happens at a real table.
+# "card": laid in the game's card zone (the camera reads it); "pad": a pad press;
+# "host": entered on the host phone (or the turn button); "auto": the referee produces
+# it from the clock. A kind missing here is an error, never a silent default.
+HOW: dict[str, dict[str, str]] = {
+    "flip7": {"flip": "card", "hit": "pad", "stay": "pad", "target": "pad",
+              "undo": "host", "end_match": "host"},
+    "raj": {"reveal_point": "card", "bid": "card", "bid_down": "pad",
+            "undo": "host", "end_match": "host"},
+    "solo": {"start_round": "card", "play": "card", "claim": "pad", "call_solo": "pad",
+             "catch_solo": "pad", "choose_colour": "host", "swap": "host", "draw": "host",
+             "pass": "host", "take_penalty": "host", "settle_play": "host",
+             "set_hand_size": "host", "round_cards": "host",   # laid out: no scoring zone in the sim
+             "undo": "host", "end_match": "host"},
+    "hitthedeck": {"turn_up": "card", "play": "card", "cut": "card", "flip": "card",
+                   "slap": "pad", "fake_out": "pad", "close_window": "auto",
+                   "start_hand": "host", "draw": "host", "pass": "host", "forgot_call": "host",
+                   "set_hand_size": "host", "hand_cards": "host",
+                   "undo": "host", "end_match": "host"},
+}
 
 
 def physical_event(game: str, action: Action) -> PhysicalEvent:
-    """How `action` happens at a real table."""
-    kind = action.kind
-    zone = CARD_ZONE.get(game, DISCARD)
-    if game == "flip7":
-        if kind == "flip":
-            return CardDown(zone, action.card)
-        if kind in ("hit", "stay"):
-            return PadPress(action.seat, held=kind == "stay")
-    elif game == "raj":
-        if kind in ("reveal_point", "bid"):
-            return CardDown(zone, action.card)
-        if kind == "bid_down":
-            return PadPress(action.seat)
-    elif game == "solo":
-        if kind == "start_round":
-            return CardDown(zone, action.starter)
-        if kind == "play":
-            return CardDown(zone, action.card)
-        if kind in ("claim", "call_solo"):
-            return PadPress(action.seat, t_ns=getattr(action, "t_ns", None))
-        if kind == "catch_solo":
-            return PadPress(action.catcher)
-    elif game == "hitthedeck":
-        if kind in ("turn_up", "play"):
-            return CardDown(zone, action.card)
-        if kind in ("cut", "flip"):
-            return CardDown(zone, action.exposed_card)
-        if kind in ("slap", "fake_out"):
-            return PadPress(action.seat, t_ns=action.t_ns)
-        if kind == "close_window":
-            return Automatic()
+    """How `action` happens at a real table; ValueError for a kind the table does not know."""
+    try:
+        how = HOW[game][action.kind]
+    except KeyError:
+        raise ValueError(f"the simulated table does not know how {game} action "
+                         f"{action.kind!r} happens") from None
+    if how == "card":
+        return CardDown(CARD_ZONE.get(game, DISCARD), _card_of(action))
+    if how == "pad":
+        return PadPress(_pad_of(game, action), held=game == "flip7" and action.kind == "stay",
+                        t_ns=getattr(action, "t_ns", None))
+    if how == "auto":
+        return Automatic()
     return HostInput()
 
 
-def host_part(game: str, action: Action) -> Action | None:
-    """What of a card action the camera cannot see and the host must add (Solo's chosen
-    colour for a black card), as the action that carries it; None if nothing."""
+def _card_of(action: Action) -> str:
+    for name in ("card", "starter", "exposed_card"):
+        code = getattr(action, name, None)
+        if code is not None:
+            return code
+    raise ValueError(f"{action} names no card")
+
+
+def _pad_of(game: str, action: Action) -> int:
+    """Whose pad is pressed: Flip 7's chooser presses the pad of the player picked; a
+    Solo catch is the catcher's press."""
+    if game == "flip7" and action.kind == "target":
+        return action.target
+    if game == "solo" and action.kind == "catch_solo":
+        return action.catcher
+    return action.seat
+
+
+def host_part(game: str, action: Action, state: Any = None) -> Action | None:
+    """What of a card action the camera cannot see and the host must add (Solo's colour
+    named with a black card), as the action that carries it; None if nothing. `state`
+    (before the action) tells who the dealer is, for a starter."""
     if game == "solo" and getattr(action, "colour", None):
         from engine.solo.actions import ChooseColour
         seat = getattr(action, "seat", None)
         if seat is None:   # the starter: the dealer names the colour
-            return None
+            match = getattr(state, "match", None)
+            seat = getattr(match, "dealer", None)
+            if seat is None:
+                return None
         return ChooseColour(seat, action.colour)
     return None
 
@@ -148,14 +176,17 @@ class SimScene:
     camera frames of it. Thread-safe: the bots lay cards while the camera renders."""
 
     MAX_PILE = 6   # older cards are squared away under the pile (not drawn)
+    SPREAD = 0.3   # a card lands within this share of the zone's size from its middle
+    OFFSET = 0.4   # ... and at least this many card widths from the card below
 
     def __init__(self, game: str, seed: int, size: tuple[int, int] = (640, 480),
-                 noise: float = 2.0, table: str = "felt"):
+                 noise: float = 2.0, table: str = "felt", blur: float = 0.0,
+                 card_width: float = 0.16, light: str = "warm"):
         from vision.render.scene import SceneSpec, set_table
         self.game = game
         self._rng = np.random.default_rng(seed)
-        self._spec = SceneSpec(table=table, tilt_deg=8.0, light="warm", noise=noise,
-                               jpeg_quality=None, size=size, card_width=0.16)
+        self._spec = SceneSpec(table=table, tilt_deg=8.0, light=light, noise=noise, blur=blur,
+                               jpeg_quality=None, size=size, card_width=card_width)
         self._table = set_table(self._spec, self._rng)
         self._lock = threading.Lock()
         self._piles: dict[str, _Pile] = {}
@@ -182,15 +213,24 @@ class SimScene:
         return out
 
     def lay(self, zone: str, code: str) -> None:
+        """Put `code` face up on the zone's pile: about the pile's middle, but clearly off
+        the card below (as a tossed card lands), which is how the tracker tells a new card
+        from the same card read again (vision.track's `moved_share`)."""
         from vision.render.scene import ZONE_RECTS, Placement
         x0, y0, x1, y1 = ZONE_RECTS.get(zone, ZONE_RECTS[DISCARD])
         rng = self._rng
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         with self._lock:
             pile = self._piles.setdefault(zone, _Pile())
-            base = pile.placements[-1].angle_deg if pile.placements else float(rng.uniform(-20, 20))
-            p = Placement(code, cx + float(rng.uniform(-0.02, 0.02)), cy + float(rng.uniform(-0.03, 0.03)),
-                          base + float(rng.uniform(-25, 25)), zone, True, self.game)
+            below = pile.placements[-1] if pile.placements else None
+            reach_x, reach_y = self.SPREAD * (x1 - x0), self.SPREAD * (y1 - y0)
+            for _ in range(30):
+                x = cx + float(rng.uniform(-reach_x, reach_x))
+                y = cy + float(rng.uniform(-reach_y, reach_y))
+                if below is None or np.hypot(x - below.x, (y - below.y) * 0.75) >= self.OFFSET * self._spec.card_width:
+                    break
+            base = below.angle_deg if below is not None else float(rng.uniform(-20, 20))
+            p = Placement(code, x, y, base + float(rng.uniform(-25, 25)), zone, True, self.game)
             pile.placements = [replace(q, top=False) for q in pile.placements][-(self.MAX_PILE - 1):] + [p]
 
     def clear(self, zone: str | None = None) -> None:
@@ -236,8 +276,11 @@ class DriverStats:
     actions: int = 0
     seen_by_camera: int = 0
     camera_missed: int = 0        # cards the bots had to enter by hand after a timeout
+    misread: int = 0              # cards the table took for something else (undone, re-entered)
     pad_presses: int = 0
-    resyncs: int = 0
+    pads_missed: int = 0          # presses that made nothing (entered by hand)
+    extra_undone: int = 0         # actions the table made that the bots did not (undone)
+    resyncs: int = 0              # matches abandoned after a refusal
     matches: int = 0
 
 
@@ -245,13 +288,23 @@ class BotDriver:
     """Plays seeded bot matches on a live table through the scene, the mock pads and
     host input, forever (a new match after each), until `stop()`.
 
-    table: device.table.LiveTable; press: callable(seat, held) that presses a mock pad;
-    sleep: time.sleep (scaled by speed inside)."""
+    The bots act as careful players with a host who watches the screen: after each
+    action the live log must hold the bots' action; a card the camera missed or misread
+    and a press that made nothing are corrected the way a host would (undo, then enter
+    it on the host phone), and counted in `stats`. So the live match stays the bots'
+    match, and after a restart it resumes from the number of actions in the log.
+
+    table: device.table.LiveTable; press: callable(seat, held) that presses a mock pad.
+    Pauses are scaled by `speed`; the time between a HAND and its slaps is the bots'
+    own reaction time (also scaled), because the referee's slap window is real time."""
+
+    PAUSE = 0.6             # seconds between actions at speed 1
+    MAX_REACTION = 0.6      # a slap comes at most this long (speed 1) after the last action
 
     def __init__(self, table: Any, scene: SimScene, press: Callable[[int, bool], None], *,
                  game: str, seed: int, speed: float = 1.0, players: int | None = None,
-                 rounds: int | None = None, card_timeout: float = 4.0,
-                 sleep: Callable[[float], None] = time.sleep):
+                 rounds: int | None = None, card_timeout: float = 4.0, pad_timeout: float = 2.0,
+                 camera_ready: Callable[[], bool] | None = None):
         self.table = table
         self.scene = scene
         self.press = press
@@ -261,10 +314,12 @@ class BotDriver:
         self.players = players
         self.rounds = rounds
         self.card_timeout = card_timeout
-        self._sleep = sleep
+        self.pad_timeout = pad_timeout
         self._stop = threading.Event()
         self.stats = DriverStats()
         self._thread: threading.Thread | None = None
+        self._last_t_ns: int | None = None
+        self._camera_ready = camera_ready
 
     def start(self) -> "BotDriver":
         self._thread = threading.Thread(target=self._run, name="deckhand-bots", daemon=True)
@@ -276,6 +331,10 @@ class BotDriver:
         if self._thread is not None:
             self._thread.join(timeout=5)
 
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
     def _pause(self, seconds: float) -> bool:
         """Sleep (scaled); True if asked to stop."""
         return self._stop.wait(seconds / self.speed)
@@ -285,6 +344,8 @@ class BotDriver:
         while not self._stop.is_set():
             try:
                 spec, skip = self._match_to_play(seed)
+                if not self._wait_for_camera(60.0):
+                    return
                 self._play(spec, skip)
             except Exception:   # the demo must keep going; the log says what broke
                 log.exception("simulated match stopped")
@@ -294,11 +355,24 @@ class BotDriver:
             if self._pause(3.0):
                 return
 
+    def _wait_for_camera(self, timeout: float) -> bool:
+        """Wait (up to `timeout`) until the camera reads frames of the match's game, so the
+        first cards are not entered by hand while the recognizer loads; False if stopped."""
+        deadline = time.monotonic() + timeout
+        while self._camera_ready is not None and not self._camera_ready():
+            if time.monotonic() > deadline:
+                log.warning("the camera is not reading frames yet; the bots start anyway")
+                break
+            if self._stop.wait(0.05):
+                return False
+        return not self._stop.is_set()
+
     def _match_to_play(self, seed: int) -> tuple[MatchSpec, int]:
         """Resume the table's unfinished simulated match (after a restart), else start one."""
         match = self.table.current_match
         if match is not None and not match.view.get("finished") \
                 and match.record.spec.seed is not None and match.record.spec.game == self.game:
+            log.info("the bots resume match %s after %s actions", match.id, match.timeline.depth)
             return match.record.spec, match.timeline.depth
         spec = sim_spec(self.game, self.players, seed)
         self.table.new_match(spec.to_json(), "bot")
@@ -311,14 +385,34 @@ class BotDriver:
                 continue
             if self._stop.is_set():
                 return
-            self._perform(action)
-            self.stats.actions += 1
-            if self._pause(0.6):
+            if self._pause(self._delay_before(action)):
                 return
+            self._perform(action, number)
+            self.stats.actions += 1
+            self._last_t_ns = getattr(action, "t_ns", None)
 
-    def _perform(self, action: Action) -> None:
+    def _delay_before(self, action: Action) -> float:
+        t = getattr(action, "t_ns", None)
+        if self.game == "hitthedeck" and action.kind in ("slap", "fake_out") and t is not None:
+            if self._last_t_ns is None:
+                return 0.0
+            return min(max(0.0, (t - self._last_t_ns) / 1e9), self.MAX_REACTION)
+        return self.PAUSE
+
+    # -- one action ----------------------------------------------------------------------
+
+    def _depth(self) -> int:
+        match = self.table.current_match
+        return match.timeline.depth if match is not None else 0
+
+    def _rows(self) -> int:
+        match = self.table.current_match
+        return match.rows_logged if match is not None else 0
+
+    def _perform(self, action: Action, number: int) -> None:
         event = physical_event(self.game, action)
-        before = self.table.seq
+        before = (self._depth(), self._rows())
+        state = self.table.current_match.state
         if isinstance(event, CardDown):
             self.scene.reach(event.zone)
             if self._pause(0.25):
@@ -332,18 +426,54 @@ class BotDriver:
             else:
                 self.stats.camera_missed += 1
                 log.warning("camera did not read %s in time: entered by hand", action)
-                self.table.submit_action(strip_host_part(action), "bot")
-            extra = host_part(self.game, action)
+            self._settle(strip_host_part(action), number, before, "misread")
+            if self.game in CLEARED_AFTER_EACH_CARD:
+                self.scene.clear(event.zone)
+            extra = host_part(self.game, action, state)
             if extra is not None:
                 self._submit(extra)
         elif isinstance(event, PadPress):
             self.press(event.seat, event.held)
             self.stats.pad_presses += 1
-            self._wait_for_log(before, 2.0)
+            if not self._wait_for_log(before, self.pad_timeout):
+                self.stats.pads_missed += 1
+                log.warning("pad %s made nothing for %s: entered by hand", event.seat, action)
+            self._settle(action, number, before, "pad")
         elif isinstance(event, Automatic):
             self._wait_for_log(before, 10.0)
+            self._settle(action, number, before, "timeout")
         else:
             self._submit(action)
+
+    def _settle(self, action: Action, number: int, before: tuple[int, int], what: str) -> None:
+        """Make the live log hold exactly `action` after the actions it had `before`, as a
+        host would: undo what the table made of it if that was something else (or more),
+        then enter the action by hand."""
+        from engine.core import Undo
+        depth, rows = before
+        made = self._rows_after(rows)
+        if len(made) == 1 and _same_action(made[0], action):
+            return
+        if made:
+            log.warning("action %d: the table made %s of the bots' %s: undone", number,
+                        ", ".join(map(str, made)), action)
+            if what == "misread":
+                self.stats.misread += 1
+            else:
+                self.stats.extra_undone += 1
+        while self._depth() > depth:
+            self._submit(Undo())
+        if self._depth() != depth:
+            raise RuntimeError(f"the live match lost actions under the bots ({self._depth()} < {depth})")
+        self._submit(action)
+
+    def _rows_after(self, rows: int) -> list[Action]:
+        """The actions logged in the live match after its first `rows` rows."""
+        import json
+        match = self.table.current_match
+        if match.rows_logged <= rows:
+            return []
+        return [match.parse(json.loads(text)) for _, text in match.store.action_texts(match.id, rows)]
 
     def _submit(self, action: Action) -> None:
         try:
@@ -351,11 +481,22 @@ class BotDriver:
         except IllegalAction as exc:
             raise RuntimeError(f"the live table refused the bots' {action}: {exc.reason}") from exc
 
-    def _wait_for_log(self, before: int, timeout: float) -> bool:
+    def _wait_for_log(self, before: tuple[int, int], timeout: float) -> bool:
+        """Wait until the live match has logged rows after `before` (depth, rows)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.table.seq > before:
+            if self._rows() > before[1]:
                 return True
-            if self._stop.wait(0.02):
+            if self._stop.wait(0.01):
                 return False
         return False
+
+
+def _same_action(a: Action, b: Action) -> bool:
+    """The same action apart from time stamps (the table's own clock) and a named colour."""
+    def plain(action: Action) -> dict:
+        data = action.to_json()
+        data.pop("t_ns", None)
+        data.pop("colour", None)
+        return data
+    return plain(a) == plain(b)

@@ -73,6 +73,11 @@ class VisionLoop:
         if self._thread is not None:
             self._thread.join(timeout=5)
 
+    def reading(self, game: str) -> bool:
+        """True once a frame has been read with `game`'s recognizer."""
+        latest = self.latest
+        return latest is not None and latest.reading is not None and latest.game == game
+
     @property
     def alive(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
@@ -146,3 +151,26 @@ class VisionLoop:
         with self._lock:
             self._empty = image.copy()
             self._game = None    # the recognizer is rebuilt with the new picture
+
+
+class ZoneTracker:
+    """`vision.track` (a pure state machine) held for one camera: `update(reading, t_ns)`
+    steps it and returns the observations the frame settles. The first frame is taken as
+    what already lies on the table (after a restart, the cards still there are not played
+    again). The scoring zone is read as a spread (hands laid out for counting)."""
+
+    def __init__(self, zones: dict[str, Rect]):
+        from vision import track
+        from engine.observations import SCORING
+        self._track = track
+        self._state = track.start([track.Zone(name, tuple(rect), spread=name == SCORING)
+                                   for name, rect in zones.items()])
+        self._primed = False
+
+    def update(self, reading: Any, t_ns: int) -> list[Any]:
+        if not self._primed:
+            self._primed = True
+            self._state = self._track.prime(self._state, reading)
+            return []
+        self._state, events = self._track.step(self._state, reading, t_ns)
+        return list(events)
