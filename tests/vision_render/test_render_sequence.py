@@ -84,3 +84,20 @@ def test_pile_taken_away_leaves_the_bare_table():
     noisy = pile_taken_sequence("flip7", np.random.default_rng(4),
                                 spec=replace(CLEAN, noise=3.0))
     assert not np.array_equal(noisy.frames[-1], noisy.frames[-2])  # each frame its own noise
+
+
+def test_plays_in_a_row_land_one_after_another():
+    from vision.render.sequence import plays_sequence
+    codes = ["R3", "R7", "G7", "G7"]  # the same card twice (two copies) is two plays
+    clip = plays_sequence("solo", codes, np.random.default_rng(5), spec=CLEAN, pile=("Y1",),
+                          pass_chance=1.0)
+    assert [e.code for e in clip.events] == codes and all(e.kind == "landed" for e in clip.events)
+    frames = [e.frame for e in clip.events]
+    assert frames == sorted(frames) and len(set(frames)) == len(frames)
+    for event in clip.events:
+        frame, truth = clip[event.frame]
+        (top,) = [c for c in truth.cards if c.top and c.zone == "discard"]
+        assert top.code == event.code and top.visible > 0.999 and truth.pile_clear
+        assert face_error(frame, "solo", event.code, top.corners) < 4
+    assert clip.truths[-1].pile_top == "G7"
+    assert sum(1 for _, t in clip if t.hand and not t.pile_clear) > len(codes)  # passes too

@@ -188,6 +188,75 @@ def _pile_placements(table, game, rng, codes, zone="discard"):
 
 # --------------------------------------------------------------------------- clips
 
+def _land(rec: _Recorder, down: list[Placement], code: str, rng: np.random.Generator,
+          flight: int, retreat: int, still_after: int) -> tuple[list[Placement], Event]:
+    """Shoot a hand bringing `code` onto the pile `down` (bottom first) and going away;
+    return the new pile and the "landed" event."""
+    table = rec.table
+    under = [replace(p, top=False) for p in down]
+    old_top = down[-1].code if down else None
+    if down:  # dropped roughly on the old top card, a little askew
+        top = down[-1]
+        cw = table.spec.card_width
+        final = Placement(code, top.x + float(rng.uniform(-0.08, 0.08)) * cw,
+                          top.y + float(rng.uniform(-0.08, 0.08)) * cw * table.size[0] / table.size[1],
+                          top.angle_deg + float(rng.uniform(-20, 20)), "discard", True)
+    else:
+        final = messy_pile(table, [code], "discard", rng)[-1]
+    under_quads = [image_corners(table, p) for p in under]
+    c_img = image_corners(table, final).mean(axis=0)
+    start, arm_from = _entry(table, c_img, rng)
+    tone = int(rng.integers(len(SKIN_TONES)))
+    w, h = table.size
+    start_norm = (start[0] / w, start[1] / h)
+    turn = float(rng.uniform(-90, 90))
+    first = len(rec.frames)
+    for t in _ease(flight + 1)[:-1]:
+        flying = Placement(code, *_lerp(start_norm, (final.x, final.y), t),
+                           final.angle_deg + turn * (1 - t), "air", False, lift=0.25 * (1 - t) + 0.04)
+        rec.shoot(under + [flying], [_hand_holding(table, flying, arm_from, tone)], old_top,
+                  under_quads)
+    quads = under_quads + [image_corners(table, final)]
+    now = under + [final]
+    for t in _ease(retreat + 2)[:-1]:  # fingers still on the card, then the hand goes
+        hold = _hand_holding(table, final, arm_from, tone)
+        palm = _lerp(hold.palm, start, t)
+        rec.shoot(now, [replace(hold, palm=tuple(palm))], code, quads)
+    for _ in range(still_after):
+        rec.shoot(now, [], code, quads)
+    landed = _first_of_last_run(rec.truths[first:], lambda t: t.pile_clear and any(
+        c.code == code and c.zone == "discard" and c.top and c.visible > 0.999 for c in t.cards))
+    return now, Event(landed, "landed", code)
+
+
+def _pass(rec: _Recorder, down: list[Placement], rng: np.random.Generator, frames: int) -> None:
+    """Shoot a hand sweeping across the picture over the pile `down`."""
+    table = rec.table
+    quads = [image_corners(table, p) for p in down]
+    c = np.mean([q.mean(axis=0) for q in quads], axis=0) if quads else \
+        zone_polygons(table)["discard"].mean(axis=0)
+    w, h = table.size
+    a = np.radians(rng.uniform(0, 360))
+    across = np.array([np.cos(a), np.sin(a)])
+    shoulder = c - np.array([-across[1], across[0]]) * (w + h) * 0.9  # the player's body
+    span = (w + h) * 0.55
+    side = table.card_width * table.spec.zoom
+    tone = int(rng.integers(len(SKIN_TONES)))
+    lateral = float(rng.uniform(-0.3, 0.3)) * side
+    top = down[-1].code if down else None
+    for t in np.linspace(0, 1, frames):
+        palm = c + across * (t - 0.5) * 2 * span + np.array([-across[1], across[0]]) * lateral
+        d = shoulder - palm
+        arm_from = float(np.degrees(np.arctan2(d[1], d[0])))
+        rec.shoot(down, [HandPose(tuple(palm), arm_from, side * 1.3, tone, 0.6)], top, quads)
+
+
+def _still(rec: _Recorder, down: list[Placement], frames: int) -> None:
+    quads = [image_corners(rec.table, p) for p in down]
+    for _ in range(frames):
+        rec.shoot(down, [], down[-1].code if down else None, quads)
+
+
 def card_landing_sequence(game: str, code: str, rng: np.random.Generator,
                           spec: SceneSpec | None = None, pile: Sequence[str] | None = None,
                           style: str = "deckhand", difficulty: str = "default",
@@ -201,38 +270,35 @@ def card_landing_sequence(game: str, code: str, rng: np.random.Generator,
     table = set_table(_clip_spec(rng, spec, difficulty), rng)
     if pile is None:
         pile = _pile_codes(game, rng, int(rng.integers(0, 4)), exclude=[code])
-    under = _pile_placements(table, game, rng, list(pile))
-    under = [replace(p, top=False) for p in under]
-    final = messy_pile(table, list(pile) + [code], "discard", rng)[-1] if pile else \
-        messy_pile(table, [code], "discard", rng)[-1]
+    down = _pile_placements(table, game, rng, list(pile))
     rec = _Recorder(table, game, rng, style)
-    old_top = pile[-1] if pile else None
-    under_quads = [image_corners(table, p) for p in under]
-    under_shown = [replace(p, top=True) if i == len(under) - 1 else p for i, p in enumerate(under)]
-    for _ in range(still_before):
-        rec.shoot(under_shown, [], old_top, under_quads)
-    c_img = image_corners(table, final).mean(axis=0)
-    start, arm_from = _entry(table, c_img, rng)
-    tone = int(rng.integers(len(SKIN_TONES)))
-    w, h = table.size
-    start_norm = (start[0] / w, start[1] / h)
-    turn = float(rng.uniform(-90, 90))
-    for t in _ease(flight + 1)[:-1]:
-        flying = Placement(code, *_lerp(start_norm, (final.x, final.y), t),
-                           final.angle_deg + turn * (1 - t), "air", False, lift=0.25 * (1 - t) + 0.04)
-        rec.shoot(under + [flying], [_hand_holding(table, flying, arm_from, tone)], old_top,
-                  under_quads)
-    quads = under_quads + [image_corners(table, final)]
-    down = under + [final]
-    for t in _ease(retreat + 2)[:-1]:  # fingers still on the card, then the hand goes
-        hold = _hand_holding(table, final, arm_from, tone)
-        palm = _lerp(hold.palm, start, t)
-        rec.shoot(down, [replace(hold, palm=tuple(palm))], code, quads)
-    for _ in range(still_after):
-        rec.shoot(down, [], code, quads)
-    landed = _first_of_last_run(rec.truths, lambda t: t.pile_clear and any(
-        c.code == code and c.zone == "discard" and c.top and c.visible > 0.999 for c in t.cards))
-    return rec.clip([Event(landed, "landed", code)])
+    _still(rec, down, still_before)
+    _, event = _land(rec, down, code, rng, flight, retreat, still_after)
+    return rec.clip([event])
+
+
+def plays_sequence(game: str, codes: Sequence[str], rng: np.random.Generator,
+                   spec: SceneSpec | None = None, pile: Sequence[str] = (),
+                   style: str = "deckhand", difficulty: str = "default",
+                   pass_chance: float = 0.3) -> Clip:
+    """Several cards played one after another onto the discard pile, with now and then a
+    hand passing over it between plays: one "landed" event per code, in order."""
+    for code in codes:
+        if code not in game_deck(game):
+            raise ValueError(f"{code!r} is not a {game} card")
+    table = set_table(_clip_spec(rng, spec, difficulty), rng)
+    down = _pile_placements(table, game, rng, list(pile))
+    rec = _Recorder(table, game, rng, style)
+    _still(rec, down, 3)
+    events = []
+    for code in codes:
+        if rng.random() < pass_chance:
+            _pass(rec, down, rng, int(rng.integers(8, 14)))
+            _still(rec, down, 2)
+        down, event = _land(rec, down, code, rng, int(rng.integers(4, 8)),
+                            int(rng.integers(3, 6)), int(rng.integers(4, 8)))
+        events.append(event)
+    return rec.clip(events)
 
 
 def hand_pass_sequence(game: str, rng: np.random.Generator, spec: SceneSpec | None = None,
@@ -244,23 +310,8 @@ def hand_pass_sequence(game: str, rng: np.random.Generator, spec: SceneSpec | No
     if pile is None:
         pile = _pile_codes(game, rng, int(rng.integers(1, 4)))
     down = _pile_placements(table, game, rng, list(pile))
-    quads = [image_corners(table, p) for p in down]
     rec = _Recorder(table, game, rng, style)
-    c = np.mean([q.mean(axis=0) for q in quads], axis=0)
-    w, h = table.size
-    a = np.radians(rng.uniform(0, 360))
-    across = np.array([np.cos(a), np.sin(a)])
-    shoulder = c - np.array([-across[1], across[0]]) * (w + h) * 0.9  # the player's body
-    span = (w + h) * 0.55
-    side = float(np.linalg.norm(quads[-1][1] - quads[-1][0]))
-    tone = int(rng.integers(len(SKIN_TONES)))
-    lateral = float(rng.uniform(-0.3, 0.3)) * side
-    for t in np.linspace(0, 1, frames):
-        palm = c + across * (t - 0.5) * 2 * span + np.array([-across[1], across[0]]) * lateral
-        d = shoulder - palm
-        arm_from = float(np.degrees(np.arctan2(d[1], d[0])))
-        hand = HandPose(tuple(palm), arm_from, side * 1.3, tone, 0.6)
-        rec.shoot(down, [hand], pile[-1], quads)
+    _pass(rec, down, rng, frames)
     return rec.clip([])
 
 

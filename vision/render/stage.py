@@ -222,8 +222,8 @@ def _paste_card(img: np.ndarray, face: np.ndarray, corners: np.ndarray,
     alpha = warped[..., 3].astype(np.float32)
     alpha *= 1 / 255
     roi = img[y0:y1, x0:x1]
-    if shadow:  # light from above-left: a soft rim of shadow below and right of the card
-        off = max(1, int(round(side * 0.025)))
+    off = max(1, int(round(side * 0.025)))
+    if shadow and min(alpha.shape) > off:  # light from above-left: shadow below and right
         shade = np.zeros_like(alpha)
         k = max(3, int(round(side * 0.05)) | 1)
         shade[off:, off:] = cv2.blur(alpha[:-off, :-off], (k, k))
