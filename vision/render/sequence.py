@@ -182,8 +182,8 @@ def _hand_holding(table: Table, card: Placement, arm_from: float, tone: int) -> 
     return HandPose(tuple(palm), arm_from, side * 1.25, tone, 0.4)
 
 
-def _pile_placements(table, game, rng, codes, zone="discard"):
-    return messy_pile(table, codes, zone, rng) if codes else []
+def _discard_pile(table: Table, codes: Sequence[str], rng: np.random.Generator) -> list[Placement]:
+    return messy_pile(table, list(codes), "discard", rng) if codes else []
 
 
 # --------------------------------------------------------------------------- clips
@@ -270,7 +270,7 @@ def card_landing_sequence(game: str, code: str, rng: np.random.Generator,
     table = set_table(_clip_spec(rng, spec, difficulty), rng)
     if pile is None:
         pile = _pile_codes(game, rng, int(rng.integers(0, 4)), exclude=[code])
-    down = _pile_placements(table, game, rng, list(pile))
+    down = _discard_pile(table, pile, rng)
     rec = _Recorder(table, game, rng, style)
     _still(rec, down, still_before)
     _, event = _land(rec, down, code, rng, flight, retreat, still_after)
@@ -287,7 +287,7 @@ def plays_sequence(game: str, codes: Sequence[str], rng: np.random.Generator,
         if code not in game_deck(game):
             raise ValueError(f"{code!r} is not a {game} card")
     table = set_table(_clip_spec(rng, spec, difficulty), rng)
-    down = _pile_placements(table, game, rng, list(pile))
+    down = _discard_pile(table, pile, rng)
     rec = _Recorder(table, game, rng, style)
     _still(rec, down, 3)
     events = []
@@ -309,7 +309,7 @@ def hand_pass_sequence(game: str, rng: np.random.Generator, spec: SceneSpec | No
     table = set_table(_clip_spec(rng, spec, difficulty), rng)
     if pile is None:
         pile = _pile_codes(game, rng, int(rng.integers(1, 4)))
-    down = _pile_placements(table, game, rng, list(pile))
+    down = _discard_pile(table, pile, rng)
     rec = _Recorder(table, game, rng, style)
     _pass(rec, down, rng, frames)
     return rec.clip([])
@@ -324,7 +324,7 @@ def pickup_putback_sequence(game: str, rng: np.random.Generator, spec: SceneSpec
     table = set_table(_clip_spec(rng, spec, difficulty), rng)
     if pile is None:
         pile = _pile_codes(game, rng, int(rng.integers(2, 4)))
-    down = _pile_placements(table, game, rng, list(pile))
+    down = _discard_pile(table, pile, rng)
     quads = [image_corners(table, p) for p in down]
     rec = _Recorder(table, game, rng, style)
     top = down[-1]
@@ -361,7 +361,7 @@ def pile_taken_sequence(game: str, rng: np.random.Generator, spec: SceneSpec | N
     table = set_table(_clip_spec(rng, spec, difficulty), rng)
     if pile is None:
         pile = _pile_codes(game, rng, int(rng.integers(2, 5)))
-    down = _pile_placements(table, game, rng, list(pile))
+    down = _discard_pile(table, pile, rng)
     quads = [image_corners(table, p) for p in down]
     rec = _Recorder(table, game, rng, style)
     for _ in range(2):
