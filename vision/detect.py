@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.warp import CARD_ASPECT, order_corners, quad_overlap, side_lengths
+from vision.warp import CARD_ASPECT, order_corners, quad_contains, quad_overlap, side_lengths
 
 
 @dataclass(frozen=True)
@@ -163,11 +163,8 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
     min_area = settings.min_short_side ** 2 * settings.aspect
     max_area = settings.max_area_fraction * h * w
     sources, changed, thick = outlines(frame, table, settings)
-    kept: list[np.ndarray] = []
-    # Edge cells first: they follow the card's own edge. A changed region also takes in
-    # the card's shadow, so it only counts where no cell was found.
-    for contours, inset in sources:
-        found: list[tuple[float, np.ndarray]] = []
+    candidates: list[tuple[int, float, np.ndarray]] = []   # (source rank, area, quad)
+    for rank, (contours, inset) in enumerate(sources):
         for contour in contours:
             area = cv2.contourArea(contour)
             if not min_area <= area <= max_area:
@@ -177,11 +174,17 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
                 continue
             if inset > 0:  # a cell may be the inside of a printed frame
                 quad = _outer_frame(quad, thick, settings.frame_insets)
-            found.append((float(cv2.contourArea(quad)), quad))
-        found.sort(key=lambda item: -item[0])
-        for _, quad in found:
-            if all(quad_overlap(quad, other) < 0.3 for other in kept):
-                kept.append(quad)
+            candidates.append((rank, float(cv2.contourArea(quad)), quad))
+    # Two cards side by side make a rectangle of nearly a card's shape (2 x 63 by 88 mm):
+    # an outline holding two smaller candidates is a group of cards, not a card.
+    candidates = [c for c in candidates if not _holds_two(c, candidates)]
+    # Edge groups first, then cells: both follow the card's own edge. A changed region
+    # also takes in the card's shadow, so it only counts where nothing else was found.
+    candidates.sort(key=lambda c: (c[0], -c[1]))
+    kept: list[np.ndarray] = []
+    for _, _, quad in candidates:
+        if all(quad_overlap(quad, other) < 0.3 for other in kept):
+            kept.append(quad)
     return Detection(tuple(FoundCard(q) for q in kept), changed)
 
 
@@ -273,6 +276,12 @@ def _support(points: np.ndarray, quad: np.ndarray) -> float:
         expected = 0.8 * length * max(abs(float(u[0])), abs(float(u[1])))
         shares.append(min(1.0, np.count_nonzero(on_side) / max(expected, 1.0)))
     return (sum(shares) + min(shares)) / 5
+
+
+def _holds_two(candidate, candidates) -> bool:
+    _, area, quad = candidate
+    inside = [q for _, a, q in candidates if a < 0.7 * area and quad_contains(quad, q.mean(axis=0))]
+    return any(quad_overlap(a, b) < 0.2 for i, a in enumerate(inside) for b in inside[i + 1:])
 
 
 def _move_sides(quad: np.ndarray, offsets) -> np.ndarray:

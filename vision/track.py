@@ -9,12 +9,14 @@ pass over piles. The tracker only speaks when a zone has settled:
   A top card lifted and put back is no play either: the card beneath it was the pile's
   previous top, and the lifted card coming back is the same card. The same code seen on
   top again counts as a new card only after the zone was covered in between and the
-  card lies clearly elsewhere (a second copy played on the first). A card that lies
-  where the top card lay is that card (read again, perhaps better), never a new play.
+  card lies clearly elsewhere (a second copy played on the first). A card read where an
+  unreadable card lay still is that card, now read: no play.
 * a pile zone emits `ZoneEmpty` when the zone has looked like the empty table for
   `empty_frames` frames after holding cards (the pile was taken).
 * a spread zone (end-of-round counting) emits `CardsLaidOut` with every card when the
-  whole spread has read the same, with no unreadable card in it, for `stable_frames`.
+  whole spread has read the same for `stable_frames`, with no unreadable card in it and
+  (when the empty table is known) nothing else lying in the zone: a spread with a card
+  that was not found is not reported short.
 
 State is a frozen value; `step` is a pure function of the state and one frame's reading.
 What does not live here: reading frames (`vision.pipeline`), what events mean (the
@@ -25,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from engine.observations import CardSeen, CardsLaidOut, Observation, ZoneEmpty
@@ -62,6 +65,7 @@ class TrackSettings:
 class PileState:
     history: tuple[str, ...] = ()      # the pile's tops as confirmed, oldest first
     top_pose: tuple[float, ...] = ()   # corners of the current top (flattened), as confirmed
+    top_read: bool = False             # the card at top_pose was read (not "unknown")
     lifted: str | None = None          # a top that went away, uncovering the card beneath
     covered_since_top: bool = False    # the zone was covered after the top was confirmed
     candidate: str | None = None
@@ -103,7 +107,7 @@ def prime(state: TrackerState, reading: FrameReading) -> TrackerState:
             zone_state = SpreadState(last=tuple(c.label for c in _reading_order(known)))
         elif known:
             card = max(known, key=lambda c: c.confidence)
-            zone_state = PileState(history=(card.label,), top_pose=_pose(card))
+            zone_state = PileState(history=(card.label,), top_pose=_pose(card), top_read=True)
         elif cards:  # something lies there that cannot be read yet: remember where
             zone_state = PileState(top_pose=_pose(max(cards, key=lambda c: c.confidence)))
         new_states.append(zone_state)
@@ -133,6 +137,8 @@ def step(state: TrackerState, reading: FrameReading, t_ns: int
     for zone, zone_state, cards in zip(state.zones, state.zone_states, assign(state.zones, reading)):
         clear = _is_clear(reading, zone.rect, cards, state.settings)
         if zone.spread:
+            if not clear and _unexplained(reading, zone.rect, cards):
+                cards = cards + (SeenCard("unknown", "", 0.0, np.zeros((4, 2), np.float32)),)
             zone_state, event = _step_spread(zone, zone_state, cards, clear, t_ns, state.settings)
         else:
             zone_state, event = _step_pile(zone, zone_state, cards, clear, t_ns, state.settings)
@@ -148,6 +154,26 @@ def _is_clear(reading: FrameReading, rect: Rect, cards: tuple[SeenCard, ...],
     if share is None:  # no picture of the empty table: only "no card found" to go on
         return not cards
     return share < settings.clear_share and not cards
+
+
+def _unexplained(reading: FrameReading, rect: Rect, cards: tuple[SeenCard, ...]) -> bool:
+    """Whether something lies in the zone besides the cards read (a card not found, a
+    hand): changed pixels outside every read card (and its shadow) adding up to half a
+    card. Without a picture of the empty table nothing can be told."""
+    changed = reading.detection.changed
+    if changed is None or not cards:
+        return False
+    h, w = changed.shape
+    x0, y0, x1, y1 = int(rect[0] * w), int(rect[1] * h), int(np.ceil(rect[2] * w)), int(np.ceil(rect[3] * h))
+    window = changed[y0:y1, x0:x1].copy()
+    areas = []
+    for card in cards:
+        centre = card.corners.mean(axis=0)
+        grown = (card.corners - centre) * 1.12 + centre - [x0, y0]
+        cv2.fillPoly(window, [np.round(grown).astype(np.int32)], 0)
+        areas.append(abs(float(cv2.contourArea(card.corners))))
+    leftover = cv2.morphologyEx(window, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    return np.count_nonzero(leftover) > 0.5 * float(np.median(areas))
 
 
 def _pose(card: SeenCard) -> tuple[float, ...]:
@@ -187,14 +213,14 @@ def _step_pile(zone: Zone, s: PileState, cards, clear: bool, t_ns: int, settings
     if s.count != settings.stable_frames:
         return s, None
     if not card.known:  # a card lies still but cannot be read: remember where it lies
-        return dataclasses.replace(s, top_pose=pose), None
+        return dataclasses.replace(s, top_pose=pose, top_read=False), None
     return _settle(zone, s, card.label, pose, t_ns, settings)
 
 
 def _settle(zone: Zone, s: PileState, label: str, pose, t_ns: int, settings: TrackSettings):
     """A card has been the zone's still, uncovered top for long enough: what is it?"""
     top = s.history[-1] if s.history else None
-    settled = dataclasses.replace(s, top_pose=pose, covered_since_top=False)
+    settled = dataclasses.replace(s, top_pose=pose, top_read=True, covered_since_top=False)
     same_place = _pose_gap(pose, s.top_pose) <= settings.moved_share
     if label == top:
         if not (s.covered_since_top and not same_place):  # the same card, a hand went by
@@ -204,7 +230,7 @@ def _settle(zone: Zone, s: PileState, label: str, pose, t_ns: int, settings: Tra
         return dataclasses.replace(settled, history=s.history[:-1], lifted=top), None
     elif label == s.lifted:  # the lifted card is back
         return dataclasses.replace(settled, history=s.history + (label,), lifted=None), None
-    elif same_place:  # the card that lay there all along, now read (better): no play
+    elif same_place and not s.top_read:  # the card that lay there unread, now read: no play
         return dataclasses.replace(settled, history=s.history[:-1] + (label,)), None
     return (dataclasses.replace(settled, history=(s.history + (label,))[-32:], lifted=None),
             CardSeen(zone.name, label, t_ns))

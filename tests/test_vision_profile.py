@@ -1,0 +1,45 @@
+"""Deck profiles: built in from the renderer and cached, saved and loaded, refused in words."""
+import numpy as np
+import pytest
+
+from test_vision_support import profile
+from vision.classify import classify, face_features
+from vision.profile import (ProfileError, builtin_profile, load_profile, load_profile_file,
+                            save_profile)
+from vision.render.cards import render_card
+
+
+def test_a_saved_profile_reads_the_same(tmp_path):
+    p = profile("flip7")
+    path = save_profile(p, tmp_path / "flip7-copy")
+    assert path.suffix == ".npz"
+    again = load_profile(str(path))
+    assert again.labels == p.labels and again.frame_insets == p.frame_insets
+    for code in ("0", "12", "+10", "x2", "CHANCE"):
+        features = face_features(render_card("flip7", code))
+        assert classify(features, again) == classify(features, p)
+
+
+def test_built_in_profiles_are_rendered_once_then_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    first = builtin_profile("flip7")
+    cached = list((tmp_path / "deckhand" / "profiles").glob("flip7-deckhand-*.npz"))
+    assert len(cached) == 1
+    again = builtin_profile("flip7")
+    assert again.labels == first.labels
+    assert np.array_equal(again.templates, first.templates)
+
+
+def test_profiles_by_name_cover_the_four_games():
+    assert load_profile("flip7").labels == profile("flip7").labels
+    with pytest.raises(ProfileError, match="built-in decks"):
+        builtin_profile("poker")
+
+
+def test_bad_profile_files_are_refused_in_words(tmp_path):
+    with pytest.raises(ProfileError, match="no profile file"):
+        load_profile_file(tmp_path / "missing.npz")
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a profile")
+    with pytest.raises(ProfileError, match="not a Deckhand deck profile"):
+        load_profile_file(junk)
