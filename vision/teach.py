@@ -160,7 +160,7 @@ def card_face(image: np.ndarray, aspect: float = CARD_ASPECT, empty_table: np.nd
         corners = found[0].corners / scale
         return warp_card(image, corners, CANONICAL_SIZE)
     long, short = max(w, h), min(w, h)
-    if abs(long / short - aspect) < 0.1 * aspect:
+    if abs(long / short - aspect) < 0.04 * aspect:
         corners = order_corners(np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
         return warp_card(image, corners, CANONICAL_SIZE)
     raise TeachError(f"{source}: no card found (lay the card flat on a plain table, whole, "

@@ -1,0 +1,123 @@
+"""Teaching a deck: from a folder of labelled photos or live frames, one picture per card,
+with a self-check that names the cards likely to be confused; bad input refused in words."""
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from device.cli import main as deckhand
+from test_vision_support import match
+from vision.classify import classify, face_features
+from vision.pipeline import Recognizer
+from vision.render.cards import render_card
+from vision.render.scene import SceneSpec, render_scene, spread_scene
+from vision.teach import (TeachError, add_face, add_frame, finish, read_labels, start_session,
+                          teach_folder)
+
+CODES = ("3", "7", "12", "+4", "FREEZE", "CHANCE")
+
+
+def photo(code, seed, style="alt"):
+    scene = spread_scene("flip7", [code], np.random.default_rng(seed), style=style)
+    return scene.image, scene.empty
+
+
+@pytest.fixture(scope="module")
+def deck_folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("mydeck")
+    rows = ["file,label,colour"]
+    for i, code in enumerate(CODES):
+        image, _ = photo(code, i)
+        cv2.imwrite(str(folder / f"card{i}.png"), image)
+        rows.append(f"card{i}.png,{code},")
+    (folder / "labels.csv").write_text("\n".join(rows) + "\n")
+    return folder
+
+
+def test_a_deck_taught_from_one_photo_per_card_reads_new_pictures_of_it(deck_folder):
+    taught = teach_folder(deck_folder, deck_folder / "labels.csv", "my flip7")
+    assert set(taught.profile.labels) == set(CODES)
+    spec = SceneSpec(table="felt", tilt_deg=10, roll_deg=70, noise=3, card_width=0.14)
+    scene = render_scene("flip7", list(CODES), spec, np.random.default_rng(99), style="alt")
+    reading = Recognizer.create(taught.profile, scene.empty).read(scene.image)
+    pairs = match(reading.cards, scene.cards)
+    assert all(seen is None or not seen.known or seen.label == card.code for card, seen in pairs)
+    assert sum(seen is not None and seen.label == card.code for card, seen in pairs) >= 5
+
+
+def test_live_frames_teach_too_and_labels_are_free_text():
+    session = start_session("kitchen deck")
+    for i, (code, label) in enumerate((("7", "Seven of the kitchen"), ("FREEZE", "Brrr"))):
+        image, empty = photo(code, 10 + i)
+        session = add_frame(session, image, label, empty_table=empty)
+    session = add_frame(session, *photo("7", 12)[:1], "Seven of the kitchen")
+    assert session.counts() == {"Seven of the kitchen": 2, "Brrr": 1}
+    taught = finish(session)
+    reading = classify(face_features(render_card("flip7", "FREEZE", "alt")), taught.profile)
+    assert reading.label == "Brrr"
+
+
+def test_the_self_check_names_cards_that_look_alike():
+    face = render_card("flip7", "7", "alt")
+    session = start_session("twins")
+    session = add_face(session, face, "left twin")
+    session = add_face(session, face.copy(), "right twin")
+    session = add_face(session, render_card("flip7", "FREEZE", "alt"), "other")
+    check = finish(session).check
+    assert {"left twin", "right twin"} <= set(check.needs_more[:2])
+    assert "other" not in check.needs_more
+    assert any("likely confused" in line or "unsure" in line for line in check.lines())
+
+
+def test_a_picture_without_a_card_is_refused():
+    table = np.full((480, 640, 3), 90, np.uint8)
+    with pytest.raises(TeachError, match="no card found"):
+        add_frame(start_session("d"), table, "x")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("name,label\na.png,x\n", "columns file,label"),
+    ("file,label\n,x\n", "no file named"),
+    ("file,label\na.png,\n", "has no label"),
+    ("file,label\n", "no pictures listed"),
+])
+def test_bad_label_files_are_refused_in_words(tmp_path, text, message):
+    (tmp_path / "labels.csv").write_text(text)
+    with pytest.raises(TeachError, match=message):
+        read_labels(tmp_path / "labels.csv")
+
+
+def test_a_missing_photo_is_named(tmp_path):
+    (tmp_path / "labels.csv").write_text("file,label\nnot-there.png,x\n")
+    with pytest.raises(TeachError, match="not-there.png"):
+        teach_folder(tmp_path, tmp_path / "labels.csv")
+
+
+def test_the_commands_teach_then_recognize(deck_folder, tmp_path, capsys):
+    out = tmp_path / "mydeck"
+    assert deckhand(["teach", "--images", str(deck_folder), "--labels",
+                     str(deck_folder / "labels.csv"), "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "taught 6 cards" in said and "self-check" in said
+    image, empty = photo("12", 40)
+    cv2.imwrite(str(tmp_path / "one.png"), image)
+    cv2.imwrite(str(tmp_path / "empty.png"), empty)
+    code = deckhand(["recognize", "--profile", str(out) + ".npz", "--empty", str(tmp_path / "empty.png"),
+                     str(tmp_path / "one.png"), str(tmp_path / "nothing.png")])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 1  # the second picture does not exist
+    assert [c["label"] for c in lines[0]["cards"]] == ["12"]
+    assert set(lines[0]["cards"][0]) == {"label", "colour", "confidence", "corners"}
+    assert len(lines[0]["cards"][0]["corners"]) == 4
+    assert "error" in lines[1]
+
+
+def test_recognize_reads_a_built_in_deck_by_name(tmp_path, capsys):
+    spec = SceneSpec(table="wood", noise=2, card_width=0.13)
+    scene = render_scene("solo", ["R7", "B-SWAP"], spec, np.random.default_rng(1))
+    cv2.imwrite(str(tmp_path / "table.png"), scene.image)
+    assert deckhand(["recognize", "--profile", "solo", str(tmp_path / "table.png")]) == 0
+    (line,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert sorted(c["label"] for c in line["cards"]) == ["B-SWAP", "R7"]
+    assert deckhand(["recognize", "--profile", "poker", str(tmp_path / "table.png")]) == 2
