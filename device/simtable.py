@@ -177,7 +177,7 @@ class SimScene:
 
     MAX_PILE = 6   # older cards are squared away under the pile (not drawn)
     SPREAD = 0.3   # a card lands within this share of the zone's size from its middle
-    OFFSET = 0.4   # ... and at least this many card widths from the card below
+    OFFSET = (0.3, 0.36)   # ... this many card widths off the card below
 
     def __init__(self, game: str, seed: int, size: tuple[int, int] = (640, 480),
                  noise: float = 2.0, table: str = "felt", blur: float = 0.0,
@@ -224,11 +224,18 @@ class SimScene:
             pile = self._piles.setdefault(zone, _Pile())
             below = pile.placements[-1] if pile.placements else None
             reach_x, reach_y = self.SPREAD * (x1 - x0), self.SPREAD * (y1 - y0)
-            for _ in range(30):
-                x = cx + float(rng.uniform(-reach_x, reach_x))
-                y = cy + float(rng.uniform(-reach_y, reach_y))
-                if below is None or np.hypot(x - below.x, (y - below.y) * 0.75) >= self.OFFSET * self._spec.card_width:
-                    break
+            x = cx + float(rng.uniform(-reach_x, reach_x)) * 0.3
+            y = cy + float(rng.uniform(-reach_y, reach_y)) * 0.3
+            if below is not None:
+                # a step off the card below: far enough to read as another card, not so
+                # far that the card below still shows whole
+                width = self._spec.card_width
+                for _ in range(30):
+                    turn = float(rng.uniform(0, 2 * np.pi))
+                    step = float(rng.uniform(*self.OFFSET)) * width
+                    x, y = below.x + step * np.cos(turn), below.y + step * np.sin(turn) * 4 / 3
+                    if abs(x - cx) <= reach_x and abs(y - cy) <= reach_y:
+                        break
             base = below.angle_deg if below is not None else float(rng.uniform(-20, 20))
             p = Placement(code, x, y, base + float(rng.uniform(-25, 25)), zone, True, self.game)
             pile.placements = [replace(q, top=False) for q in pile.placements][-(self.MAX_PILE - 1):] + [p]
