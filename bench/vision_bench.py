@@ -240,9 +240,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--teach-scenes", type=int, default=None,
                         help="scenes of the taught alt deck per game (default: scenes / 4)")
     parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--picture", metavar="PNG",
+                        help="only draw the camera's view with what vision reads (docs/vision.md)")
     parser.add_argument("--skip", default="", help="comma list of parts to skip: "
                         "accuracy,distractors,tracker,speed,teach")
     args = parser.parse_args(argv)
+    if args.picture:
+        draw_camera_view(args.picture)
+        return 0
     skip = set(filter(None, args.skip.split(",")))
     games = [g for g in args.games.split(",") if g]
     n_distractors = args.distractors if args.distractors is not None else max(1, args.scenes // 2)
@@ -274,6 +279,36 @@ def main(argv: list[str] | None = None) -> int:
             for line in check.lines():
                 print(f"    {line}")
     return 0
+
+
+def draw_camera_view(path: str) -> None:
+    """What the camera should see: an overhead view of the table at 640x480, cards about
+    a ninth of the picture wide, the discard pile and the reveal spot in their zones; each
+    card found is outlined with what was read."""
+    from vision.render.scene import SceneSpec, render_scene
+
+    spec = SceneSpec(table="wood", tilt_deg=8, light="neutral", noise=0, card_width=0.12)
+    cards = [("R3", "G3", "G-SWAP"), "B7", "Y-REV", "TAKE4", "R9"]
+    scene = render_scene("solo", cards, spec, np.random.default_rng(2))
+    reading = Recognizer.create(builtin_profile("solo"), scene.empty).read(scene.image)
+    out = scene.image.copy()
+    for name, polygon in scene.zones.items():
+        cv2.polylines(out, [np.round(polygon).astype(np.int32)], True, (255, 255, 255), 1, cv2.LINE_AA)
+        x, y = np.round(polygon.min(axis=0)).astype(int)
+        cv2.putText(out, f"zone: {name}", (x + 4, y + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+                    (255, 255, 255), 1, cv2.LINE_AA)
+    for seen in reading.cards:
+        colour = (60, 220, 60) if seen.known else (60, 60, 230)
+        cv2.polylines(out, [np.round(seen.corners).astype(np.int32)], True, colour, 2, cv2.LINE_AA)
+        tl = np.round(seen.corners[0]).astype(int)
+        cv2.circle(out, tuple(int(v) for v in tl), 4, colour, -1, cv2.LINE_AA)
+        x, y = np.round(seen.corners.mean(axis=0)).astype(int)
+        text = f"{seen.label} {seen.confidence:.2f}"
+        cv2.putText(out, text, (x - 30, y + 4), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(out, text, (x - 30, y + 4), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1, cv2.LINE_AA)
+    out = (out // 8) * 8 + 4  # fewer shades: the PNG stays small for the docs
+    cv2.imwrite(path, out, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    print(f"wrote {path} ({Path(path).stat().st_size // 1024} KB)")
 
 
 def print_speed(s: dict[str, float]) -> None:
