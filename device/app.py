@@ -69,6 +69,11 @@ class Appliance:
             self._start_bots()
         self._spawn(self._tick_loop, "deckhand-ticker")
         self._spawn(self._supervise, "deckhand-supervisor")
+        interval = self.notifier.watchdog_interval
+        self.lines["watchdog"] = (f"systemd notify, a heartbeat every {min(interval, 5.0):g} s while the "
+                                  f"camera and pad loops run" if self.notifier.enabled and interval
+                                  else "systemd notify" if self.notifier.enabled
+                                  else "not under systemd (no NOTIFY_SOCKET): nothing to notify")
         for part, line in self.lines.items():
             log.info("%s: %s", part, line)
         return self

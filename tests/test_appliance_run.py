@@ -1,0 +1,233 @@
+"""`deckhand run` and the appliance's parts: the real command serves the screens of a
+live simulated table and stops cleanly on SIGTERM; the parts run with real threads
+(camera + vision loop, gpiozero mock pads, bots, ticker, supervisor) without gunicorn;
+every action kind of every game says how it happens at a table; the camera view's
+zones are checked and its picture is a real JPEG.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from device.app import Appliance, RunOptions
+from device.camera.sim import SimSource
+from device.camera_view import CameraView
+from device.config import Config
+from device.simtable import HOW, HostInput, PadPress, physical_event
+from device.store import EventStore
+from device.table import LiveTable
+from device.vision_loop import VisionLoop
+from engine.core import Action, EndMatch, Undo
+from engine.games import GAME_MODULES, get_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(port: int, path: str) -> tuple[int, bytes]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+        return r.status, r.read()
+
+
+# --- the command --------------------------------------------------------------------------
+
+def test_deckhand_run_serves_a_live_table_and_stops_cleanly_on_sigterm(tmp_path):
+    port = free_port()
+    log = tmp_path / "run.log"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "device.cli", "run", "--camera", "sim", "--speed", "20",
+         "--db", str(tmp_path / "d.db"), "--port", str(port), "--game", "raj", "--bind", "127.0.0.1"],
+        cwd=ROOT, start_new_session=True, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                status, body = fetch(port, "/api/state")
+                break
+            except OSError:
+                assert proc.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, "no answer from deckhand run"
+                time.sleep(0.1)
+        first = json.loads(body)
+        for path in ("/", "/phone"):
+            status, page = fetch(port, path)
+            assert status == 200 and b"<html" in page.lower()
+        # the table plays itself: the camera reads the bots' cards, pads are pressed
+        deadline = time.monotonic() + 20
+        while True:
+            state = json.loads(fetch(port, "/api/state")[1])
+            if state["match"] and state["seq"] >= first["seq"] + 6:
+                break
+            assert time.monotonic() < deadline, "the simulated table did not advance"
+            time.sleep(0.3)
+        assert state["match"]["game"] == "raj"
+        assert state["status"]["camera"] == "ok" and state["status"]["pads"] == "mock"
+    finally:
+        t0 = time.monotonic()
+        os.killpg(proc.pid, signal.SIGTERM)
+        code = proc.wait(timeout=15)
+        took = time.monotonic() - t0
+    text = log.read_text(errors="replace")
+    assert code == 0, text[-2000:]
+    assert took < 10
+    for part in ("store:", "camera: sim", "pads: mock", "bots: playing raj", "watchdog:"):
+        assert part in text, part
+    assert "Traceback" not in text, text[-3000:]
+    # the camera read cards itself (sources in the store), and pads were pressed
+    import sqlite3
+    with sqlite3.connect(tmp_path / "d.db") as conn:
+        sources = {s for (s,) in conn.execute("SELECT source FROM actions")}
+    assert {"camera", "pad"} <= sources, sources
+
+
+# --- the parts, with real threads ----------------------------------------------------------
+
+def test_appliance_parts_run_with_real_threads(tmp_path):
+    options = RunOptions(game="flip7", speed=20, camera="sim", db=tmp_path / "a.db", seed=3)
+    appliance = Appliance(options, Config()).start()
+    try:
+        assert set(appliance.lines) >= {"store", "camera", "pads", "bots", "watchdog"}
+        deadline = time.monotonic() + 25
+        while appliance.bots.stats.actions < 8:
+            assert time.monotonic() < deadline, appliance.bots.stats
+            time.sleep(0.1)
+        assert appliance.vision.alive and appliance.pads.alive and appliance.bots.alive
+        assert appliance.vision.frames_read > 10
+        assert appliance.vision.observations >= 1       # the camera read cards
+        assert appliance.pads.presses >= 1             # the mock pins went through debounce
+        stats = appliance.bots.stats
+        assert stats.seen_by_camera >= 1 and stats.pad_presses >= 1
+        match = appliance.table.current_match
+        assert match.timeline.depth >= stats.actions - 1
+        app = appliance.web_app()
+        client = app.test_client()
+        assert client.get("/api/state").get_json()["match"]["game"] == "flip7"
+        assert client.get("/").status_code == 200
+    finally:
+        appliance.stop()
+    names = {t.name for t in threading.enumerate()}
+    assert not names & {"deckhand-camera", "deckhand-bots", "deckhand-pad-loop", "deckhand-ticker",
+                        "deckhand-supervisor"}, names
+
+
+# --- what each action is at the table ---------------------------------------------------
+
+@pytest.mark.parametrize("game", sorted(GAME_MODULES))
+def test_every_action_kind_says_how_it_happens(game):
+    vocabulary = get_game(game).actions
+    assert set(HOW[game]) == set(vocabulary), "every kind listed, and only real kinds"
+    assert physical_event(game, Undo()) == HostInput()
+    assert physical_event(game, EndMatch()) == HostInput()
+
+
+def test_an_unknown_action_kind_is_an_error_not_host_input():
+    from dataclasses import dataclass
+    from typing import ClassVar
+
+    @dataclass(frozen=True)
+    class Juggle(Action):
+        kind: ClassVar[str] = "juggle"
+
+    with pytest.raises(ValueError, match="juggle"):
+        physical_event("flip7", Juggle())
+
+
+def test_flip7_target_is_the_pad_of_the_player_picked():
+    from engine.flip7.actions import Stay, Target
+    assert physical_event("flip7", Target(0, 2)) == PadPress(2)
+    assert physical_event("flip7", Stay(1)) == PadPress(1, held=True)
+
+
+def test_slaps_and_claims_keep_the_bots_time():
+    from engine.hitthedeck.actions import CloseWindow, Slap
+    from engine.solo.actions import CatchSolo, Claim
+    from device.simtable import Automatic
+    assert physical_event("hitthedeck", Slap(2, 123)) == PadPress(2, t_ns=123)
+    assert physical_event("hitthedeck", CloseWindow(5)) == Automatic()
+    assert physical_event("solo", Claim(1, 77)) == PadPress(1, t_ns=77)
+    assert physical_event("solo", CatchSolo(3, 0)) == PadPress(3)
+
+
+def test_solo_colour_named_with_a_card_is_host_input():
+    from device.simtable import host_part, strip_host_part
+    from engine.solo.actions import ChooseColour, Play, StartRound
+    from engine.core import MatchSpec, Seat
+    assert host_part("solo", Play(2, "CHOOSE", "G")) == ChooseColour(2, "G")
+    assert strip_host_part(Play(2, "CHOOSE", "G")) == Play(2, "CHOOSE")
+    state = get_game("solo").start(MatchSpec("solo", (Seat("A"), Seat("B"), Seat("C"))))
+    assert host_part("solo", StartRound("CHOOSE", "R"), state) == ChooseColour(state.match.dealer, "R")
+    assert host_part("solo", Play(1, "R5")) is None
+
+
+# --- the camera view -------------------------------------------------------------------------
+
+def _loop(tmp_path) -> VisionLoop:
+    table = LiveTable(EventStore(tmp_path / "c.db"))
+    source = SimSource(size=(320, 240), fps=None, limit=1)
+    loop = VisionLoop(source, table, {"discard": (0.1, 0.1, 0.5, 0.9)},
+                      make_recognizer=lambda game, empty: None, make_tracker=lambda zones: None)
+    frame = next(source.frames())
+    loop.process(frame.image, frame.t_ns, frame.index)
+    return loop
+
+
+def test_camera_view_serves_the_newest_frame_as_jpeg(tmp_path):
+    view = CameraView(_loop(tmp_path))
+    data = view.latest_jpeg()
+    assert data[:2] == b"\xff\xd8"
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape == (240, 320, 3)
+    assert view.detections() == []      # no match: nothing read
+
+
+def test_camera_view_without_a_frame_says_so(tmp_path):
+    table = LiveTable(EventStore(tmp_path / "e.db"))
+    loop = VisionLoop(SimSource(size=(64, 48), fps=None, limit=0), table, {},
+                      make_recognizer=lambda g, e: None, make_tracker=lambda z: None)
+    view = CameraView(loop)
+    assert view.latest_jpeg() is None
+    assert view.teach("7")["ok"] is False
+
+
+@pytest.mark.parametrize("zones,words", [
+    ({"": [0, 0, 1, 1]}, "needs a name"),
+    ({"discard": [0, 0, 1]}, "four numbers"),
+    ({"discard": [0, 0, "1", 1]}, "four numbers"),
+    ({"discard": [0, 0, True, 1]}, "four numbers"),
+    ({"discard": [0.5, 0, 0.4, 1]}, "x0 < x1"),
+    ({"discard": [0, 0, 1.2, 1]}, "between 0 and 1"),
+])
+def test_camera_view_refuses_bad_zones_in_words_and_keeps_the_old_ones(tmp_path, zones, words):
+    loop = _loop(tmp_path)
+    saved = []
+    view = CameraView(loop, save_zones=saved.append)
+    with pytest.raises(ValueError, match=words):
+        view.set_zones(zones)
+    assert view.zones() == {"discard": [0.1, 0.1, 0.5, 0.9]}
+    assert saved == []
+
+
+def test_camera_view_sets_and_saves_good_zones(tmp_path):
+    loop = _loop(tmp_path)
+    saved = []
+    view = CameraView(loop, save_zones=saved.append)
+    view.set_zones({"discard": [0.2, 0.2, 0.6, 0.8], "reveal": [0.6, 0.2, 0.9, 0.8]})
+    assert loop.zones == {"discard": (0.2, 0.2, 0.6, 0.8), "reveal": (0.6, 0.2, 0.9, 0.8)}
+    assert saved == [{"discard": [0.2, 0.2, 0.6, 0.8], "reveal": [0.6, 0.2, 0.9, 0.8]}]
