@@ -44,6 +44,8 @@ class RunOptions:
 
 
 class Appliance:
+    FIGURES_EVERY = 60.0   # seconds between figure lines in the log
+
     def __init__(self, options: RunOptions, config: Config):
         self.options = options
         self.config = config
@@ -58,10 +60,12 @@ class Appliance:
         self.bots = None
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
+        self._started = time.monotonic()
 
     # -- start and stop --------------------------------------------------------------------
 
     def start(self) -> "Appliance":
+        self._started = time.monotonic()
         self._open_table()
         self._open_camera()
         self._open_pads()
@@ -90,9 +94,28 @@ class Appliance:
             self.lights.close()
         for thread in self._threads:
             thread.join(timeout=3)
+        log.info("%s", self.figures())
         if self.store is not None:
             self.store.close()
         log.info("stopped")
+
+    def figures(self) -> str:
+        """One line of running figures: frames read and their rate, observations, pad
+        presses, the bots' corrections."""
+        parts = []
+        elapsed = max(time.monotonic() - self._started, 1e-9)
+        if self.vision is not None:
+            parts.append(f"camera: {self.vision.frames_read} frames in {elapsed:.0f} s "
+                         f"({self.vision.frames_read / elapsed:.1f} fps), {self.vision.observations} "
+                         f"observations, {self.vision.refused} refused")
+        if self.pads is not None:
+            parts.append(f"pads: {self.pads.presses} presses, {self.pads.refused} refused")
+        if self.bots is not None:
+            b = self.bots.stats
+            parts.append(f"bots: {b.actions} actions, {b.seen_by_camera} cards read, {b.camera_missed} "
+                         f"missed, {b.misread} misread, {b.pads_missed} presses lost, "
+                         f"{b.extra_undone} extra undone, {b.resyncs} matches abandoned")
+        return "figures: " + "; ".join(parts)
 
     def status_lines(self) -> list[str]:
         return [f"{part}: {line}" for part, line in self.lines.items()]
@@ -200,7 +223,11 @@ class Appliance:
     def _supervise(self) -> None:
         self.notifier.ready()
         interval = self.notifier.watchdog_interval or 5.0
+        last_figures = time.monotonic()
         while not self._stop.wait(min(interval, 5.0)):
+            if time.monotonic() - last_figures >= self.FIGURES_EVERY:
+                last_figures = time.monotonic()
+                log.info("%s", self.figures())
             healthy = (self.vision is None or self.vision.alive) and (self.pads is None or self.pads.alive)
             if healthy:
                 self.notifier.watchdog()
