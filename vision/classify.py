@@ -129,6 +129,7 @@ class Thresholds:
     max_colour_distance: float = 0.5   # from the chosen colour prototype (hue direction units)
     max_colour_veto: float = 0.2       # how much better a symbol ruled out by colour may match
     min_confidence: float = 0.12
+    min_colour_confidence: float = 0.3  # colour mistakes cost most: a stricter bar
 
 
 def classify(features: FaceFeatures, profile: "DeckProfile",
@@ -183,6 +184,8 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
         colour_conf = min(colour_conf, (second - nearest) / max(second, 1e-6) * 2.0)
     colour_conf = min(1.0, max(0.0, colour_conf))
 
+    if colour_conf < thresholds.min_colour_confidence:
+        colour_conf = 0.0
     confidence = round(min(symbol_conf, colour_conf), 3)
     turned = turned_of.get(chosen, turned_of.get(top, False))
     if confidence < thresholds.min_confidence:
