@@ -169,6 +169,9 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
             area = cv2.contourArea(contour)
             if not min_area <= area <= max_area:
                 continue
+            if rank == 2 and any(quad_contains(q, contour.reshape(-1, 2).mean(axis=0))
+                                 for _, _, q in candidates):
+                continue  # a changed region around a card already outlined: nothing new
             quad = fit_card_quad(contour, area, settings, inset)
             if quad is None:
                 continue
@@ -255,7 +258,7 @@ def _fit_side(points: np.ndarray, a: np.ndarray, b: np.ndarray):
     chosen = points[near]
     if len(chosen) < max(6, 0.25 * length):
         return None
-    vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
     return np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)
 
 
