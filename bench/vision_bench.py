@@ -202,6 +202,32 @@ def tracker(game: str, passes: int, seed: int) -> dict[str, object]:
             "landed_wrong": wrong, "delays": delays, "takes": takes, "cleared": cleared}
 
 
+def spreads(game: str, count: int, seed: int) -> tuple[int, int, int]:
+    """Spreads of 15 cards in the scoring zone: (read whole, reported wrong or short,
+    spreads)."""
+    from vision.track import Zone
+
+    profile = builtin_profile(game)
+    rng = np.random.default_rng(seed)
+    full = list(profile.labels)
+    whole = wrong = 0
+    for _ in range(count):
+        codes = [full[i] for i in rng.choice(len(full), 15, replace=len(full) < 15)]
+        scene = spread_scene(game, codes, rng)
+        reading = Recognizer.create(profile, scene.empty).read(scene.image)
+        state = start([Zone("scoring", (0.0, 0.0, 1.0, 1.0), spread=True)])
+        events = []
+        for t in range(4):
+            state, seen = step(state, reading, t)
+            events += seen
+        for event in events:
+            if sorted(event.cards) == sorted(codes):
+                whole += 1
+            else:
+                wrong += 1
+    return whole, wrong, count
+
+
 def teaching(game: str, scenes: int, seed: int) -> tuple[Tally, object, float]:
     """Teach the "alt" printing of a deck from one picture per card (a card alone on a
     rendered table), then read scenes of that deck."""
@@ -237,13 +263,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="distractor scenes per game (default: scenes / 2)")
     parser.add_argument("--passes", type=int, default=1000, help="hand passes for the tracker")
     parser.add_argument("--frames", type=int, default=200, help="frames timed per game")
+    parser.add_argument("--spreads", type=int, default=50, help="spreads of 15 cards per game")
     parser.add_argument("--teach-scenes", type=int, default=None,
                         help="scenes of the taught alt deck per game (default: scenes / 4)")
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--picture", metavar="PNG",
                         help="only draw the camera's view with what vision reads (docs/vision.md)")
     parser.add_argument("--skip", default="", help="comma list of parts to skip: "
-                        "accuracy,distractors,tracker,speed,teach")
+                        "accuracy,distractors,tracker,spreads,speed,teach")
     args = parser.parse_args(argv)
     if args.picture:
         draw_camera_view(args.picture)
@@ -268,6 +295,10 @@ def main(argv: list[str] | None = None) -> int:
                   f" frames from landing to event: median {statistics.median(delays):.0f},"
                   f" max {max(delays):.0f} (at 15 fps: {statistics.median(delays) / 15 * 1000:.0f} ms);"
                   f" piles taken seen {t['cleared']}/{t['takes']}")
+        if "spreads" not in skip:
+            whole, wrong, n = spreads(game, args.spreads, seed=6)
+            print(f"  spreads of 15 cards: read whole {whole}/{n}, reported wrong or short {wrong}"
+                  " (the rest: not reported, a card not found)")
         if "speed" not in skip:
             s = speed(game, args.frames, seed=3)
             print_speed(s)
