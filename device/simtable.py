@@ -472,6 +472,9 @@ class BotDriver:
             self._submit(Undo())
         if self._depth() != depth:
             raise RuntimeError(f"the live match lost actions under the bots ({self._depth()} < {depth})")
+        if getattr(action, "t_ns", None) is not None:
+            # entered now, on the table's clock (slap windows are timed on it), not the bots'
+            action = replace(action, t_ns=time.monotonic_ns())
         self._submit(action)
 
     def _rows_after(self, rows: int) -> list[Action]:
