@@ -78,20 +78,29 @@ def main(argv: list[str] | None = None) -> int:
 
     appliance.start()
     scene, table = appliance.scene, appliance.table
-    real_lay, real_observe = scene.lay, table.observe_event
+    real_lay, real_withdraw, real_observe = scene.lay, scene.withdraw, table.observe_event
+    shown: list[int] = []            # monotonic ns of the hand leaving each card in full view
+    observed: dict[int, int] = {}    # lay index -> when the camera's observation reached the table
 
     def lay(zone, code):
         real_lay(zone, code)
         laid.append(time.monotonic_ns())
 
+    def withdraw():
+        real_withdraw()
+        if len(shown) < len(laid):
+            shown.append(time.monotonic_ns())
+
     def observe(observation, source):
         before = table.seq
+        arrived = time.monotonic_ns()
         result = real_observe(observation, source)
         if source == "camera" and laid and result["seq"] > before:
             logged.append((len(laid) - 1, result["seq"]))
+            observed.setdefault(len(laid) - 1, arrived)
         return result
 
-    scene.lay, table.observe_event = lay, observe
+    scene.lay, scene.withdraw, table.observe_event = lay, withdraw, observe
     app = appliance.web_app()
     server = make_server("127.0.0.1", 0, app, threaded=True)
     port = server.server_port
@@ -113,14 +122,18 @@ def main(argv: list[str] | None = None) -> int:
         server.shutdown()
 
     seen_once: set[int] = set()
-    latencies = []
+    latencies, from_view, camera_part, table_part = [], [], [], []
     for index, seq in logged[args.warmup:]:
         if index in seen_once:
             continue
         seen_once.add(index)
+        camera_part.append((observed[index] - laid[index]) / 1e6)
         for phone in phones:
             if seq in phone.arrivals:
                 latencies.append((phone.arrivals[seq] - laid[index]) / 1e6)
+                table_part.append((phone.arrivals[seq] - observed[index]) / 1e6)
+                if index < len(shown):
+                    from_view.append((phone.arrivals[seq] - shown[index]) / 1e6)
     if not latencies:
         print("no card reached the phones")
         return 1
@@ -128,6 +141,11 @@ def main(argv: list[str] | None = None) -> int:
           f"camera asked for {args.fps:g} fps")
     print(f"  card lands -> phone shows it: median {statistics.median(latencies):.0f} ms, "
           f"p95 {pct(latencies, 0.95):.0f} ms, max {max(latencies):.0f} ms  ({len(latencies)} deliveries)")
+    print(f"  hand off the card -> phone shows it: median {statistics.median(from_view):.0f} ms, "
+          f"p95 {pct(from_view, 0.95):.0f} ms  (the hand leaves {150 / args.speed:.0f} ms after the card lands)")
+    print(f"  of which camera (frames, recognizer, 3-frame tracker): median {statistics.median(camera_part):.0f} ms, "
+          f"p95 {pct(camera_part, 0.95):.0f} ms; referee + SQLite commit + publish + SSE: median "
+          f"{statistics.median(table_part):.0f} ms, p95 {pct(table_part, 0.95):.0f} ms")
     print(f"  camera loop: {frames / elapsed:.1f} frames/s read over {elapsed:.0f} s "
           f"(the tracker needs 3 still frames: {3000 / max(frames / elapsed, 1e-9):.0f} ms at that rate)")
     print(f"  bots: {stats.actions} actions, {stats.seen_by_camera} cards read, "

@@ -143,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.phones} phones on /api/events?view=phone")
     print(f"  server RSS: {rss_start:.0f} MB at start, {rss_end:.0f} MB at end "
           f"(growth {rss_end - rss_start:+.1f} MB; max sample {max(samples):.0f} MB)")
+    print(f"  RSS every 5 s: {' '.join(f'{x:.0f}' for x in samples)} MB")
     print(f"  updates: {len(seqs)} seq ids sent, final seq {final['seq']}, match {final['match']['id']}; "
           f"phones missing updates: {sum(1 for g in gaps if g)} (total gaps {sum(gaps)}), "
           f"reconnects {sum(p.reconnects for p in phones)}")

@@ -307,6 +307,7 @@ class BotDriver:
 
     PAUSE = 0.6             # seconds between actions at speed 1
     MAX_REACTION = 0.6      # a slap comes at most this long (speed 1) after the last action
+    CLEAR_SECONDS = 0.3     # a cleared card spot stays bare at least this long (real time)
 
     def __init__(self, table: Any, scene: SimScene, press: Callable[[int, bool], None], *,
                  game: str, seed: int, speed: float = 1.0, players: int | None = None,
@@ -436,6 +437,10 @@ class BotDriver:
             self._settle(strip_host_part(action), number, before, "misread")
             if self.game in CLEARED_AFTER_EACH_CARD:
                 self.scene.clear(event.zone)
+                # the camera must see the spot bare (the tracker's empty_frames) before the
+                # next card, whatever the speed
+                if self._stop.wait(self.CLEAR_SECONDS):
+                    return
             extra = host_part(self.game, action, state)
             if extra is not None:
                 self._submit(extra)
