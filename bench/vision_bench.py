@@ -41,7 +41,7 @@ from vision.profile import builtin_profile, deck_colour  # noqa: E402
 from vision.render.scene import distractor_scene, random_scene, spread_scene  # noqa: E402
 from vision.render.sequence import (card_landing_sequence, hand_pass_sequence,  # noqa: E402
                                     pickup_putback_sequence, pile_taken_sequence)
-from vision.teach import add_frame, finish, start_session  # noqa: E402
+from vision.teach import TeachError, add_frame, finish, start_session  # noqa: E402
 from vision.track import prime, start, step, zone_from_polygon  # noqa: E402
 from vision.warp import warp_card  # noqa: E402
 
@@ -236,9 +236,17 @@ def teaching(game: str, scenes: int, seed: int) -> tuple[Tally, object, float]:
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
     session = start_session(f"{game}-alt")
+    retakes = 0
     for code in deck_codes(game):
-        scene = spread_scene(game, [code], rng, style="alt")
-        session = add_frame(session, scene.image, code, deck_colour(game, code), empty_table=scene.empty)
+        for attempt in range(5):  # a photo where the card is not found is taken again
+            scene = spread_scene(game, [code], rng, style="alt")
+            try:
+                session = add_frame(session, scene.image, code, deck_colour(game, code),
+                                    empty_table=scene.empty)
+                break
+            except TeachError:
+                retakes += 1
+    print(f"  teaching: {retakes} photos taken again (no card found in them)")
     taught = finish(session)
     seconds = time.perf_counter() - t0
     return accuracy(game, scenes, seed + 1, style="alt", profile=taught.profile), taught.check, seconds
