@@ -231,3 +231,42 @@ def test_camera_view_sets_and_saves_good_zones(tmp_path):
     view.set_zones({"discard": [0.2, 0.2, 0.6, 0.8], "reveal": [0.6, 0.2, 0.9, 0.8]})
     assert loop.zones == {"discard": (0.2, 0.2, 0.6, 0.8), "reveal": (0.6, 0.2, 0.9, 0.8)}
     assert saved == [{"discard": [0.2, 0.2, 0.6, 0.8], "reveal": [0.6, 0.2, 0.9, 0.8]}]
+
+
+# --- the watchdog ------------------------------------------------------------------------------
+
+def test_watchdog_is_fed_only_while_the_camera_loop_lives(tmp_path, monkeypatch):
+    address = str(tmp_path / "notify.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(address)
+    sock.settimeout(0.2)
+    monkeypatch.setenv("NOTIFY_SOCKET", address)
+    monkeypatch.setenv("WATCHDOG_USEC", "200000")     # a heartbeat every 0.1 s
+
+    def received(seconds: float) -> list[str]:
+        out, end = [], time.monotonic() + seconds
+        while time.monotonic() < end:
+            try:
+                out.append(sock.recv(4096).decode())
+            except socket.timeout:
+                pass
+        return out
+
+    appliance = Appliance(RunOptions(game="raj", camera="sim", db=tmp_path / "w.db", bots=False),
+                          Config()).start()
+    try:
+        assert "heartbeat every 0.1 s" in appliance.lines["watchdog"]
+        first = received(1.0)
+        assert first[0] == "READY=1"
+        assert first.count("WATCHDOG=1") >= 3
+        assert any(m.startswith("STATUS=store:") for m in first)
+        appliance.vision.stop()          # the camera loop ends (a lost camera, a crash)
+        received(0.3)
+        assert not appliance.vision.alive
+        assert "WATCHDOG=1" not in received(1.0)   # systemd will restart the service
+    finally:
+        appliance.stop()
+        sock.close()
+    # Out of systemd nothing is sent and nothing fails.
+    monkeypatch.delenv("NOTIFY_SOCKET")
+    assert Appliance(RunOptions(), Config()).notifier.enabled is False

@@ -112,7 +112,7 @@ def folded_view(spec_json: dict, actions_json: list) -> dict:
     return json.loads(json.dumps(game.view(state)))
 
 
-@pytest.mark.parametrize("game,seed", [("hitthedeck", 7)])
+@pytest.mark.parametrize("game,seed", [("hitthedeck", 7), ("flip7", 3)])
 def test_power_cuts_lose_no_acknowledged_action(tmp_path, game, seed):
     rng = random.Random(seed)
     db, log = tmp_path / "deckhand.db", tmp_path / "run.log"
