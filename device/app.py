@@ -12,10 +12,9 @@ Each part says what it is in one status line (`status_lines()`), which `run` pri
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 

@@ -11,6 +11,9 @@ For each bot action (`device.simtable.physical_event`):
 * a pad press: `PadPressed` at the bot's time goes to the referee;
 * a timeout: a `Tick` at the bot's time goes to the referee;
 * host input: applied as entered.
+The rebuilt match is folded from what the table made, independently of the bots' match,
+and the two are compared after every action (Flip 7's flip spot is emptied after each
+card, as the dealer moves it into the player's line).
 Deterministic, single-threaded, no clock: frame times are counted, not read.
 """
 from __future__ import annotations
@@ -24,8 +27,9 @@ from engine.core import Action, IllegalAction
 from engine.games import get_game
 from engine.observations import CardSeen, PadPressed, Tick, ZoneEmpty
 
-from device.simtable import (CLEARED_AFTER_EACH_CARD, Automatic, CardDown, PadPress, SimScene, bot_actions, host_part,
-                             physical_event, sim_spec)
+from device.simtable import (CLEARED_AFTER_EACH_CARD, Automatic, CardDown, PadPress, SimScene, bot_actions,
+                             host_part, physical_event, sim_spec)
+from device.simtable import same_action as _same
 
 FRAME_NS = 33_333_333          # 30 frames a second
 HAND_FRAMES = 2                # frames with a hand over the pile before the card lands
@@ -48,17 +52,6 @@ class LoopReport:
     @property
     def exact(self) -> bool:
         return not self.mismatches and self.final_equal
-
-
-def _same(expected: Action, got: Action) -> bool:
-    """Equal apart from what the camera cannot know: its own time stamp and the colour a
-    player names for a black card (entered by the host)."""
-    def plain(action: Action) -> dict:
-        data = action.to_json()
-        data.pop("t_ns", None)
-        data.pop("colour", None)
-        return data
-    return plain(expected) == plain(got)
 
 
 def _in_bot_time(got: Action, expected: Action) -> Action:

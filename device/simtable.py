@@ -464,7 +464,7 @@ class BotDriver:
         from engine.core import Undo
         depth, rows = before
         made = self._rows_after(rows)
-        if len(made) == 1 and _same_action(made[0], action):
+        if len(made) == 1 and same_action(made[0], action):
             return
         if made:
             log.warning("action %d: the table made %s of the bots' %s: undone", number,
@@ -507,7 +507,7 @@ class BotDriver:
         return False
 
 
-def _same_action(a: Action, b: Action) -> bool:
+def same_action(a: Action, b: Action) -> bool:
     """The same action apart from time stamps (the table's own clock) and a named colour."""
     def plain(action: Action) -> dict:
         data = action.to_json()
