@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from device.app import Appliance, RunOptions
 from device.camera.sim import SimSource
@@ -270,3 +271,25 @@ def test_watchdog_is_fed_only_while_the_camera_loop_lives(tmp_path, monkeypatch)
     # Out of systemd nothing is sent and nothing fails.
     monkeypatch.delenv("NOTIFY_SOCKET")
     assert Appliance(RunOptions(), Config()).notifier.enabled is False
+
+
+# --- a property of the simulated table -------------------------------------------------------
+
+
+@settings(max_examples=12, deadline=None)
+@given(game=st.sampled_from(sorted(GAME_MODULES)), seed=st.integers(0, 10_000))
+def test_every_bot_action_is_a_real_card_a_real_pad_or_host_input(game, seed):
+    """Over any seeded bot match: a card laid is a card of the game's deck, laid in the
+    game's card zone; a pad pressed belongs to a seat at the table."""
+    import importlib
+    from device.simtable import CARD_ZONE, CardDown, bot_actions, sim_spec
+    from engine.observations import DISCARD
+    deck = importlib.import_module(f"engine.{game}.deck").DECK
+    spec = sim_spec(game, None, seed)
+    for _, action in zip(range(150), bot_actions(spec, seed)):
+        event = physical_event(game, action)
+        if isinstance(event, CardDown):
+            assert event.code in deck.codes
+            assert event.zone == CARD_ZONE.get(game, DISCARD)
+        elif isinstance(event, PadPress):
+            assert 0 <= event.seat < len(spec.seats)
