@@ -1,17 +1,18 @@
 """Reading one upright card face against a deck profile: symbol and colour, judged apart.
 
-* White balance comes from the card itself: its brightest pixels are its paper (the
-  white face, or the white medallion of a coloured card), scaled to neutral white.
+* White balance comes from the card itself: a plane per colour channel fitted to its
+  paper (its brightest pixels: the white face, or the white medallion of a coloured
+  card) is divided out, which also takes out light falling off across the card.
 * The symbol is the card's "ink" (its colour distance from the paper, in Lab, whatever
   the ink's colour), shrunk to a small template and compared by normalised
   cross-correlation with every template of the deck at once (one matrix product), in
-  both 180-degree orientations. Cards whose symbols match each other (a red 5 and a green
-  5) form one symbol class in the profile.
-* The colour is the mean Lab chroma (a, b) of the ink, and picks the card within the
-  winning symbol class (nearest colour prototype).
-* Confidence is the margin: of the best symbol class over the next one, and of the
-  nearest colour over the next nearest. Below the threshold the answer is "unknown",
-  never a guess. Answers can only be labels of the profile (the selected game's deck).
+  both 180-degree orientations; the best few labels again at small shifts. Cards whose
+  symbols match each other (a red 5 and a green 5) form one symbol class in the profile.
+* The colour is the hue of the ink (the direction of its mean Lab a/b), judged apart:
+  it rules out labels of another colour and picks the card within a symbol class.
+* Confidence is the margin: of the best symbol over the next one, and of the nearest
+  colour over the next nearest. Below the threshold the answer is "unknown", never a
+  guess. Answers can only be labels of the profile (the selected game's deck).
 
 What does not live here: finding cards in a frame (`vision.detect`), building and storing
 profiles (`vision.profile`).

@@ -1,8 +1,8 @@
 """Deck profiles: what a deck's cards look like to the classifier, and where they come from.
 
-A `DeckProfile` holds, per label, one or more symbol templates and a colour prototype,
-the symbol classes (labels whose symbols match, told apart by colour only) and the card
-aspect. Profiles are built from labelled samples (`build_profile`): the built-in ones
+A `DeckProfile` holds, per label, symbol templates (the face itself and simulated camera
+views of it) and a colour prototype, the symbol classes (labels whose symbols match, told
+apart by colour only), the card aspect and the deck's printed frame insets. Profiles are built from labelled samples (`build_profile`): the built-in ones
 from Deckhand's own rendered decks (`builtin_profile`, drawn by `vision.render` at load
 time and cached under ~/.cache/deckhand, never committed as images), taught ones from
 photos of a user's deck (`vision.teach`). A profile is saved as one .npz file.
@@ -44,7 +44,7 @@ class DeckProfile:
     colours: tuple[str, ...]          # colour name per label ("" if none or not given)
     templates: np.ndarray             # (templates, D) float32, grouped by label in order
     label_starts: np.ndarray          # (labels,) index of each label's first template
-    colour_protos: np.ndarray         # (labels, 2) mean Lab (a, b) of the ink
+    colour_protos: np.ndarray         # (labels, 2) mean ink hue (see classify.FaceFeatures)
     symbol_class: np.ndarray          # (labels,) labels with equal numbers share a symbol
     symbol_mean: np.ndarray           # (D,) the deck's average symbol, taken off before matching
     symbol_weight: np.ndarray         # (D,) how much each pixel varies across the deck
