@@ -30,7 +30,7 @@ DEFAULT_GAME = "flip7"   # the camera reads every card and the pads tap (Hit) an
 
 @dataclass(frozen=True)
 class RunOptions:
-    game: str = DEFAULT_GAME
+    game: str | None = None            # None: resume the unfinished simulated match, else Flip 7
     players: int | None = None
     seed: int = 1
     speed: float = 1.0
@@ -195,10 +195,13 @@ class Appliance:
         return self.options.bots if self.options.bots is not None else True
 
     def _game(self) -> str:
+        """The simulated table's game: the unfinished simulated match's (after a restart)
+        unless another game was asked for."""
         match = self.table.current_match
-        if match is not None and not match.view.get("finished") and match.record.spec.seed is not None:
+        if match is not None and not match.view.get("finished") and match.record.spec.seed is not None \
+                and self.options.game in (None, match.record.spec.game):
             return match.record.spec.game
-        return self.options.game
+        return self.options.game or DEFAULT_GAME
 
     def _start_bots(self) -> None:
         from device.simtable import BotDriver

@@ -293,3 +293,23 @@ def test_every_bot_action_is_a_real_card_a_real_pad_or_host_input(game, seed):
             assert event.zone == CARD_ZONE.get(game, DISCARD)
         elif isinstance(event, PadPress):
             assert 0 <= event.seat < len(spec.seats)
+
+
+def test_run_resumes_the_unfinished_simulated_match_unless_another_game_is_asked(tmp_path):
+    from device.simtable import sim_spec
+    store = EventStore(tmp_path / "g.db")
+    LiveTable(store).new_match(sim_spec("raj", None, 4).to_json(), "bot")
+    store.close()
+
+    def game_for(asked):
+        appliance = Appliance(RunOptions(game=asked, db=tmp_path / "g.db"), Config())
+        appliance._open_table()
+        try:
+            return appliance._game()
+        finally:
+            appliance.store.close()
+
+    assert game_for(None) == "raj"
+    assert game_for("raj") == "raj"
+    assert game_for("solo") == "solo"
+    assert game_for(None) == "raj"      # asking for another game did not end the match

@@ -11,7 +11,8 @@ from pathlib import Path
 def add_parser(sub) -> None:
     p = sub.add_parser("run", help="start Deckhand (the simulated table when there is no camera)")
     p.add_argument("--game", default=None,
-                   help="the simulated table's game: flip7 (default), raj, solo, hitthedeck")
+                   help="the simulated table's game: flip7, raj, solo, hitthedeck (default: go on "
+                        "with the unfinished simulated match, else flip7)")
     p.add_argument("--players", type=int, default=None, help="players at the simulated table")
     p.add_argument("--seed", type=int, default=1, help="the simulated table's seed")
     p.add_argument("--speed", type=float, default=1.0, help="the simulated table's speed factor")
@@ -31,7 +32,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    from device.app import DEFAULT_GAME, Appliance, RunOptions
+    from device.app import Appliance, RunOptions
     from device.camera.auto import is_raspberry_pi
     from device.config import ConfigError, load_config
     from engine.games import GAME_MODULES
@@ -40,8 +41,8 @@ def run(args) -> int:
     except ConfigError as exc:
         print(f"deckhand run: {exc}", file=sys.stderr)
         return 2
-    game = args.game or DEFAULT_GAME
-    if game not in GAME_MODULES:
+    game = args.game
+    if game is not None and game not in GAME_MODULES:
         print(f"deckhand run: unknown game {game!r}; choose {', '.join(GAME_MODULES)}", file=sys.stderr)
         return 2
     if args.speed <= 0:
