@@ -358,10 +358,23 @@ class BotDriver:
             except Exception:   # the demo must keep going; the log says what broke
                 log.exception("simulated match stopped")
                 self.stats.resyncs += 1
+                self._give_up()
             seed += 1
             self.scene.clear()
             if self._pause(3.0):
                 return
+
+    def _give_up(self) -> None:
+        """End the match the bots can no longer follow (as the host would), so the next
+        start does not resume it into the same wall."""
+        from engine.core import EndMatch
+        match = self.table.current_match
+        if match is None or match.view.get("finished"):
+            return
+        try:
+            self.table.submit_action(EndMatch(), "bot")
+        except IllegalAction as exc:
+            log.warning("could not end match %s: %s", match.id, exc.reason)
 
     def _wait_for_camera(self, timeout: float) -> bool:
         """Wait (up to `timeout`) until the camera reads frames of the match's game, so the

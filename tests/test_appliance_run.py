@@ -313,3 +313,40 @@ def test_run_resumes_the_unfinished_simulated_match_unless_another_game_is_asked
     assert game_for("raj") == "raj"
     assert game_for("solo") == "solo"
     assert game_for(None) == "raj"      # asking for another game did not end the match
+
+
+class _BlindScene:
+    """A table no camera watches: cards laid are never read."""
+
+    def reach(self, zone): pass
+    def lay(self, zone, code): pass
+    def withdraw(self): pass
+    def clear(self, zone=None): pass
+
+
+def test_bots_end_a_match_they_cannot_follow_and_start_the_next(tmp_path):
+    """A match whose log left the bots' script (a person played another card) is ended as
+    a host would, not resumed into the same refusal forever."""
+    from device.simtable import BotDriver, bot_actions, sim_spec
+    from engine.hitthedeck.actions import StartHand, TurnUp
+    spec = sim_spec("hitthedeck", None, 1)
+    script = list(bot_actions(spec, 1))
+    assert script[0] == StartHand() and script[1].kind == "turn_up" and script[2].kind == "play"
+    table = LiveTable(EventStore(tmp_path / "b.db"))
+    table.new_match(spec.to_json(), "bot")
+    table.submit_action(StartHand(), "host")
+    other = next(c for c in ("G2", "B5", "Y4") if c[0] != script[2].card[0] and c[1:] != script[2].card[1:])
+    table.submit_action(TurnUp(other), "host")       # not the bots' card
+    first = table.current_match.id
+    bots = BotDriver(table, _BlindScene(), lambda seat, held: None, game="hitthedeck", seed=1,
+                     speed=50, card_timeout=0.05).start()
+    try:
+        deadline = time.monotonic() + 10
+        while table.current_match.id == first:
+            assert time.monotonic() < deadline, "the bots never gave the match up"
+            time.sleep(0.05)
+    finally:
+        bots.stop()
+    assert bots.stats.resyncs == 1
+    ended = {m["id"]: m for m in table.history()}[first]
+    assert ended["ended_at"] is not None
