@@ -180,8 +180,9 @@ class Appliance:
         def make_pads(settings, out):
             return PadArray(seat_pins, settings, out, pin_factory=factory)
 
+        self._open_lights()
         try:
-            self.pads = PadLoop(self.table, make_pads, self.config.pads).start()
+            self.pads = PadLoop(self.table, make_pads, self.config.pads, lights=self.lights).start()
         except PadError as exc:
             self.lines["pads"] = f"none ({exc}); use the web pads at /pad/<seat>"
             self.table.set_status(pads="none")
@@ -190,6 +191,21 @@ class Appliance:
         self.table.set_status(pads=kind)
         self.lines["pads"] = f"{kind}: {len(seat_pins)} seats" + \
             (" (driven by the simulated table's bots)" if self.scene is not None else "")
+
+    def _open_lights(self) -> None:
+        """The seats' LEDs and the buzzer, when the config names their pins (the simulated
+        table has none: its mock pins are the pads')."""
+        from device.indicators import IndicatorError, SeatLights
+        if self.scene is not None or not (self.config.led_pins or self.config.buzzer is not None):
+            self.lines["lights"] = "none configured"
+            return
+        try:
+            self.lights = SeatLights.from_config(self.config)
+        except IndicatorError as exc:
+            self.lines["lights"] = f"none ({exc})"
+            return
+        self.lines["lights"] = f"{len(self.lights.leds)} seat LEDs" + \
+            (", a buzzer" if self.lights.buzzer is not None else "")
 
     def _bots_wanted(self) -> bool:
         return self.options.bots if self.options.bots is not None else True

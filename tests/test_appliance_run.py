@@ -350,3 +350,39 @@ def test_bots_end_a_match_they_cannot_follow_and_start_the_next(tmp_path):
     assert bots.stats.resyncs == 1
     ended = {m["id"]: m for m in table.history()}[first]
     assert ended["ended_at"] is not None
+
+
+def test_seat_lights_follow_the_turn_when_the_config_names_led_pins(tmp_path, monkeypatch):
+    """On hardware (here gpiozero's mock pins, chosen the documented way) the LEDs named
+    in the config light the seat whose turn it is; a pin that cannot open is said in words."""
+    from gpiozero import Device
+    from device.config import SeatPins
+    from device.pad_loop import PadLoop
+    from device.simtable import sim_spec
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    monkeypatch.setattr(Device, "pin_factory", None)
+    from device.simtable import bot_actions
+    config = Config(seats=(SeatPins(0, 17, 22), SeatPins(1, 27, 23), SeatPins(2, 18, 24)))
+    appliance = Appliance(RunOptions(db=tmp_path / "l.db"), config)
+    appliance._open_table()
+    spec = sim_spec("flip7", 3, 1)
+    appliance.table.new_match(spec.to_json(), "host")
+    for action in bot_actions(spec, 1):      # the deal, until someone must Hit or Stay
+        if appliance.table.current_match.view["turn"] is not None:
+            break
+        appliance.table.submit_action(action, "host")
+    appliance._open_lights()
+    assert appliance.lines["lights"] == "3 seat LEDs"
+    loop = PadLoop(appliance.table, lambda settings, out: None, config.pads, lights=appliance.lights)
+    loop._show_turn()
+    turn = appliance.table.current_match.view["turn"]
+    assert {seat: led.value for seat, led in appliance.lights.leds.items()} == \
+        {s: int(s == turn) for s in (0, 1, 2)}
+    assert turn is not None
+    appliance.lights.close()
+    appliance.store.close()
+    broken = Appliance(RunOptions(db=tmp_path / "m.db"), Config(seats=(SeatPins(0, 17, 99),)))
+    broken._open_table()
+    broken._open_lights()
+    assert broken.lines["lights"].startswith("none (seat 0's LED on BCM 99")
+    broken.store.close()
