@@ -125,8 +125,13 @@ def test_power_cuts_lose_no_acknowledged_action(tmp_path, game, seed):
         for kill in range(KILLS + 1):
             phone = Phone(port)
             phone.start()
-            # let the table play a while (the cut comes at a seeded random moment)
-            time.sleep(rng.uniform(2.0, 4.0))
+            # let the table play (a busy machine is slow to start), then cut at a seeded
+            # random moment
+            deadline = time.monotonic() + 30
+            while not any(e["kind"] == "action" for e in phone.told()):
+                assert time.monotonic() < deadline, "the table played nothing"
+                time.sleep(0.1)
+            time.sleep(rng.uniform(1.0, 3.0))
             if kill == KILLS:
                 break
             told = phone.told()
