@@ -66,8 +66,13 @@ class Reading:
         return self.label != UNKNOWN
 
 
-def face_features(face: np.ndarray) -> FaceFeatures:
-    """Features of an upright face image (BGR uint8, any size of card shape)."""
+def face_features(face: np.ndarray, ink_cap: float = 0.0) -> FaceFeatures:
+    """Features of an upright face image (BGR uint8, any size of card shape).
+
+    `ink_cap` (0: none) limits the ink of the symbol template: every pixel clearly not
+    paper counts alike, so a coloured panel's shade and the light on it stop mattering
+    and only shapes are compared (taught decks, see `vision.teach`). The profile says
+    which cap its templates were made with (`DeckProfile.ink_cap`)."""
     w, h = WORK_SIZE
     if face.shape[1] != w or face.shape[0] != h:
         face = cv2.resize(face, WORK_SIZE, interpolation=cv2.INTER_AREA)
@@ -78,7 +83,8 @@ def face_features(face: np.ndarray) -> FaceFeatures:
     a = lab[..., 1] - 128.0
     b = lab[..., 2] - 128.0
     ink = np.sqrt((100.0 - lightness) ** 2 + a * a + b * b)
-    padded = cv2.copyMakeBorder(ink, SHIFT, SHIFT, SHIFT, SHIFT, cv2.BORDER_REPLICATE)
+    shape_ink = np.minimum(ink, ink_cap) if ink_cap > 0 else ink
+    padded = cv2.copyMakeBorder(shape_ink, SHIFT, SHIFT, SHIFT, SHIFT, cv2.BORDER_REPLICATE)
     ih, iw = ink.shape
     shifted = [cv2.resize(padded[SHIFT + dy:SHIFT + dy + ih, SHIFT + dx:SHIFT + dx + iw],
                           TEMPLATE_SIZE, interpolation=cv2.INTER_AREA).ravel()

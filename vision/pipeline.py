@@ -82,7 +82,7 @@ class Recognizer:
 
     def read_card(self, frame: np.ndarray, corners: np.ndarray) -> SeenCard:
         face = warp_card(frame, corners, WORK_SIZE)
-        reading = classify(face_features(face), self.profile, self.thresholds)
+        reading = classify(face_features(face, self.profile.ink_cap), self.profile, self.thresholds)
         upright = np.roll(corners, -2, axis=0) if reading.turned else corners
         return SeenCard(reading.label, reading.colour, reading.confidence,
                         np.asarray(upright, np.float32))

@@ -50,6 +50,7 @@ class DeckProfile:
     symbol_weight: np.ndarray         # (D,) how much each pixel varies across the deck
     aspect: float = CARD_ASPECT
     frame_insets: tuple[float, ...] = ()  # printed frames inside the edge, share of short side
+    ink_cap: float = 0.0              # face_features' ink_cap the templates were made with
 
     def whiten(self, symbols: np.ndarray) -> np.ndarray:
         """Raw unit-norm templates (n x D) to the profile's matching space: the deck's
@@ -82,7 +83,7 @@ class Sample:
 
 
 def build_profile(name: str, samples: Iterable[Sample], aspect: float = CARD_ASPECT,
-                  frame_insets: tuple[float, ...] = ()) -> DeckProfile:
+                  frame_insets: tuple[float, ...] = (), ink_cap: float = 0.0) -> DeckProfile:
     """A profile from labelled samples (at least one per label)."""
     by_label: dict[str, list[Sample]] = {}
     for sample in samples:
@@ -110,7 +111,7 @@ def build_profile(name: str, samples: Iterable[Sample], aspect: float = CARD_ASP
     profile = DeckProfile(name, labels, tuple(colours), raw, starts_arr,
                           np.asarray(protos, np.float32), np.zeros(len(labels), np.int64),
                           mean.astype(np.float32), weight.astype(np.float32), float(aspect),
-                          tuple(frame_insets))
+                          tuple(frame_insets), float(ink_cap))
     white = profile.whiten(raw)
     return dataclasses.replace(profile, templates=white,
                                symbol_class=symbol_classes(white, starts_arr))
@@ -166,15 +167,19 @@ def symbol_classes(templates: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.asarray([numbering[r] for r in roots], np.int64)
 
 
-def camera_views(face: np.ndarray, rng: np.random.Generator, count: int) -> list[np.ndarray]:
+def camera_views(face: np.ndarray, rng: np.random.Generator, count: int,
+                 harsh: bool = False) -> list[np.ndarray]:
     """`count` upright faces (WORK_SIZE) as the camera would deliver them: the card
     drawn small at a random angle with a little perspective, under a coloured light
     falling off across it, blurred, noisy, sometimes JPEG-compressed, and warped back
-    from slightly wrong corners (as detection finds them)."""
+    from slightly wrong corners (as detection finds them). `harsh` views are for a deck
+    taught from a photo or two: smaller and larger cards, stronger light changes, a
+    lamp's glare spot, motion blur and corners further off, since one photo shows only
+    one light and one camera."""
     fh, fw = face.shape[:2]
     views = []
     for _ in range(count):
-        width = rng.uniform(58, 100)
+        width = rng.uniform(52, 110) if harsh else rng.uniform(58, 100)
         height = width * fh / fw
         angle = rng.uniform(0, 2 * np.pi)
         u = np.array([np.cos(angle), np.sin(angle)])
@@ -193,16 +198,38 @@ def camera_views(face: np.ndarray, rng: np.random.Generator, count: int) -> list
         ys, xs = np.mgrid[0:size, 0:size].astype(np.float32) / size - 0.5
         tilt = 1 + rng.uniform(-0.35, 0.35) * xs + rng.uniform(-0.35, 0.35) * ys
         picture *= (rng.uniform(0.75, 1.15, 3) * rng.uniform(0.6, 1.05))[None, None, :] * tilt[..., None]
-        sigma = rng.uniform(0.01, 1.1)
+        if harsh and rng.random() < 0.35:
+            picture += glare_spot(size, rng)[..., None]
+        sigma = rng.uniform(0.01, 1.6 if harsh else 1.1)
         picture = cv2.GaussianBlur(picture, (0, 0), sigma)
+        if harsh and rng.random() < 0.25:
+            picture = cv2.filter2D(picture, -1, motion_kernel(rng.uniform(2, 7), rng.uniform(0, 180)))
         picture += rng.normal(0, rng.uniform(1, 6), picture.shape)
         picture = np.clip(picture, 0, 255).astype(np.uint8)
         if rng.random() < 0.5:
             ok, data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 95))])
             picture = cv2.imdecode(data, cv2.IMREAD_COLOR)
-        found = (corners + rng.normal(0, 1.0, (4, 2))).astype(np.float32)
+        found = (corners + rng.normal(0, 1.4 if harsh else 1.0, (4, 2))).astype(np.float32)
         views.append(warp_card(picture, found, WORK_SIZE))
     return views
+
+
+def glare_spot(size: int, rng: np.random.Generator) -> np.ndarray:
+    """A lamp's reflection: a soft bright blob somewhere on a size x size picture."""
+    ys, xs = np.mgrid[0:size, 0:size].astype(np.float32)
+    cx, cy = rng.uniform(0.15, 0.85, 2) * size
+    radius = rng.uniform(0.12, 0.35) * size
+    return (rng.uniform(40, 140) * np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * radius ** 2))).astype(np.float32)
+
+
+def motion_kernel(length: float, angle_deg: float) -> np.ndarray:
+    """A straight smear of `length` pixels at `angle_deg`, summing to 1."""
+    n = int(np.ceil(length)) | 1
+    kernel = np.zeros((n, n), np.float32)
+    c = n // 2
+    dx, dy = np.cos(np.radians(angle_deg)) * length / 2, np.sin(np.radians(angle_deg)) * length / 2
+    cv2.line(kernel, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1)
+    return kernel / max(float(kernel.sum()), 1e-6)
 
 
 # --- built-in profiles: Deckhand's own decks ------------------------------------------
@@ -233,10 +260,10 @@ def rendered_frame_insets(game: str, style: str = "deckhand") -> tuple[float, ..
 
 
 def samples_of(label: str, colour: str, face: np.ndarray, rng: np.random.Generator,
-               views: int = VIEWS) -> list[Sample]:
+               views: int = VIEWS, harsh: bool = False, ink_cap: float = 0.0) -> list[Sample]:
     """The face itself and `views` camera-like views of it, as samples."""
-    faces = [cv2.resize(face, WORK_SIZE, interpolation=cv2.INTER_AREA)] + camera_views(face, rng, views)
-    return [Sample(label, colour, face_features(f)) for f in faces]
+    faces = [cv2.resize(face, WORK_SIZE, interpolation=cv2.INTER_AREA)] + camera_views(face, rng, views, harsh)
+    return [Sample(label, colour, face_features(f, ink_cap)) for f in faces]
 
 
 def _renderer_fingerprint(style: str) -> str:
@@ -287,7 +314,7 @@ def save_profile(profile: DeckProfile, path: str | os.PathLike) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {"format": FORMAT_VERSION, "name": profile.name, "labels": list(profile.labels),
             "colours": list(profile.colours), "aspect": profile.aspect,
-            "frame_insets": list(profile.frame_insets),
+            "frame_insets": list(profile.frame_insets), "ink_cap": profile.ink_cap,
             "template_size": list(TEMPLATE_SIZE)}
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), templates=profile.templates,
@@ -317,7 +344,7 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                        arrays["symbol_class"].astype(np.int64),
                        arrays["symbol_mean"].astype(np.float32),
                        arrays["symbol_weight"].astype(np.float32), float(meta["aspect"]),
-                       tuple(meta.get("frame_insets", ())))
+                       tuple(meta.get("frame_insets", ())), float(meta.get("ink_cap", 0.0)))
 
 
 def load_profile(spec: str) -> DeckProfile:
@@ -330,11 +357,12 @@ def load_profile(spec: str) -> DeckProfile:
 
 
 def profile_from_faces(name: str, labelled: Sequence[tuple[str, str, np.ndarray]],
-                       aspect: float = CARD_ASPECT, views: int = VIEWS, seed: int = 0) -> DeckProfile:
+                       aspect: float = CARD_ASPECT, views: int = VIEWS, seed: int = 0,
+                       harsh: bool = False, ink_cap: float = 0.0) -> DeckProfile:
     """A profile from (label, colour, upright face image) triples, each face also seen
-    in `views` simulated camera views."""
+    in `views` simulated camera views (`harsh` ones for photos, see `camera_views`)."""
     rng = np.random.default_rng(seed)
     samples: list[Sample] = []
     for label, colour, face in labelled:
-        samples += samples_of(label, colour, face, rng, views)
-    return build_profile(name, samples, aspect)
+        samples += samples_of(label, colour, face, rng, views, harsh, ink_cap)
+    return build_profile(name, samples, aspect, ink_cap=ink_cap)
