@@ -77,6 +77,16 @@ def test_a_second_copy_played_on_the_first_counts():
     assert [e.card for e in run(readings)] == ["R5", "R5"]
 
 
+def test_the_card_beneath_played_again_elsewhere_is_a_new_play():
+    # R1, then R4 on it, then another R1 laid clearly off where the first R1 lies:
+    # three plays (A, B, A), not R4 lifted off.
+    still = lambda c: [frame(c)] * 4
+    events = run([frame(covered=True), *still(card("R1")), frame(covered=True),
+                  *still(card("R4", x=335, angle=20)), frame(covered=True),
+                  *still(card("R1", x=300, y=260, angle=-35))])
+    assert [e.card for e in events] == ["R1", "R4", "R1"]
+
+
 def test_a_card_read_only_later_where_it_always_lay_is_no_play():
     events = run([frame(card("R5"))] * 5, primed=frame(card("R5", known=False)))
     assert events == []

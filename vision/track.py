@@ -9,7 +9,8 @@ pass over piles. The tracker only speaks when a zone has settled:
   A top card lifted and put back is no play either: the card beneath it was the pile's
   previous top, and the lifted card coming back is the same card. The same code seen on
   top again counts as a new card only after the zone was covered in between and the
-  card lies clearly elsewhere (a second copy played on the first). A card read where an
+  card lies clearly elsewhere (a second copy played on the first); likewise the card
+  beneath coming back into view is a lift only where it lay (A, B, A played is three plays). A card read where an
   unreadable card lay still is that card, now read: no play.
 * a pile zone emits `ZoneEmpty` when the zone has looked like the empty table for
   `empty_frames` frames after holding cards (the pile was taken).
@@ -64,6 +65,7 @@ class TrackSettings:
 @dataclass(frozen=True)
 class PileState:
     history: tuple[str, ...] = ()      # the pile's tops as confirmed, oldest first
+    poses: tuple[tuple[float, ...], ...] = ()  # where each of those lay (flattened corners)
     top_pose: tuple[float, ...] = ()   # corners of the current top (flattened), as confirmed
     top_read: bool = False             # the card at top_pose was read (not "unknown")
     lifted: str | None = None          # a top that went away, uncovering the card beneath
@@ -107,7 +109,8 @@ def prime(state: TrackerState, reading: FrameReading) -> TrackerState:
             zone_state = SpreadState(last=tuple(c.label for c in _reading_order(known)))
         elif known:
             card = max(known, key=lambda c: c.confidence)
-            zone_state = PileState(history=(card.label,), top_pose=_pose(card), top_read=True)
+            zone_state = PileState(history=(card.label,), poses=(_pose(card),), top_pose=_pose(card),
+                                   top_read=True)
         elif cards:  # something lies there that cannot be read yet: remember where
             zone_state = PileState(top_pose=_pose(max(cards, key=lambda c: c.confidence)))
         new_states.append(zone_state)
@@ -225,14 +228,19 @@ def _settle(zone: Zone, s: PileState, label: str, pose, t_ns: int, settings: Tra
     if label == top:
         if not (s.covered_since_top and not same_place):  # the same card, a hand went by
             return settled, None
-    elif len(s.history) >= 2 and label == s.history[-2]:
-        # the top card was lifted off: the card beneath shows again
-        return dataclasses.replace(settled, history=s.history[:-1], lifted=top), None
+    elif len(s.history) >= 2 and label == s.history[-2] and \
+            _pose_gap(pose, s.poses[-2]) <= settings.moved_share:
+        # the top card was lifted off: the card beneath shows again, where it lay
+        return dataclasses.replace(settled, history=s.history[:-1], poses=s.poses[:-1],
+                                   lifted=top), None
     elif label == s.lifted:  # the lifted card is back
-        return dataclasses.replace(settled, history=s.history + (label,), lifted=None), None
+        return dataclasses.replace(settled, history=s.history + (label,), poses=s.poses + (pose,),
+                                   lifted=None), None
     elif same_place and not s.top_read:  # the card that lay there unread, now read: no play
-        return dataclasses.replace(settled, history=s.history[:-1] + (label,)), None
-    return (dataclasses.replace(settled, history=(s.history + (label,))[-32:], lifted=None),
+        return dataclasses.replace(settled, history=s.history[:-1] + (label,),
+                                   poses=s.poses[:-1] + (pose,)), None
+    return (dataclasses.replace(settled, history=(s.history + (label,))[-32:],
+                                poses=(s.poses + (pose,))[-32:], lifted=None),
             CardSeen(zone.name, label, t_ns))
 
 
