@@ -261,7 +261,12 @@ class Appliance:
     def web_app(self, **options: Any):
         from device.camera_view import CameraView
         from web.app import create_app
-        camera = CameraView(self.vision) if self.vision is not None else None
+        camera = None
+        if self.vision is not None:
+            from device.live_teaching import LiveTeacher
+            store_dir = Path(self.options.db or self.config.store_path).parent
+            camera = CameraView(self.vision, teacher=LiveTeacher(store_dir / "taught-deck.npz"),
+                                save_zones=self._save_zones)
         pin_check = None
         if not self.options.host_pin and self.config.host_pin_hash:
             from device.config import verify_pin
@@ -269,6 +274,15 @@ class Appliance:
             pin_check = lambda entry: verify_pin(entry, stored)   # noqa: E731
         return create_app(self.table, host_pin=self.options.host_pin, pin_check=pin_check,
                           camera=camera, **options)
+
+
+    def _save_zones(self, zones: dict[str, list[float]]) -> None:
+        """Zones set on the calibration page go into the config file (when there is one)."""
+        if self.config.source_path is None:
+            return
+        from device.config import Zone, write_zones
+        write_zones(self.config.source_path,
+                    {name: Zone(x0, y0, x1 - x0, y1 - y0) for name, (x0, y0, x1, y1) in zones.items()})
 
 
 def _recognizer(game: str, empty: Any):
