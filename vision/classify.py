@@ -195,7 +195,7 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
         colour_conf = 0.0
     confidence = round(min(symbol_conf, colour_conf), 3)
     turned = turned_of.get(chosen, turned_of.get(top, False))
-    if confidence < thresholds.min_confidence:
+    if confidence < max(thresholds.min_confidence, profile.min_confidence):
         return Reading(UNKNOWN, "", confidence, round(top_score, 3), turned)
     return Reading(profile.labels[chosen], profile.colours[chosen], confidence,
                    round(top_score, 3), turned)
