@@ -43,3 +43,30 @@ def test_bad_profile_files_are_refused_in_words(tmp_path):
     junk.write_bytes(b"not a profile")
     with pytest.raises(ProfileError, match="not a Deckhand deck profile"):
         load_profile_file(junk)
+
+
+def test_a_taught_profiles_ink_cap_and_confidence_bar_survive_saving(tmp_path):
+    import dataclasses
+
+    from vision.profile import profile_from_faces
+
+    faces = [(code, "", render_card("flip7", code, "alt")) for code in ("3", "8", "FREEZE")]
+    taught = profile_from_faces("mine", faces, views=2, harsh=True, ink_cap=30.0)
+    taught = dataclasses.replace(taught, min_confidence=0.4)
+    again = load_profile_file(save_profile(taught, tmp_path / "mine"))
+    assert (again.ink_cap, again.min_confidence) == (30.0, 0.4)
+    features = face_features(render_card("flip7", "8", "alt"), again.ink_cap)
+    assert classify(features, again) == classify(features, taught)
+    assert classify(features, again).label == "8"
+
+
+def test_the_profiles_confidence_bar_turns_a_doubtful_reading_into_unknown():
+    import dataclasses
+
+    p = profile("flip7")
+    features = face_features(render_card("flip7", "7"))
+    sure = classify(features, p)
+    assert sure.label == "7"
+    strict = dataclasses.replace(p, min_confidence=sure.confidence + 0.01)
+    assert classify(features, strict).label == "unknown"
+

@@ -121,3 +121,15 @@ def test_recognize_reads_a_built_in_deck_by_name(tmp_path, capsys):
     (line,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert sorted(c["label"] for c in line["cards"]) == ["B-SWAP", "R7"]
     assert deckhand(["recognize", "--profile", "poker", str(tmp_path / "table.png")]) == 2
+
+
+def test_the_self_check_reads_views_not_used_in_teaching_and_taught_decks_are_stricter():
+    session = start_session("strict")
+    for code in ("3", "8", "FREEZE", "+4"):
+        session = add_face(session, render_card("flip7", code, "alt"), code)
+    taught = finish(session)
+    assert taught.profile.min_confidence > 0.12 and taught.check.bar == taught.profile.min_confidence
+    assert taught.check.views == 16 and taught.check.views_each == 4
+    # harsh views of a second photo: the check does not claim every view is read
+    assert 8 <= taught.check.right <= 16
+    assert "none used in teaching" in taught.check.lines()[0]

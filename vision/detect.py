@@ -27,6 +27,9 @@ import numpy as np
 from vision.warp import CARD_ASPECT, order_corners, quad_contains, quad_overlap, side_lengths
 
 
+STRONG = 4  # strong edges: Canny thresholds this many times the ordinary ones
+
+
 @dataclass(frozen=True)
 class DetectSettings:
     aspect: float = CARD_ASPECT          # long side / short side of the deck's cards
@@ -41,6 +44,7 @@ class DetectSettings:
     change_threshold: int = 22           # minimum colour change that counts as "not table"
     frame_insets: tuple[float, ...] = () # printed frames inside the card's edge, as a
                                          # share of its short side (from the deck profile)
+    strong_cells: bool = False           # also cells between strong edges only (taught decks)
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,7 +150,19 @@ def outlines(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettin
     if changed is not None:
         blobs, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         found.append((list(blobs), -1.6))
+    if settings.strong_cells:
+        found.append((_strong_cells(smooth, settings), 1.5))
     return found, changed, thick
+
+
+def _strong_cells(smooth: np.ndarray, settings: DetectSettings) -> list[np.ndarray]:
+    """The cells between strong edges only: a printed panel crossed by a faint printed
+    stripe (or a glossy streak) is one cell here, where the ordinary cells are two."""
+    gray = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY) if smooth.ndim == 3 else smooth
+    strong = cv2.Canny(gray, settings.canny_low * STRONG, settings.canny_high * STRONG, L2gradient=True)
+    thick = cv2.dilate(strong, np.ones((3, 3), np.uint8))
+    contours, hierarchy = cv2.findContours(cv2.bitwise_not(thick), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    return [] if hierarchy is None else [c for c, link in zip(contours, hierarchy[0]) if link[3] == -1]
 
 
 def find_cards(frame: np.ndarray, table: EmptyTable | None = None,
@@ -169,7 +185,7 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
             area = cv2.contourArea(contour)
             if not min_area <= area <= max_area:
                 continue
-            if rank == 2 and any(quad_contains(q, contour.reshape(-1, 2).mean(axis=0))
+            if rank == 2 and table is not None and any(quad_contains(q, contour.reshape(-1, 2).mean(axis=0))
                                  for _, _, q in candidates):
                 continue  # a changed region around a card already outlined: nothing new
             quad = fit_card_quad(contour, area, settings, inset)

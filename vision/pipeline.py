@@ -67,7 +67,11 @@ class Recognizer:
     @staticmethod
     def create(profile: DeckProfile, empty_table: np.ndarray | None = None,
                thresholds: Thresholds = Thresholds()) -> "Recognizer":
-        settings = DetectSettings(aspect=profile.aspect, frame_insets=profile.frame_insets)
+        # A taught deck (its ink capped) may print panels crossed by stripes: their cells
+        # between strong edges are looked at too. Built-in decks gain nothing from them
+        # and their distractor scenes got false reports (raj 6 in 300), so not for those.
+        settings = DetectSettings(aspect=profile.aspect, frame_insets=profile.frame_insets,
+                                  strong_cells=profile.ink_cap > 0)
         table = EmptyTable.from_image(empty_table, settings) if empty_table is not None else None
         return Recognizer(profile, table, settings, thresholds)
 

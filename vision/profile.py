@@ -31,7 +31,7 @@ GAMES = ("hitthedeck", "solo", "flip7", "raj")
 SAME_SYMBOL = 0.985     # template correlation above which two labels share a symbol
 FORMAT_VERSION = 2
 VIEWS = 8                # camera-like views of each card kept as extra templates
-WEIGHT_POWER = 4.0       # see build_profile (measured better than 1 for built-in and taught decks)
+WEIGHT_POWER = 1.0       # see build_profile; taught decks use vision.teach.TAUGHT_WEIGHT_POWER
 
 
 class ProfileError(ValueError):
@@ -130,15 +130,15 @@ def measure_frame_insets(faces: Sequence[np.ndarray]) -> tuple[float, ...]:
     from vision.detect import DetectSettings, fit_card_quad, outlines
     from vision.warp import side_lengths
 
-    settings = DetectSettings(min_short_side=20)
+    settings = DetectSettings(min_short_side=20, strong_cells=True)
     found = []
     for face in faces:
         small = cv2.resize(face, (90, int(round(90 * face.shape[0] / face.shape[1]))),
                            interpolation=cv2.INTER_AREA)
         canvas = np.full((small.shape[0] + 60, 150, 3), 128, np.uint8)
         canvas[30:30 + small.shape[0], 30:120] = small
-        (_, (cells, inset), *_), _, _ = outlines(canvas, None, settings)
-        for contour in cells:
+        (_, (cells, inset), (strong, _)), _, _ = outlines(canvas, None, settings)
+        for contour in cells + strong:  # strong: a panel's inside, cut by a printed stripe
             area = cv2.contourArea(contour)
             quad = fit_card_quad(contour, area, settings, inset) if area > 400 else None
             if quad is not None:
