@@ -137,11 +137,13 @@ def outlines(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettin
     smooth = cv2.GaussianBlur(frame, (3, 3), 0)
     edges = _canny(smooth, settings)
     changed = None
+    keep = None  # where edges may be: not the empty table's own edges where nothing changed
     if table is not None:
         changed = change_mask(smooth, table.image, settings.change_threshold)
         changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         unchanged = cv2.bitwise_not(cv2.dilate(changed, np.ones((5, 5), np.uint8)))
-        edges = cv2.bitwise_and(edges, cv2.bitwise_not(cv2.bitwise_and(table.edges, unchanged)))
+        keep = cv2.bitwise_not(cv2.bitwise_and(table.edges, unchanged))
+        edges = cv2.bitwise_and(edges, keep)
     thick = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     groups, _ = cv2.findContours(thick, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     contours, hierarchy = cv2.findContours(cv2.bitwise_not(thick), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
@@ -151,18 +153,32 @@ def outlines(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettin
         blobs, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         found.append((list(blobs), -1.6))
     if settings.strong_cells:
-        found.append((_strong_cells(smooth, settings), 1.5))
+        found.append((_strong_cells(smooth, settings, keep, changed), 1.5))
     return found, changed, thick
 
 
-def _strong_cells(smooth: np.ndarray, settings: DetectSettings) -> list[np.ndarray]:
+def _strong_cells(smooth: np.ndarray, settings: DetectSettings, keep: np.ndarray | None,
+                  changed: np.ndarray | None) -> list[np.ndarray]:
     """The cells between strong edges only: a printed panel crossed by a faint printed
-    stripe (or a glossy streak) is one cell here, where the ordinary cells are two."""
+    stripe (or a glossy streak) is one cell here, where the ordinary cells are two. With
+    the empty table known, its own edges are left out and a cell must lie on what
+    changed (a checked cloth's squares are cells of card-like shape too)."""
     gray = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY) if smooth.ndim == 3 else smooth
     strong = cv2.Canny(gray, settings.canny_low * STRONG, settings.canny_high * STRONG, L2gradient=True)
+    if keep is not None:
+        strong = cv2.bitwise_and(strong, keep)
     thick = cv2.dilate(strong, np.ones((3, 3), np.uint8))
     contours, hierarchy = cv2.findContours(cv2.bitwise_not(thick), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
-    return [] if hierarchy is None else [c for c, link in zip(contours, hierarchy[0]) if link[3] == -1]
+    cells = [] if hierarchy is None else [c for c, link in zip(contours, hierarchy[0]) if link[3] == -1]
+    if changed is None:
+        return cells
+    h, w = changed.shape
+    out = []
+    for cell in cells:
+        x, y = cell.reshape(-1, 2).mean(axis=0)
+        if changed[min(h - 1, max(0, int(y))), min(w - 1, max(0, int(x)))]:
+            out.append(cell)
+    return out
 
 
 def find_cards(frame: np.ndarray, table: EmptyTable | None = None,
