@@ -9,10 +9,10 @@ Two ways in, one way out:
   the one card in a camera frame and keeps its face; `finish(session)` builds the
   profile.
 
-One picture per card is enough (each face is also seen in simulated camera views);
-more pictures help. After building, `self_check` reads fresh simulated views of every
-taught face and names the pairs the profile is likely to confuse, so the user can show
-those cards again.
+One picture per card is enough (each face is also seen in harsh simulated camera
+views, see `finish`); more pictures help. After building, `self_check` reads harsh views
+of a simulated second photo of every taught card (none used in teaching) and names the
+pairs the profile is likely to confuse, so the user can show those cards again.
 
 What does not live here: feature extraction (`vision.classify`), the profile format
 (`vision.profile`), the command line (`device.commands.teach`).
