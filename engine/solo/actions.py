@@ -3,7 +3,7 @@
 Card codes are those of `engine.solo.deck`; colours are the letters "R" "G" "B" "Y".
 What each action means and when it is legal lives in `engine.solo.rules`; how camera and
 pads turn into these actions lives in `engine.solo.referee`. The wire format is
-documented in docs/protocol/solo.md.
+documented in docs/protocol.md (Solo).
 """
 from __future__ import annotations
 

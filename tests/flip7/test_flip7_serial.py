@@ -46,7 +46,8 @@ def test_the_example_log_folds_to_a_finished_match():
 
 
 def test_the_protocol_documents_example_is_a_valid_log():
-    doc = (EXAMPLE.parents[1] / "docs" / "protocol" / "flip7.md").read_text()
-    block = doc.split("## Example", 1)[1].split("```", 2)[1]
+    doc = (EXAMPLE.parents[1] / "docs" / "protocol.md").read_text()
+    flip7 = doc.split("## Flip 7:", 1)[1].split("\n## ", 1)[0]
+    block = flip7.split("### Example", 1)[1].split("```", 2)[1]
     state = read_log(block.splitlines()).state
     assert state.progress.history == ((7, 5, 9),)
