@@ -117,9 +117,7 @@ class VisionLoop:
 
     def _current_game(self) -> str | None:
         match = self.table.current_match
-        if match is None or match.view.get("finished"):
-            return match.record.spec.game if match is not None else None
-        return match.record.spec.game
+        return match.record.spec.game if match is not None else None
 
     def _send(self, observation: Any) -> None:
         self.observations += 1
