@@ -54,6 +54,7 @@ import engine.log  # noqa: F401  (its folder is part of every engine fingerprint
 from engine.core import Action, Game, IllegalAction, MatchSpec, Notice, Undo, parse_action
 from engine.games import get_game
 from engine.serial import from_jsonable, to_jsonable
+from engine.log import Timeline
 
 SCHEMA_VERSION = 1
 SOURCES = ("camera", "pad", "host", "bot", "web")
@@ -472,46 +473,24 @@ def engine_fingerprint(module_name: str) -> str:
     return digest.hexdigest()[:16]
 
 
-class MatchTimeline:
-    """The states of one match, as `engine.log.Timeline` folds them (same undo), that
-    may start from a checkpoint: the actions folded into it are read back from the log
-    only if an undo reaches below it (`earlier` returns them)."""
+class MatchTimeline(Timeline):
+    """`engine.log.Timeline` that may start from a checkpoint: the actions folded into it
+    are read back from the log only if an undo reaches below it (`earlier` returns them)."""
 
     def __init__(self, game: Game, spec: MatchSpec, base: Any = None, depth: int = 0,
                  earlier: Callable[[], list[Action]] | None = None):
-        self.game = game
-        self.spec = spec
-        self._states: list[Any] = [game.start(spec) if base is None else base]
-        self._actions: list[Action] = []
+        super().__init__(game, spec, base)
         self._base_depth = depth
         self._earlier = earlier
 
     @property
-    def state(self) -> Any:
-        return self._states[-1]
-
-    @property
     def depth(self) -> int:
-        """How many actions are in effect."""
         return self._base_depth + len(self._actions)
 
-    def apply(self, action: Action) -> tuple[Notice, ...]:
-        """Apply one action (or undo); raise IllegalAction and change nothing if refused."""
-        if isinstance(action, Undo):
-            return (Notice("undo", f"Undone: {self.undo()}"),)
-        new_state, notices = self.game.apply(self.state, action)
-        self._states.append(new_state)
-        self._actions.append(action)
-        return notices
-
-    def undo(self) -> Action:
-        """Take back the last action in effect and return it."""
-        if not self._actions:
-            if not self._base_depth:
-                raise IllegalAction("there is nothing to undo")
-            self._unfold()
-        self._states.pop()
-        return self._actions.pop()
+    def _reach_below_start(self) -> None:
+        if not self._base_depth:
+            super()._reach_below_start()
+        self._unfold()
 
     def _unfold(self) -> None:
         """Fold from the start up to the base, so what is under it can be undone."""

@@ -16,12 +16,14 @@ from engine.games import get_game
 
 
 class Timeline:
-    """The states of one match in order; the last is the current state."""
+    """The states of one match in order; the last is the current state. It starts at the
+    start of the match, or at `base`, a state folded earlier (a subclass says how to undo
+    below it: `_reach_below_start`)."""
 
-    def __init__(self, game: Game, spec: MatchSpec):
+    def __init__(self, game: Game, spec: MatchSpec, base: Any = None):
         self.game = game
         self.spec = spec
-        self._states: list[Any] = [game.start(spec)]
+        self._states: list[Any] = [game.start(spec) if base is None else base]
         self._actions: list[Action] = []
 
     @property
@@ -30,12 +32,17 @@ class Timeline:
 
     @property
     def actions(self) -> tuple[Action, ...]:
-        """The actions in effect, oldest first."""
+        """The actions in effect since the timeline's first state, oldest first."""
         return tuple(self._actions)
+
+    @property
+    def depth(self) -> int:
+        """How many actions are in effect."""
+        return len(self._actions)
 
     def check(self, action: Action) -> None:
         if isinstance(action, Undo):
-            if not self._actions:
+            if not self.depth:
                 raise IllegalAction("there is nothing to undo")
             return
         self.game.check(self.state, action)
@@ -43,15 +50,22 @@ class Timeline:
     def apply(self, action: Action) -> tuple[Notice, ...]:
         """Apply one action (or undo); raise IllegalAction and change nothing if refused."""
         if isinstance(action, Undo):
-            if not self._actions:
-                raise IllegalAction("there is nothing to undo")
-            undone = self._actions.pop()
-            self._states.pop()
-            return (Notice("undo", f"Undone: {undone}"),)
+            return (Notice("undo", f"Undone: {self.undo()}"),)
         new_state, notices = self.game.apply(self.state, action)
         self._states.append(new_state)
         self._actions.append(action)
         return notices
+
+    def undo(self) -> Action:
+        """Take back the last action in effect and return it."""
+        if not self._actions:
+            self._reach_below_start()
+        self._states.pop()
+        return self._actions.pop()
+
+    def _reach_below_start(self) -> None:
+        """Make the actions before the first state undoable, or refuse."""
+        raise IllegalAction("there is nothing to undo")
 
 
 def fold(game: Game, spec: MatchSpec, actions: Iterable[Action]) -> Any:
