@@ -1,5 +1,5 @@
 """The pads loop: `PadPressed` observations from the pads' queue go to the table's
-referee (source "pad"), and the seat lights follow whose turn it is.
+referee (source "pad"), and the seat lights follow whose turn it is and who lost a slap.
 
 The pads are rebuilt when the game changes, because what a press means differs: Flip 7
 tells a tap (Hit) from a hold (Stay), so a press is known only at release or at the hold
@@ -36,6 +36,9 @@ class PadLoop:
         self._make_pads = make_pads
         self._settings = settings
         self._lights = lights
+        self._shown_turn: Any = _UNSHOWN
+        self._shown_losers: tuple[int, ...] = ()
+        self._turn_after = 0.0
         self._queue: queue.Queue = queue.Queue()
         self._game: str | None = None
         self.pads = None
@@ -104,7 +107,35 @@ class PadLoop:
                     log.info("pad %s refused: %s", item.seat, exc.reason)
 
     def _show_turn(self) -> None:
+        """Tell the seat lights what changed: a slap lost (the loser's LED flashes and
+        the buzzer sounds; the turn light waits until the flashing is over) or whose turn
+        it is. Nothing is sent while nothing changes."""
         if self._lights is None:
             return
         match = self.table.current_match
-        self._lights.show_turn(match.view.get("turn") if match is not None else None)
+        now = time.monotonic()
+        turn, losers = light_signals(match.view if match is not None else None)
+        if losers != self._shown_losers:
+            self._shown_losers = losers
+            for seat in losers:
+                self._lights.show_slap_loser(seat)
+            if losers:
+                self._turn_after = now + SLAP_FLASH_S
+                self._shown_turn = _UNSHOWN
+        if now >= self._turn_after and turn != self._shown_turn:
+            self._shown_turn = turn
+            self._lights.show_turn(turn)
+
+
+_UNSHOWN = object()
+SLAP_FLASH_S = 1.0   # show_slap_loser's four flashes of 0.24 s
+
+
+def light_signals(view: dict[str, Any] | None) -> tuple[int | None, tuple[int, ...]]:
+    """(whose turn it is, who drew for the last slap) from a game's view."""
+    if not view:
+        return None, ()
+    window = (view.get("table") or {}).get("slap_window") or {}
+    last = window.get("last") or {}
+    losers = tuple(p["seat"] for p in last.get("penalised", ()) if p.get("drew"))
+    return view.get("turn"), losers

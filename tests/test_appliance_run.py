@@ -386,3 +386,49 @@ def test_seat_lights_follow_the_turn_when_the_config_names_led_pins(tmp_path, mo
     broken._open_lights()
     assert broken.lines["lights"].startswith("none (seat 0's LED on BCM 99")
     broken.store.close()
+
+
+def test_seat_lights_flash_the_slap_loser_then_show_the_turn_and_repeat_nothing(monkeypatch):
+    """The lights are told only what changed: a lost slap flashes the loser (the turn
+    light waits for the flashing), then the turn; the same view again sends nothing."""
+    from device import pad_loop
+    from device.pad_loop import PadLoop, light_signals
+
+    class Lights:
+        def __init__(self):
+            self.calls = []
+
+        def show_turn(self, seat):
+            self.calls.append(("turn", seat))
+
+        def show_slap_loser(self, seat):
+            self.calls.append(("loser", seat))
+
+    class Match:
+        def __init__(self, view):
+            self.view = view
+
+    class Table:
+        current_match = None
+
+    slap = {"open": False, "last": {"caller": 0, "order": [],
+                                    "penalised": [{"seat": 2, "drew": 4}, {"seat": 1, "drew": 0}],
+                                    "forgot_call": False}}
+    view = {"turn": 1, "table": {"slap_window": slap}}
+    assert light_signals(view) == (1, (2,))
+    assert light_signals(None) == (None, ())
+    table, lights = Table(), Lights()
+    loop = PadLoop(table, lambda settings, out: None, Config().pads, lights=lights)
+    table.current_match = Match({"turn": 0, "table": {}})
+    loop._show_turn()
+    loop._show_turn()
+    assert lights.calls == [("turn", 0)]
+    now = [100.0]
+    monkeypatch.setattr(pad_loop.time, "monotonic", lambda: now[0])
+    table.current_match = Match(view)
+    loop._show_turn()
+    assert lights.calls[1:] == [("loser", 2)]
+    now[0] += pad_loop.SLAP_FLASH_S
+    loop._show_turn()
+    loop._show_turn()
+    assert lights.calls[1:] == [("loser", 2), ("turn", 1)]
