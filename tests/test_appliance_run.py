@@ -432,3 +432,11 @@ def test_seat_lights_flash_the_slap_loser_then_show_the_turn_and_repeat_nothing(
     loop._show_turn()
     loop._show_turn()
     assert lights.calls[1:] == [("loser", 2), ("turn", 1)]
+
+
+def test_run_refuses_a_player_count_the_game_cannot_seat(capsys):
+    from device.cli import main
+    assert main(["run", "--game", "raj", "--players", "9"]) == 2
+    assert "Raj is for 2 to 5 players" in capsys.readouterr().err
+    assert main(["run", "--players", "1"]) == 2
+    assert "Flip 7 is for 3 to" in capsys.readouterr().err

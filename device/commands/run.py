@@ -32,7 +32,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    from device.app import Appliance, RunOptions
+    from device.app import DEFAULT_GAME, SIM_MAX_SEATS, Appliance, RunOptions
     from device.camera.auto import is_raspberry_pi
     from device.config import ConfigError, load_config
     from engine.games import GAME_MODULES
@@ -45,6 +45,14 @@ def run(args) -> int:
     if game is not None and game not in GAME_MODULES:
         print(f"deckhand run: unknown game {game!r}; choose {', '.join(GAME_MODULES)}", file=sys.stderr)
         return 2
+    if args.players is not None:
+        from engine.games import get_game
+        rules = get_game(game or DEFAULT_GAME)
+        if not rules.min_seats <= args.players <= min(rules.max_seats, SIM_MAX_SEATS):
+            print(f"deckhand run: {rules.title} is for {rules.min_seats} to "
+                  f"{min(rules.max_seats, SIM_MAX_SEATS)} players at the simulated table, "
+                  f"not {args.players}", file=sys.stderr)
+            return 2
     if args.speed <= 0:
         print("deckhand run: --speed must be more than 0", file=sys.stderr)
         return 2
