@@ -3,44 +3,25 @@ around a TableService (web/table.py), registers one blueprint per screen, and in
 the security checks (CSRF on every POST, JSON errors in words, no debug).
 
 Everything the app needs arrives through the factory; nothing is global. The app's
-own parts live in `app.extensions["deckhand"]` (a `Deckhand`).
+own parts live in `app.extensions["deckhand"]` (a `web.request.Deckhand`); the helpers
+the views use to answer a request are in web/request.py, so views never import this.
 """
 from __future__ import annotations
 
 import secrets
-import threading
 import time
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from flask import Flask, current_app, jsonify, request
+from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 
 from web import i18n
 from web.camera import CameraProvider
 from web.cards import css_colour, face
-from web.feed import NoticeFeed
-from web.live import FragmentCache
+from web.request import Deckhand, current_lang, error, wants_json
 from web.security import CSRF_FIELD, CSRF_HEADER, PinGate, csrf_ok, csrf_token, is_host, make_pin
 from web.table import TableService
-
-
-@dataclass
-class Deckhand:
-    """The app's collaborators and settings (one per app)."""
-
-    table: TableService
-    gate: PinGate
-    host_pin: str
-    pin_generated: bool
-    show_pin: bool
-    pin_viewers: str
-    camera: CameraProvider | None
-    public_url: str | None
-    heartbeat: float
-    fragments: FragmentCache = field(default_factory=FragmentCache)
-    stopping: threading.Event = field(default_factory=threading.Event)
-    feed: NoticeFeed = field(default_factory=NoticeFeed)
+from web.views import api, history, host, screens, vision
 
 
 def create_app(table: TableService, *, host_pin: str | None = None,
@@ -89,33 +70,12 @@ def create_app(table: TableService, *, host_pin: str | None = None,
         pin_generated=generated, show_pin=generated if show_pin is None else show_pin,
         pin_viewers=pin_viewers, camera=camera, public_url=public_url, heartbeat=heartbeat)
 
-    from web.views import api, history, host, screens, vision
     for module in (screens, host, api, history, vision):
         app.register_blueprint(module.bp)
 
     _install_checks(app)
     _install_template_helpers(app)
     return app
-
-
-def deckhand() -> Deckhand:
-    return current_app.extensions["deckhand"]
-
-
-def current_lang() -> str:
-    return i18n.choose_language(request.cookies.get("lang"), request.accept_languages)
-
-
-def error(message: str, status: int):
-    """A refusal in words, as JSON."""
-    return jsonify({"error": message}), status
-
-
-def _wants_json() -> bool:
-    if request.path.startswith("/api/") or request.is_json:
-        return True
-    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
-    return best == "application/json"
 
 
 def _install_checks(app: Flask) -> None:
@@ -147,7 +107,7 @@ def _install_checks(app: Flask) -> None:
             405: "that method is not allowed here",
             413: "the request is too large",
         }.get(exc.code or 500, exc.description or exc.name)
-        if _wants_json():
+        if wants_json():
             return error(words, exc.code or 500)
         return f"<!doctype html><title>{exc.code}</title><p>{exc.code}: {words}</p>", exc.code
 
@@ -169,43 +129,3 @@ def _install_template_helpers(app: Flask) -> None:
             "card_face": face,
             "css_colour": css_colour,
         }
-
-
-def require_host(view):
-    """Refuse (401, in words) unless this browser has entered the host PIN."""
-    from functools import wraps
-
-    @wraps(view)
-    def guarded(*args, **kwargs):
-        if not is_host():
-            return error("host controls are locked: enter the host PIN first", 401)
-        return view(*args, **kwargs)
-
-    return guarded
-
-
-def json_body() -> tuple[dict[str, Any] | None, Any]:
-    """The request's JSON object, or (None, a 400 refusal in words)."""
-    data = request.get_json(silent=True)
-    if data is None:
-        return None, error("the body must be a JSON object (Content-Type: application/json)", 400)
-    if not isinstance(data, dict):
-        return None, error(f"the body must be a JSON object, not {type(data).__name__}", 400)
-    return data, None
-
-
-def try_pin(entry: Any) -> tuple[bool, int, str]:
-    """Check a host PIN entry from this client: (unlocked, HTTP status, words)."""
-    from web.security import grant_host
-
-    gate = deckhand().gate
-    client = request.remote_addr or "?"
-    wait = gate.retry_after(client)
-    if wait > 0:
-        return False, 429, f"too many wrong PINs: try again in {int(wait) + 1} seconds"
-    if not isinstance(entry, str) or not entry.strip():
-        return False, 400, "enter the host PIN"
-    if not gate.check(client, entry.strip()):
-        return False, 403, "wrong PIN"
-    grant_host()
-    return True, 200, "unlocked"

@@ -9,9 +9,9 @@ from flask import Blueprint, Response, jsonify, request, stream_with_context
 from engine.core import IllegalAction
 from engine.games import available_games
 from web.actions import action_schema, settings_schema
-from web.app import current_lang, deckhand, error, json_body, require_host, try_pin
 from web.cards import deck_cards
 from web.live import LIVE_TEMPLATES, event_stream, render_live
+from web.request import current_lang, deckhand, error, json_body, require_host, try_pin
 from web.security import csrf_token, is_host, revoke_host
 
 bp = Blueprint("api", __name__, url_prefix="/api")

@@ -8,9 +8,9 @@ import json
 
 from flask import Blueprint, Response, abort, render_template
 
-from web.app import deckhand
 from web.cards import css_colour
 from web.present import GAME_TITLES
+from web.request import deckhand
 
 bp = Blueprint("history", __name__)
 

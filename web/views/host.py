@@ -8,11 +8,11 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from engine.games import available_games
 from web.actions import action_schema, settings_schema
-from web.app import current_lang, deckhand, try_pin
 from web.cards import deck_cards
 from web.i18n import translate
 from web.live import render_live
 from web.present import GAME_TITLES, present
+from web.request import current_lang, deckhand, try_pin
 from web.security import is_host, revoke_host
 
 bp = Blueprint("host", __name__, url_prefix="/host")

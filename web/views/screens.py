@@ -6,10 +6,10 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request
 
-from web.app import current_lang, deckhand
 from web.live import render_live
 from web.present import present
 from web.qr import is_loopback, phone_url, qr_svg
+from web.request import current_lang, deckhand
 
 bp = Blueprint("screens", __name__)
 

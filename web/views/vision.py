@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, render_template
 
 from engine.games import available_games
-from web.app import deckhand, error, json_body, require_host
 from web.cards import deck_cards
+from web.request import deckhand, error, json_body, require_host
 
 bp = Blueprint("vision", __name__)
 

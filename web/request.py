@@ -1,0 +1,100 @@
+"""What every view needs from the request it is answering: the app's parts
+(`deckhand()`), the reader's language, a refusal in words (`error`), the JSON body,
+the host guard (`require_host`) and the host PIN check (`try_pin`).
+
+The app factory (web/app.py) and the views (web/views/) both import from here, so
+neither imports the other. Nothing here builds the app or registers routes.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from functools import wraps
+from typing import Any
+
+from flask import current_app, jsonify, request
+
+from web import i18n
+from web.camera import CameraProvider
+from web.feed import NoticeFeed
+from web.live import FragmentCache
+from web.security import PinGate, grant_host, is_host
+from web.table import TableService
+
+
+@dataclass
+class Deckhand:
+    """The app's collaborators and settings (one per app)."""
+
+    table: TableService
+    gate: PinGate
+    host_pin: str
+    pin_generated: bool
+    show_pin: bool
+    pin_viewers: str
+    camera: CameraProvider | None
+    public_url: str | None
+    heartbeat: float
+    fragments: FragmentCache = field(default_factory=FragmentCache)
+    stopping: threading.Event = field(default_factory=threading.Event)
+    feed: NoticeFeed = field(default_factory=NoticeFeed)
+
+
+def deckhand() -> Deckhand:
+    """This app's parts."""
+    return current_app.extensions["deckhand"]
+
+
+def current_lang() -> str:
+    """The language this reader gets: their cookie, else their browser's choice."""
+    return i18n.choose_language(request.cookies.get("lang"), request.accept_languages)
+
+
+def error(message: str, status: int):
+    """A refusal in words, as JSON."""
+    return jsonify({"error": message}), status
+
+
+def wants_json() -> bool:
+    """Whether this request should be answered in JSON rather than a page."""
+    if request.path.startswith("/api/") or request.is_json:
+        return True
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "application/json"
+
+
+def require_host(view):
+    """Refuse (401, in words) unless this browser has entered the host PIN."""
+
+    @wraps(view)
+    def guarded(*args, **kwargs):
+        if not is_host():
+            return error("host controls are locked: enter the host PIN first", 401)
+        return view(*args, **kwargs)
+
+    return guarded
+
+
+def json_body() -> tuple[dict[str, Any] | None, Any]:
+    """The request's JSON object, or (None, a 400 refusal in words)."""
+    data = request.get_json(silent=True)
+    if data is None:
+        return None, error("the body must be a JSON object (Content-Type: application/json)", 400)
+    if not isinstance(data, dict):
+        return None, error(f"the body must be a JSON object, not {type(data).__name__}", 400)
+    return data, None
+
+
+def try_pin(entry: Any) -> tuple[bool, int, str]:
+    """Check a host PIN entry from this client: (unlocked, HTTP status, words)."""
+    gate = deckhand().gate
+    client = request.remote_addr or "?"
+    wait = gate.retry_after(client)
+    if wait > 0:
+        return False, 429, f"too many wrong PINs: try again in {int(wait) + 1} seconds"
+    if not isinstance(entry, str) or not entry.strip():
+        return False, 400, "enter the host PIN"
+    if not gate.check(client, entry.strip()):
+        return False, 403, "wrong PIN"
+    grant_host()
+    return True, 200, "unlocked"
