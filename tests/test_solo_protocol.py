@@ -11,8 +11,8 @@ from engine.core import EndMatch, Game, IllegalAction, Undo, parse_action, state
 from engine.games import get_game
 from engine.log import read_log
 from engine.solo import GAME
-from engine.solo.actions import (ACTIONS, CallSolo, CatchSolo, ChooseColour, Claim, Draw, Pass,
-                                 Play, RoundCards, SetHandSize, SettlePlay, StartRound, Swap,
+from engine.solo.actions import (ACTIONS, CallSolo, CatchSolo, ChooseColour, Claim, Draw,
+                                 HoldCard, Pass, Play, RoundCards, SetHandSize, SettlePlay, StartRound, Swap,
                                  TakePenalty)
 from engine.observations import DISCARD, CardSeen
 from engine.solo.referee import interpret
@@ -24,7 +24,7 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "solo.jsonl"
 ONE_OF_EACH = [
     StartRound("R5"), StartRound("CHOOSE", "G"), Play(1, "R7"), Play(2, "TAKE4", "B"),
     ChooseColour(0, "Y"), Swap(1, 3), Draw(2), Pass(2), TakePenalty(3), Claim(4, 123456789),
-    SettlePlay(2), CallSolo(1), CatchSolo(0, 1), SetHandSize(2, 5),
+    SettlePlay(2), HoldCard("CHOOSE"), CallSolo(1), CatchSolo(0, 1), SetHandSize(2, 5),
     RoundCards(1, ("R1", "ROTATE")), RoundCards(2, ()), Undo(), EndMatch(),
 ]
 

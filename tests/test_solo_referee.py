@@ -7,8 +7,8 @@ import pytest
 from engine.core import IllegalAction
 from engine.observations import DISCARD, SCORING, CardSeen, CardsLaidOut, PadPressed, Tick
 from engine.solo import GAME
-from engine.solo.actions import (CallSolo, CatchSolo, Claim, Draw, Play, RoundCards,
-                                 SettlePlay, StartRound)
+from engine.solo.actions import (CallSolo, CatchSolo, Claim, Draw, HoldCard, Play,
+                                 RoundCards, SettlePlay, StartRound)
 from engine.solo.referee import interpret
 
 from solo_helpers import run, spec, started, with_hands
@@ -67,11 +67,53 @@ def test_a_normal_play_landing_first_voids_the_claims_and_the_late_discard_is_re
         interpret(s, CardSeen(DISCARD, "R7", 9))   # seat 4's Red 7 no longer fits
 
 
-def test_a_claim_that_may_not_jump_a_black_card_falls_back_to_the_current_player():
+def test_a_black_card_seen_while_another_players_claim_is_open_is_nobodys_play():
+    # RULINGS "Out-of-turn discard": B (seat 2) is to play, C (seat 3) pressed first
     s = run(started(starter="R5"), Play(1, "CHOOSE", "B"))
     s = run(s, *interpret(s, PadPressed(3, 100)))
+    before = s
     s, actions = seen(s, "CHOOSE")
-    assert actions == (Play(2, "CHOOSE"),)
+    assert actions == (HoldCard("CHOOSE"),)
+    # nothing was taken from anyone, the turn has not passed, and the host is asked
+    assert s.hands == before.hands and s.discard == before.discard and s.turn == 2
+    assert s.held == "CHOOSE"
+    view = GAME.view(s)
+    assert view["table"]["question"]["choices"] == [2, 3]
+    assert "whose is the Choose a colour" in view["prompt"]
+    with pytest.raises(IllegalAction, match="first the host must say whose Choose a colour"):
+        GAME.apply(s, Draw(2))
+
+
+def test_the_host_says_the_held_black_card_was_the_current_players_play():
+    s = run(started(starter="R5"), Play(1, "CHOOSE", "B"))
+    s = run(s, *interpret(s, PadPressed(3, 100)))
+    s, _ = seen(s, "CHOOSE")
+    s = run(s, SettlePlay(2))
+    assert s.held is None and s.hands == (8, 7, 7, 8) and s.discard == 3
+    assert s.awaiting == "colour" and s.chooser == 2
+
+
+def test_the_host_says_the_held_black_card_was_the_claimers_illegal_jump_and_it_goes_back():
+    s = run(started(starter="R5"), Play(1, "CHOOSE", "B"))
+    s = run(s, *interpret(s, PadPressed(3, 100)))
+    before = s
+    s, _ = seen(s, "CHOOSE")
+    s, notices = GAME.apply(s, SettlePlay(3))
+    assert s.held is None and s.hands == before.hands and s.discard == before.discard
+    assert s.turn == 2 and s.top == "CHOOSE" and s.colour == "B"
+    assert [n.code for n in notices] == ["jump_refused"]
+    s = run(s, Play(2, "B4"))                      # B plays on as if nothing happened
+    assert s.turn == 3
+
+
+def test_the_claim_that_took_an_out_of_turn_card_is_in_the_state():
+    s = run(started(5, starter="R5"), Play(1, "R7"))
+    s = run(s, *interpret(s, PadPressed(4, 300)), *interpret(s, PadPressed(3, 200)))
+    s, _ = seen(s, "R7")
+    assert (s.taken_by.seat, s.taken_by.t_ns) == (3, 200)
+    assert GAME.view(s)["table"]["taken_by_claim"] == {"seat": 3, "t_ns": 200}
+    s = run(s, Play(4, "R2"))
+    assert s.taken_by is None
 
 
 def test_an_unclaimed_identical_card_is_the_current_players_play_with_a_question():

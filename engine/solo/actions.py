@@ -100,6 +100,17 @@ class SettlePlay(Action):
 
 
 @dataclass(frozen=True)
+class HoldCard(Action):
+    """A card identical to the top card was seen while another player's pad claim was
+    open, and it may not be discarded out of turn (a black card): it is nobody's play
+    until the host says whose it is with SettlePlay (the current player's play, or the
+    claimer's illegal jump, whose card goes back)."""
+
+    kind: ClassVar[str] = "hold_card"
+    card: str
+
+
+@dataclass(frozen=True)
 class CallSolo(Action):
     """`seat` calls "SOLO!" (a pad press or the phone) while it is due."""
 
@@ -135,5 +146,5 @@ class RoundCards(Action):
 
 
 SOLO_ACTIONS = (StartRound, Play, ChooseColour, Swap, Draw, Pass, TakePenalty, Claim,
-                SettlePlay, CallSolo, CatchSolo, SetHandSize, RoundCards)
+                SettlePlay, HoldCard, CallSolo, CatchSolo, SetHandSize, RoundCards)
 ACTIONS = vocabulary(*SOLO_ACTIONS)

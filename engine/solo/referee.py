@@ -5,7 +5,9 @@
   and someone claimed it, otherwise the current player's play. A card that may not be
   played is refused (IllegalAction with the reason the screen shows). An identical card
   nobody claimed is taken as the current player's play and the engine opens a question
-  for the host (rules: SettlePlay).
+  for the host (rules: SettlePlay). An identical card that may not be discarded out of
+  turn (a black card) while another player's claim is open is nobody's play: it is held
+  (HoldCard) until the host says whose it is.
 * A pad press during play: "SOLO!" from the player who owes it; from anyone else while a
   SOLO! is owed, a catch; otherwise a claim of the next identical card.
 * Hands laid out in the scoring zone: the next seat's cards, in seat order after the
@@ -18,7 +20,8 @@ from __future__ import annotations
 from engine.core import Action, IllegalAction
 from engine.observations import DISCARD, SCORING, CardSeen, CardsLaidOut, Observation, PadPressed
 from engine.solo import rules
-from engine.solo.actions import CallSolo, CatchSolo, Claim, Play, RoundCards, StartRound
+from engine.solo.actions import (CallSolo, CatchSolo, Claim, HoldCard, Play, RoundCards,
+                                 StartRound)
 from engine.solo.state import SoloState
 
 
@@ -52,6 +55,8 @@ def _card_action(state: SoloState, card: str) -> Action:
             except IllegalAction:
                 continue
             return Play(claim.seat, card)
+        if not rules.may_jump(state, card) and any(c.seat != state.turn for c in state.claims):
+            return HoldCard(card)
     assert state.turn is not None
     return Play(state.turn, card)
 

@@ -15,8 +15,8 @@ from dataclasses import replace
 
 from engine.core import EndMatch, IllegalAction, MatchSpec, Notice, parse_settings
 from engine.match import MatchProgress, close_round, finish
-from engine.solo.actions import (CallSolo, CatchSolo, ChooseColour, Claim, Draw, Pass,
-                                 Play, RoundCards, SetHandSize, SettlePlay, StartRound,
+from engine.solo.actions import (CallSolo, CatchSolo, ChooseColour, Claim, Draw, HoldCard,
+                                 Pass, Play, RoundCards, SetHandSize, SettlePlay, StartRound,
                                  Swap, TakePenalty)
 from engine.solo.deck import DECK
 from engine.solo.state import (BLACK_KINDS, COLOUR_LETTERS, NAMES_COLOUR, PadClaim,
@@ -113,9 +113,20 @@ def _in_play(state: SoloState) -> None:
         raise IllegalAction("the match is over")
 
 
+def _not_held(state: SoloState) -> None:
+    if state.held is not None:
+        raise IllegalAction(f"first the host must say whose {label(state.held)} it is")
+
+
+def may_jump(state: SoloState, card: str) -> bool:
+    """Whether `card` may ever be discarded out of turn (black cards only by setting)."""
+    return kind_of(card) not in BLACK_KINDS or state.settings.jump_black
+
+
 def _on_turn(state: SoloState, seat: int, what: str) -> None:
     _in_play(state)
     _seat_ok(state, seat)
+    _not_held(state)
     if state.awaiting:
         raise IllegalAction(_awaiting_reason(state))
     if seat != state.turn:
@@ -146,6 +157,7 @@ def _check_play(state: SoloState, a: Play) -> None:
     _in_play(state)
     _seat_ok(state, a.seat)
     _card_ok(a.card)
+    _not_held(state)
     if state.awaiting:
         raise IllegalAction(_awaiting_reason(state))
     if a.colour is not None:
@@ -162,8 +174,22 @@ def _check_play(state: SoloState, a: Play) -> None:
     if a.card != state.top:
         raise IllegalAction(f"it is {_who(state, state.turn)}'s turn: {_who(state, a.seat)} may only "
                             f"discard out of turn a card identical to {label(state.top)}")
-    if kind_of(a.card) in BLACK_KINDS and not state.settings.jump_black:
+    if not may_jump(state, a.card):
         raise IllegalAction("black cards cannot be discarded out of turn")
+
+
+def _check_hold(state: SoloState, a: HoldCard) -> None:
+    _in_play(state)
+    _card_ok(a.card)
+    _not_held(state)
+    if state.awaiting:
+        raise IllegalAction(_awaiting_reason(state))
+    if a.card != state.top or may_jump(state, a.card):
+        raise IllegalAction(f"only a card that may not be discarded out of turn, identical to "
+                            f"{label(state.top)}, is held for the host")
+    if not any(c.seat != state.turn for c in state.claims):
+        raise IllegalAction(f"no other player's pad claim is open: {label(a.card)} is "
+                            f"{_who(state, state.turn)}'s play")
 
 
 def _check_colour(state: SoloState, a: ChooseColour) -> None:
@@ -217,6 +243,12 @@ def _check_claim(state: SoloState, a: Claim) -> None:
 
 def _check_settle(state: SoloState, a: SettlePlay) -> None:
     _seat_ok(state, a.seat)
+    if state.held is not None:
+        if a.seat == state.turn:
+            _check_play(replace(state, held=None), Play(a.seat, state.held))
+        elif state.hands[a.seat] < 1:
+            raise IllegalAction(f"{_who(state, a.seat)} has no cards")
+        return
     q = state.question
     if q is None:
         raise IllegalAction("there is no open question about an identical card")
@@ -284,7 +316,7 @@ def _check_end(state: SoloState, a: EndMatch) -> None:
 _CHECKS = {StartRound: _check_start, Play: _check_play, ChooseColour: _check_colour,
            Swap: _check_swap, Draw: _check_draw, Pass: _check_pass,
            TakePenalty: _check_penalty, Claim: _check_claim, SettlePlay: _check_settle,
-           CallSolo: _check_call, CatchSolo: _check_catch, SetHandSize: _check_hand_size,
+           HoldCard: _check_hold, CallSolo: _check_call, CatchSolo: _check_catch, SetHandSize: _check_hand_size,
            RoundCards: _check_round_cards, EndMatch: _check_end}
 
 
@@ -369,7 +401,7 @@ def _apply_start(state: SoloState, a: StartRound) -> Result:
     s = replace(state, phase="play", hands=(state.settings.hand_size,) * n, discard=1,
                 top=a.starter, colour=None, direction=1, penalty=0, drawn=False,
                 awaiting=None, chooser=None, solo_owed=None, claims=(), question=None,
-                out=None, laid=())
+                held=None, taken_by=None, out=None, laid=())
     s, notices = _card_effect(s, dealer, a.starter, a.colour, starter=True)
     return s, (Notice("round", f"Round {state.match.round_no}: {label(a.starter)} starts; "
                       f"{_who(s, s.turn)} plays first.", (s.turn,)),) + notices
@@ -382,8 +414,12 @@ def _apply_play(state: SoloState, a: Play) -> Result:
                            and not any(c.seat != a.seat for c in state.claims))
     hands = list(state.hands)
     hands[a.seat] -= 1
+    taken_by = None
+    if out_of_turn:
+        taken_by = min((c for c in state.claims if c.seat == a.seat),
+                       key=lambda c: c.t_ns, default=None)
     s = replace(state, hands=tuple(hands), discard=state.discard + 1, top=a.card, claims=(),
-                solo_owed=None, drawn=False, question=None)
+                solo_owed=None, drawn=False, question=None, taken_by=taken_by)
     notices: list[Notice] = []
     if out_of_turn:
         notices.append(Notice("jump", f"{_who(s, a.seat)} discards {label(a.card)} out of turn.",
@@ -448,7 +484,30 @@ def _apply_claim(state: SoloState, a: Claim) -> Result:
     return replace(state, claims=state.claims + (PadClaim(a.seat, a.t_ns),)), ()
 
 
+def _apply_hold(state: SoloState, a: HoldCard) -> Result:
+    claimers = tuple(sorted({c.seat for c in state.claims if c.seat != state.turn}))
+    return replace(state, held=a.card), (
+        Notice("held", f"{label(a.card)} cannot be discarded out of turn and a pad claim is "
+                       f"open: host, say whose it is ({_who(state, state.turn)}'s play, or "
+                       "a claimer's jump, which goes back).", (state.turn,) + claimers),)
+
+
+def _settle_held(state: SoloState, a: SettlePlay) -> Result:
+    card = state.held
+    assert card is not None
+    if a.seat == state.turn:
+        s, notices = _apply_play(replace(state, held=None), Play(a.seat, card))
+        return s, (Notice("settled", f"{label(card)} was {_who(state, a.seat)}'s play.",
+                          (a.seat,)),) + notices
+    s = replace(state, held=None, claims=tuple(c for c in state.claims if c.seat != a.seat))
+    return s, (Notice("jump_refused", f"{label(card)} cannot be discarded out of turn: it goes "
+                      f"back to {_who(state, a.seat)}; {_who(state, state.turn)} still plays.",
+                      (a.seat,)),)
+
+
 def _apply_settle(state: SoloState, a: SettlePlay) -> Result:
+    if state.held is not None:
+        return _settle_held(state, a)
     q = state.question
     assert q is not None
     if a.seat == q.seat:
@@ -493,7 +552,7 @@ def _apply_round_cards(state: SoloState, a: RoundCards) -> Result:
 def _apply_end(state: SoloState, a: EndMatch) -> Result:
     match = finish(state.match, "high")
     s = replace(state, match=match, phase="over", turn=None, awaiting=None, solo_owed=None,
-                claims=(), question=None)
+                claims=(), question=None, held=None)
     names = ", ".join(_who(s, w) for w in match.winners)
     return s, (Notice("match_over", f"The match is over. Winner(s): {names}.", match.winners),)
 
@@ -520,7 +579,8 @@ def _score_if_complete(state: SoloState) -> Result:
     else:
         s = replace(state, match=match, phase="deal", hands=(0,) * state.players, discard=0,
                     top=None, colour=None, turn=None, direction=1, penalty=0, drawn=False,
-                    awaiting=None, chooser=None, solo_owed=None, claims=(), question=None)
+                    awaiting=None, chooser=None, solo_owed=None, claims=(), question=None,
+                    held=None, taken_by=None)
         notices.append(Notice("next_round", f"{_who(s, match.dealer)} deals round {match.round_no}.",
                               (match.dealer,)))
     return s, tuple(notices)
@@ -529,5 +589,5 @@ def _score_if_complete(state: SoloState) -> Result:
 _EFFECTS = {StartRound: _apply_start, Play: _apply_play, ChooseColour: _apply_colour,
             Swap: _apply_swap, Draw: _apply_draw, Pass: _apply_pass,
             TakePenalty: _apply_penalty, Claim: _apply_claim, SettlePlay: _apply_settle,
-            CallSolo: _apply_call, CatchSolo: _apply_catch, SetHandSize: _apply_hand_size,
+            HoldCard: _apply_hold, CallSolo: _apply_call, CatchSolo: _apply_catch, SetHandSize: _apply_hand_size,
             RoundCards: _apply_round_cards, EndMatch: _apply_end}

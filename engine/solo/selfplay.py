@@ -269,6 +269,12 @@ class Simulator:
             yield self._apply(Play(seat, card, self._colour_for(seat)))  # named on the phone
         else:
             yield from self._observe(CardSeen(DISCARD, card, self._now()))
+        if self.state.held is not None:  # the host says whose it was
+            self.stats["questions"] += 1
+            if seat != self.state.turn:      # an illegal jump: the card goes back
+                self.discard.pop()
+                self.hands[seat].append(card)
+            yield self._apply(SettlePlay(seat))
         q = self.state.question
         if q is not None:
             self.stats["questions"] += 1

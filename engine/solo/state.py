@@ -65,6 +65,9 @@ class SoloState:
     awaiting: "colour" or "swap" — `chooser` must name a colour / pick a player first.
     solo_owed: the seat whose "SOLO!" is due and not yet called (the window is open).
     claims: pad claims since the last card was played. question: see Question.
+    held: a card on the pile that is nobody's play until the host settles it (HoldCard).
+    taken_by: the pad claim that took the last card played out of turn (None: the last
+        card was not a claimed out-of-turn discard).
     out: who went out this round. laid: cards laid out per seat at the round's end.
     """
 
@@ -85,6 +88,8 @@ class SoloState:
     solo_owed: int | None = None
     claims: tuple[PadClaim, ...] = ()
     question: Question | None = None
+    held: str | None = None
+    taken_by: PadClaim | None = None
     out: int | None = None
     laid: tuple[tuple[str, ...] | None, ...] = ()
 

@@ -38,7 +38,10 @@ def prompt(state: SoloState) -> str:
         waiting = [_who(state, i) for i, cards in enumerate(state.laid) if cards is None]
         return (f"{_who(state, state.out)} is out. Lay out the cards left in hand: "
                 + ", ".join(waiting) + ".")
-    if state.question is not None:
+    if state.held is not None:
+        ask = (f"Host: whose is the {label(state.held)}? {_who(state, state.turn)}'s play, "
+               "or a claimer's jump (it goes back). ")
+    elif state.question is not None:
         q = state.question
         ask = (f"Host: who played the identical {label(q.card)}? Taken as "
                f"{_who(state, q.seat)}'s play. ")
@@ -65,7 +68,13 @@ def view(state: SoloState) -> dict[str, Any]:
         penalty = {"cards": state.penalty, "kind": kind_of(state.top) if state.top else None,
                    "owed_by": state.turn}
     question = None
-    if state.question is not None:
+    if state.held is not None:
+        claimers = sorted({c.seat for c in state.claims if c.seat != state.turn})
+        question = {"card": state.held, "taken_as": None, "choices": [state.turn] + claimers,
+                    "text": f"{label(state.held)} cannot be discarded out of turn and "
+                            f"{', '.join(_who(state, c) for c in claimers)} claimed it: was it "
+                            f"{_who(state, state.turn)}'s play?"}
+    elif state.question is not None:
         question = {"card": state.question.card, "taken_as": state.question.seat,
                     "text": f"Nobody claimed the identical {label(state.question.card)}: "
                             f"was it {_who(state, state.question.seat)}'s play?"}
@@ -96,6 +105,8 @@ def view(state: SoloState) -> dict[str, Any]:
                          if state.awaiting else None),
             "solo_owed": state.solo_owed,
             "claims": [{"seat": c.seat, "t_ns": c.t_ns} for c in state.claims],
+            "taken_by_claim": (None if state.taken_by is None else
+                               {"seat": state.taken_by.seat, "t_ns": state.taken_by.t_ns}),
             "question": question,
             "out": state.out,
             "laid_out": [list(c) if c is not None else None for c in state.laid],
