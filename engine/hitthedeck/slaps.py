@@ -171,7 +171,10 @@ def forgot_call(state: State, seat: int, take: Take,
         raise IllegalAction(f"{state.name(seat)} went out with that HAND and takes no part in the slap")
     notices: list[Notice] = []
     if window is not None:
-        opened, order, closed = window.opened_ns, window.slaps, None
+        # The window counts as open until its deadline: a press stamped inside it,
+        # reported before or after this mark, is no fake-out (RULINGS "HIT WITH A HAND").
+        opened, order = window.opened_ns, window.slaps
+        closed = window.deadline_ns(state.settings.slap_timeout_ms)
         state = replace(state, window=None)
         moved_on = False
     else:

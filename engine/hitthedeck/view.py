@@ -55,7 +55,8 @@ def _window(state: State) -> dict[str, Any]:
     if last is not None:
         out["last"] = {"caller": last.caller, "order": [{"seat": s, "t_ns": t} for s, t in last.order],
                        "penalised": [{"seat": s, "drew": n} for s, n in last.penalised],
-                       "forgot_call": last.forgot}
+                       "forgot_call": last.forgot, "opened_ns": last.opened_ns,
+                       "closed_ns": last.closed_ns}
     return out
 
 

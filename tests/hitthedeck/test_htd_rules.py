@@ -9,6 +9,9 @@ from engine.hitthedeck.actions import (CloseWindow, Cut, Draw, FakeOut, Flip, Fo
                                        HandCards, Pass, Play, SetHandSize, Slap, StartHand, TurnUp)
 from engine.hitthedeck.state import COUNTING, DEAL, MUST_CUT, MUST_FLIP, MUST_UNBURY, OVER, START
 
+from engine.hitthedeck.referee import interpret
+from engine.observations import PadPressed
+
 from htd_helpers import begin, notices, refused, run, spec
 
 MS = 1_000_000
@@ -283,6 +286,16 @@ def test_a_forgotten_call_marked_after_the_slap_takes_the_penalty_back():
     assert s2.hand_counts == (7, 10, 7, 7) and s2.turn == 2
     refused(s2, ForgotCall(1), "no hit with a hand")
     refused(run(s, Play(2, "R1")), ForgotCall(1), "before the next card")
+
+
+def test_a_slap_stamped_inside_the_window_after_a_forgotten_call_is_marked_is_no_fake_out():
+    # RULINGS "HIT WITH A HAND": the window was open from 1000 ms to 4000 ms
+    s = run(hand_played(), Slap(0, 1100 * MS), ForgotCall(1))
+    assert s.last_slap.closed_ns == 4000 * MS
+    for t_ms in (1050, 1500, 3999):         # stamped before or after the mark, inside
+        refused(s, FakeOut(2, t_ms * MS), "belongs to the slap that is over")
+        assert interpret(s, PadPressed(2, t_ms * MS)) == ()
+    assert run(s, FakeOut(2, 4001 * MS)).hand_counts == (7, 10, 9, 7)  # after: a fake-out
 
 
 def test_a_forgotten_call_by_the_last_slapper_is_four_cards_once():
