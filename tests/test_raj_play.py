@@ -87,3 +87,19 @@ def test_example_log_folds():
     from pathlib import Path
     timeline = read_log(Path(__file__).parent.parent.joinpath("examples/raj.jsonl").read_text().splitlines())
     assert timeline.state.progress.finished
+
+
+def test_the_cards_of_a_seat_that_fouled_mean_nothing_when_seen_again():
+    # RULINGS "Bids": a seat that has fouled takes no further part in the round
+    state = GAME.start(SPEC3)
+    state, _ = GAME.apply(state, RevealPoint("P8"))
+    (bid,) = interpret(state, CardSeen("seat:0", "blue:15", 1))
+    state, _ = GAME.apply(state, bid)
+    assert state.fouls[0] == "colour"
+    assert interpret(state, CardSeen("seat:0", "blue:15", 2)) == ()   # the same card again
+    assert interpret(state, CardSeen("seat:0", "red:12", 3)) == ()    # a card laid after it
+    for card, zone in (("blue:3", "seat:1"), ("green:2", "seat:2")):
+        (bid,) = interpret(state, CardSeen(zone, card, 4))
+        state, _ = GAME.apply(state, bid)
+    assert state.phase == "point" and state.collected[1] == ("P8",)
+    assert interpret(state, CardSeen("seat:0", "blue:15", 5)) == ()   # still in view after

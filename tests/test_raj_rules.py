@@ -130,6 +130,51 @@ def test_two_bids_in_one_colour_is_a_foul():
     assert state.collected[1] == ("P8",)
 
 
+def test_a_card_of_another_seats_colour_is_a_foul_recorded_as_such():
+    # RULINGS "Bids": the row names it; the state says which foul each void bid was
+    state, notices = play(SPEC3, RevealPoint("P8"), Bid("blue:15", seat=0))
+    assert state.fouls == ("colour", None, None) and state.bids == (None, None, None)
+    assert [n.code for n in notices if n.code == "raj.foul"] == ["raj.foul"]
+    state, _ = play(SPEC3, RevealPoint("P8"), Bid("blue:15", seat=0), Bid("blue:3"), Bid("green:2"))
+    assert state.last.fouls == ("colour", None, None) and state.collected[1] == ("P8",)
+
+
+def test_each_foul_is_named_in_the_round_results():
+    state, _ = play(SPEC3, RevealPoint("P4"), *bids(10, 2, 3),
+                    RevealPoint("P6"), Bid("red:10"), Bid("blue:5"), Bid("blue:6"), Bid("green:4"))
+    assert state.results[1].fouls == ("used", "second", None)
+    assert GAME.view(state)["table"]["results"][1]["fouls"] == ["used", "second", None]
+
+
+def test_a_void_bid_cancels_nothing():
+    # Ann's 10 is void (already used): it does not cancel Bob's 10, who takes the pot.
+    state, _ = play(SPEC3, RevealPoint("P4"), *bids(10, 2, 3), RevealPoint("P6"),
+                    Bid("red:10"), Bid("blue:10"), Bid("green:4"))
+    assert state.last.cancelled == () and state.last.taker == 1 and state.collected[1] == ("P6",)
+    # Bob's second bid voids his first (a 9 equal to Ann's): Ann's 9 stands and takes it.
+    state, _ = play(SPEC3, RevealPoint("P8"), Bid("red:9"), Bid("blue:9"), Bid("blue:12"),
+                    Bid("green:2"))
+    assert state.last.cancelled == () and state.last.taker == 0
+
+
+def test_a_seat_that_has_fouled_takes_no_further_part_in_the_round():
+    state, _ = play(SPEC3, RevealPoint("P8"), Bid("blue:15", seat=0))
+    with pytest.raises(IllegalAction, match="Ann's bid is already void"):
+        GAME.apply(state, Bid("red:12"))
+    assert GAME.apply(state, BidDown(0))[0] == state        # its pad means nothing either
+    assert state.waiting_for() == (1, 2)                      # and the bids are not waiting for it
+    state, _ = play(SPEC3, RevealPoint("P8"), Bid("blue:15", seat=0), Bid("blue:3"),
+                    Bid("green:2"), RevealPoint("P5"), Bid("red:12"))
+    assert state.bids == (12, None, None)                     # back in the next round
+
+
+def test_who_took_each_pot_is_kept_for_the_whole_game():
+    state, _ = play(SPEC3, RevealPoint("P4"), *bids(10, 2, 3), RevealPoint("P-2"), *bids(5, 5, 5),
+                    RevealPoint("P6"), *bids(1, 4, 6))
+    assert [(r.pot, r.taker, r.carried) for r in state.results] == [
+        (("P4",), 0, False), (("P-2",), None, True), (("P-2", "P6"), 2, False)]
+
+
 def test_a_bid_in_a_colour_nobody_plays_is_refused_for_the_host_to_settle():
     state, _ = play(SPEC3, RevealPoint("P8"))
     with pytest.raises(IllegalAction, match="nobody at this table plays purple"):

@@ -3,7 +3,9 @@
 * A point card seen in the reveal zone → `RevealPoint` when a new point card is due; the
   point cards already in the pot are simply still in view and mean nothing.
 * A player card seen → `Bid`: in a seat's zone the zone tells whose bid it is (and a card
-  of another colour there is a foul); elsewhere its colour tells.
+  of another colour there is a foul); elsewhere its colour tells. A seat that has fouled
+  takes no further part in the round: its cards seen again mean nothing (until the next
+  point card).
 * A pad press while bids are being collected → `BidDown` ("my bid is down"); a second
   press means nothing. At any other time it is refused with a reason for the screen.
 * Clock ticks mean nothing in Raj.
@@ -26,7 +28,7 @@ def interpret(state: RajState, observation: Observation) -> tuple[Action, ...]:
         parsed = parse_bid(card)
         if parsed is not None:
             zone_seat = _zone_seat(observation.zone)
-            if _still_in_view(state, parsed, zone_seat):
+            if _still_in_view(state, parsed, zone_seat) or _fouled(state, parsed, zone_seat):
                 return ()
             return (Bid(card, zone_seat),)
         raise IllegalAction(f"{card!r} is not a Raj card")
@@ -52,6 +54,18 @@ def _still_in_view(state: RajState, parsed: tuple[str, int], zone_seat: int | No
     if state.phase == "bidding":
         return state.bids[owner] == value
     return state.last is not None and state.last.bids[owner] == value
+
+
+def _fouled(state: RajState, parsed: tuple[str, int], zone_seat: int | None) -> bool:
+    """The card is laid by a seat that fouled this round (or the round just settled)."""
+    seat = zone_seat
+    if seat is None:
+        seat = state.colours.index(parsed[0]) if parsed[0] in state.colours else None
+    if seat is None or not 0 <= seat < state.players:
+        return False
+    if state.phase == "bidding":
+        return state.fouled[seat]
+    return state.last is not None and bool(state.last.fouls) and state.last.fouls[seat] is not None
 
 
 def _zone_seat(zone: str) -> int | None:

@@ -67,6 +67,12 @@ class RoundResult:
     cancelled: tuple[int, ...]         # bid values cancelled by ties
     taker: int | None                  # seat that took the pot; None = stays / no one
     carried: bool                      # the pot stays for the next point card
+    fouls: tuple[str | None, ...] = () # per seat: the foul that voided its bid (FOULS), or None
+
+
+# Why a bid was a foul (RULINGS "Bids"), as kept in the state and the notices.
+FOUL_USED, FOUL_COLOUR, FOUL_SECOND = "used", "colour", "second"
+FOULS = (FOUL_USED, FOUL_COLOUR, FOUL_SECOND)
 
 
 @dataclass(frozen=True)
@@ -81,9 +87,11 @@ class RajState:
     down: tuple[bool, ...] = ()                  # pads pressed this round
     bids: tuple[int | None, ...] = ()            # bid values read this round
     fouled: tuple[bool, ...] = ()                # seat's bid void this round
+    fouls: tuple[str | None, ...] = ()           # which foul voided it (FOULS), this round
     used: tuple[tuple[int, ...], ...] = ()       # player cards spent, per seat
     collected: tuple[tuple[str, ...], ...] = ()  # point cards taken, per seat
     last: RoundResult | None = None
+    results: tuple[RoundResult, ...] = ()        # every settled pot of the game, in order
 
     @property
     def players(self) -> int:
@@ -144,7 +152,8 @@ class RajGame:
         settings = parse_settings(RajSettings, spec.settings)
         return RajState(seats=spec.seats, colours=seat_colours(spec.seats), settings=settings,
                         progress=MatchProgress.new(n), down=(False,) * n, bids=(None,) * n,
-                        fouled=(False,) * n, used=((),) * n, collected=((),) * n)
+                        fouled=(False,) * n, fouls=(None,) * n, used=((),) * n,
+                        collected=((),) * n)
 
     def check(self, state: RajState, action: Action) -> None:
         self._step(state, action)
@@ -196,7 +205,7 @@ def _reveal_point(state: RajState, action: RevealPoint) -> tuple[RajState, tuple
     pot = state.pot + (card,)
     n = state.players
     new = replace(state, phase="bidding", revealed=state.revealed + (card,), pot=pot,
-                  down=(False,) * n, bids=(None,) * n, fouled=(False,) * n)
+                  down=(False,) * n, bids=(None,) * n, fouled=(False,) * n, fouls=(None,) * n)
     text = f"Point card {DECK[card].label}"
     if len(pot) > 1:
         text += f": the pot is now {pot_value(pot):+d}"
@@ -231,13 +240,13 @@ def _bid(state: RajState, action: Bid) -> tuple[RajState, tuple[Notice, ...]]:
     name = state.seats[seat].name
     if state.fouled[seat]:
         raise IllegalAction(f"{name}'s bid is already void this round")
-    reason = None
+    reason = foul = None
     if owner != seat:
-        reason = f"{name} bid a {colour} card, which is not their colour"
+        reason, foul = f"{name} bid a {colour} card, which is not their colour", FOUL_COLOUR
     elif state.bids[seat] is not None:
-        reason = f"{name} laid a second bid"
+        reason, foul = f"{name} laid a second bid", FOUL_SECOND
     elif value in state.used[seat]:
-        reason = f"{name} already used their {value}"
+        reason, foul = f"{name} already used their {value}", FOUL_USED
     elif not state.unused(seat):
         raise IllegalAction(f"{name} has no player cards left")
     if reason is None:
@@ -246,19 +255,22 @@ def _bid(state: RajState, action: Bid) -> tuple[RajState, tuple[Notice, ...]]:
                       down=_set(state.down, seat, True))
         notices: tuple[Notice, ...] = (Notice("raj.bid", f"{name} bid {value}.", (seat,)),)
     else:
-        new, notices = _foul(state, seat, reason)
+        new, notices = _foul(state, seat, reason, foul)
     if new.waiting_for():
         return new, notices
     settled, more = _settle_round(new)
     return settled, notices + more
 
 
-def _foul(state: RajState, seat: int, reason: str) -> tuple[RajState, tuple[Notice, ...]]:
-    """The seat's bid is void this round and its lowest unused card is spent."""
+def _foul(state: RajState, seat: int, reason: str, foul: str) -> tuple[RajState, tuple[Notice, ...]]:
+    """The seat's bid is void this round (it cancels nothing) and its lowest unused card
+    is spent; the seat takes no further part in the round."""
     unused = state.unused(seat)
     penalty = unused[0] if unused else None
     used = state.used[seat] + ((penalty,) if penalty is not None else ())
+    fouls = state.fouls or (None,) * state.players
     new = replace(state, bids=_set(state.bids, seat, None), fouled=_set(state.fouled, seat, True),
+                  fouls=_set(fouls, seat, foul),
                   used=_set(state.used, seat, used), down=_set(state.down, seat, True))
     text = f"Foul: {reason}. The bid is void this round"
     text += f" and their {penalty} is spent." if penalty is not None else "."
@@ -286,8 +298,9 @@ def _settle_round(state: RajState) -> tuple[RajState, tuple[Notice, ...]]:
         new = state
         notices.append(Notice("raj.carry", f"Every bid cancelled: the pot of {value:+d} stays for the next point card."))
         carried = True
-    new = replace(new, phase="point",
-                  last=RoundResult(state.pot, state.bids, cancelled, taker, carried))
+    result = RoundResult(state.pot, state.bids, cancelled, taker, carried,
+                         state.fouls or (None,) * state.players)
+    new = replace(new, phase="point", last=result, results=state.results + (result,))
     if last_round:
         new, more = _end(new, "All fifteen point cards are played.")
         return new, tuple(notices) + more

@@ -4,7 +4,13 @@ from __future__ import annotations
 from typing import Any
 
 from engine.raj.deck import POINT_CARDS
-from engine.raj.rules import RajState, pot_value
+from engine.raj.rules import RajState, RoundResult, pot_value
+
+
+def _result(r: RoundResult) -> dict[str, Any]:
+    return {"pot": list(r.pot), "pot_value": pot_value(r.pot), "bids": list(r.bids),
+            "cancelled": list(r.cancelled), "taker": r.taker, "carried": r.carried,
+            "fouls": list(r.fouls) if r.fouls else [None] * len(r.bids)}
 
 
 def prompt(state: RajState) -> str:
@@ -45,10 +51,9 @@ def view(state: RajState) -> dict[str, Any]:
             "cards_left": [len(state.unused(s)) for s in range(n)],
             "used": [sorted(u) for u in state.used] if state.settings.show_used else None,
             "collected": [list(c) for c in state.collected],
-            "last": None if last is None else {
-                "pot": list(last.pot), "pot_value": pot_value(last.pot), "bids": list(last.bids),
-                "cancelled": list(last.cancelled), "taker": last.taker, "carried": last.carried,
-            },
+            "fouls": list(state.fouls or (None,) * n),
+            "last": None if last is None else _result(last),
+            "results": [_result(r) for r in state.results],
         },
     }
 
