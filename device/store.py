@@ -487,6 +487,11 @@ class MatchTimeline(Timeline):
     def depth(self) -> int:
         return self._base_depth + len(self._actions)
 
+    @property
+    def before_last(self) -> Any:
+        """The state before the last action in effect (None if that lies below the base)."""
+        return self._states[-2] if len(self._states) > 1 else None
+
     def _reach_below_start(self) -> None:
         if not self._base_depth:
             super()._reach_below_start()

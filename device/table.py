@@ -32,11 +32,16 @@ from collections import deque
 from typing import Any, Callable
 
 from engine import observations as obs
-from engine.core import Action, IllegalAction, MatchSpec, Notice, Undo
+import dataclasses
+
+from engine.core import Action, EndMatch, IllegalAction, MatchSpec, Notice, Undo
 from engine.games import get_game
 from engine.serial import from_jsonable
 
 from device.store import EventStore, GameLookup, OpenMatch, StoreError
+
+# The fields that name the card an action is about (a misread card is one of these).
+CARD_FIELDS = ("card", "exposed_card", "starter")
 
 # Observations a web page may send, by their JSON "type" (the service stamps t_ns).
 WEB_OBSERVATIONS: dict[str, type] = {
@@ -52,6 +57,12 @@ WEB_OBSERVATIONS: dict[str, type] = {
 def import_referee(game: str) -> Any:
     """The game's table referee module (`engine.<game>.referee`, with `interpret`)."""
     return importlib.import_module(f"engine.{game}.referee")
+
+
+def card_field(action: Action) -> str | None:
+    """The name of the field of `action` that holds a card, or None."""
+    names = {f.name for f in dataclasses.fields(action)} if dataclasses.is_dataclass(action) else set()
+    return next((n for n in CARD_FIELDS if n in names and isinstance(getattr(action, n), str)), None)
 
 
 def observation_from_json(data: Any, t_ns: int) -> obs.Observation:
@@ -90,6 +101,7 @@ class LiveTable:
         self._camera_reported = self._status["camera"]
         self._camera_paused = False
         self._notices: tuple[Notice, ...] = ()
+        self._change: dict[str, Any] | None = None
         self._match: OpenMatch | None = None
         matches = store.matches()
         if matches:
@@ -141,14 +153,63 @@ class LiveTable:
 
     # -- changes -----------------------------------------------------------------------
 
-    def new_match(self, spec: dict[str, Any], source: str) -> dict[str, Any]:
+    def new_match(self, spec: dict[str, Any], source: str,
+                  end_running: bool = False) -> dict[str, Any]:
+        """Start a match; with `end_running`, first end the match on the table (logged
+        as the host's EndMatch, so History shows it finished, not abandoned)."""
         parsed = MatchSpec.from_json(spec)
         with self._changed:
+            running = self._match
+            if end_running and running is not None and not running.summary.finished:
+                self._submit(running, (EndMatch(),), source)
             match, seq = OpenMatch.start(self._store, parsed, source, self._games)
             self._match = match
             self._notices = (Notice("match_started", f"A new match of {match.game.title}"),)
-            self._publish(seq, "match")
+            self._publish(seq, "match", source, {"type": "start", "game": match.game.name})
             return self._snapshot
+
+    def rematch(self, source: str) -> dict[str, Any]:
+        """The same game, seats and settings again (the next dealer, where the start line
+        names one). Refused while the match on the table is still being played."""
+        with self._changed:
+            match = self._require_match()
+            if not match.summary.finished:
+                raise IllegalAction("the match is still being played: end it first")
+            spec = match.record.spec.to_json()
+            spec.pop("seed", None)
+            dealer = getattr(match.record.spec, "dealer", None)
+            if "dealer" in {f.name for f in dataclasses.fields(MatchSpec)}:
+                spec["dealer"] = ((dealer or 0) + 1) % len(match.record.spec.seats)
+            return self.new_match(spec, source)
+
+    def enter_card(self, card: str, seat: int | None, source: str) -> dict[str, Any]:
+        """A card named by hand, as if the camera saw it: in the flip spot (the referee
+        gives it to whoever it expects), or in `seat`'s zone. Where the game reads cards
+        only from the flip spot, a card for a chosen seat is that seat's "play"."""
+        with self._changed:
+            match = self._require_match()
+            zone = obs.DISCARD if seat is None else f"seat:{seat}"
+            before = self._seq
+            result = self.observe_event(obs.CardSeen(zone, card, self._monotonic_ns()), source)
+            if seat is None or result["seq"] != before:
+                return result
+            if "play" not in match.game.actions:
+                raise IllegalAction("this game does not take a card from a chosen seat")
+            return self._submit(match, (match.parse({"type": "play", "seat": seat, "card": card}),),
+                                source)
+
+    def correct_card(self, card: str, source: str) -> dict[str, Any]:
+        """Replace the card of the last action in effect: logged as an undo and the same
+        action with `card`, all or nothing (so a replay of the log reaches this state)."""
+        with self._changed:
+            match = self._require_match()
+            actions = match.timeline.actions
+            last = actions[-1] if actions else None
+            name = card_field(last) if last is not None else None
+            if name is None:
+                raise IllegalAction("the last action is not a card: use Undo instead")
+            fixed = dataclasses.replace(last, **{name: card})
+            return self._submit(match, (Undo(), fixed), source)
 
     def resume_match(self, match_id: int) -> dict[str, Any]:
         """Put an earlier match back on the table (raises KeyError if there is none)."""
@@ -205,6 +266,14 @@ class LiveTable:
                     fields["camera"] = "paused"
             self._change_status(fields)
 
+    def report(self, fields: dict[str, Any], source: str, what: dict[str, Any]) -> None:
+        """A status change someone made (the host taking a seat back, a phone joining a
+        seat): logged and shown like any status change, with who made it and what."""
+        with self._changed:
+            seq = self._store.record_status(fields)
+            self._status = {**self._status, **fields}
+            self._publish(seq, "status", source, what)
+
     def set_camera_paused(self, paused: bool) -> None:
         with self._changed:
             self._camera_paused = bool(paused)
@@ -241,10 +310,36 @@ class LiveTable:
         return self._referees[name]
 
     def _submit(self, match: OpenMatch, actions: tuple[Action, ...], source: str) -> dict[str, Any]:
+        undone = self._last_in_effect(match) if isinstance(actions[0], Undo) else None
         rows, notices = match.submit(actions, source)
         self._notices = notices
-        self._publish(rows[-1].seq, "undo" if isinstance(actions[-1], Undo) else "action")
+        kind = "undo" if isinstance(actions[-1], Undo) else "action"
+        what: dict[str, Any] = {"type": actions[-1].kind}
+        if kind == "undo":
+            what["undone"] = undone
+        elif isinstance(actions[0], Undo):
+            what = {"type": "correct", "undone": undone, "now": self._last_in_effect(match)}
+        else:
+            what["done"] = self._last_in_effect(match)
+        self._publish(rows[-1].seq, kind, source, what)
         return {"seq": rows[-1].seq, "notices": [n.to_json() for n in notices]}
+
+    def _last_in_effect(self, match: OpenMatch) -> dict[str, Any] | None:
+        """The last action still in effect, as the screens name it: {"action": JSON,
+        "seat": whose it is (or None), "row": the match's row count when it was read}."""
+        actions = match.timeline.actions
+        if not actions:
+            return None
+        last = actions[-1]
+        seat = getattr(last, "seat", None)
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            seat = None
+            before = match.timeline.before_last
+            if before is not None:
+                waiting = match.game.view(before).get("waiting") or {}
+                seat = waiting.get("seat") if isinstance(waiting, dict) else None
+        return {"action": last.to_json(), "seat": seat if isinstance(seat, int) else None,
+                "row": match.rows_logged}
 
     def _change_status(self, fields: dict[str, Any]) -> None:
         changed = {k: v for k, v in fields.items() if self._status.get(k) != v}
@@ -254,9 +349,12 @@ class LiveTable:
         self._status = {**self._status, **changed}
         self._publish(seq, "status")
 
-    def _publish(self, seq: int, kind: str) -> None:
+    def _publish(self, seq: int, kind: str, source: str | None = None,
+                 what: dict[str, Any] | None = None) -> None:
         """Make a logged change visible: new snapshot, one event, wake the subscribers."""
         self._seq, self._kind = seq, kind
+        if source is not None:
+            self._change = {"seq": seq, "kind": kind, "source": source, **(what or {})}
         self._snapshot = self._build_snapshot()
         if len(self._events) == self._events.maxlen:
             self._horizon = self._events[0]["seq"]
@@ -275,4 +373,6 @@ class LiveTable:
             "view": None if match is None else match.view,
             "notices": [n.to_json() for n in self._notices],
             "status": dict(self._status),
+            "last": None if match is None else self._last_in_effect(match),
+            "change": self._change,
         }

@@ -19,7 +19,11 @@ class TableService(Protocol):
          "match": {"id", "game", "seats": [{"name", "colour"}], "settings", "started_at"} | None,
          "view": the game's view (engine.core.Game.view) | None,
          "notices": [{"code", "text", "seats"}] (what the last change said),
-         "status": {"camera": "ok" | "lost" | "paused" | "none", "pads": "gpio" | "mock" | "none", ...}}
+         "status": {"camera": "ok" | "lost" | "paused" | "none", "pads": "gpio" | "mock" | "none", ...},
+         "last": {"action": JSON, "seat": whose (or None), "row": the match's row count}
+                 | None (the last action in effect: what Undo would take back),
+         "change": {"seq", "kind", "source", "type", ...} | None (the latest change
+                   someone made: "undone"/"now"/"done" entries like "last")}
         """
 
     def events_since(self, seq: int, timeout: float) -> list[dict[str, Any]]:
@@ -29,9 +33,25 @@ class TableService(Protocol):
         Events older than what is kept may be folded into one event with the latest
         snapshot; no change is ever silently skipped."""
 
-    def new_match(self, spec: dict[str, Any], source: str) -> dict[str, Any]:
+    def new_match(self, spec: dict[str, Any], source: str,
+                  end_running: bool = False) -> dict[str, Any]:
         """Start a match from a start line (engine.core.MatchSpec JSON); returns snapshot().
+        With `end_running` the match on the table is ended first (logged EndMatch).
         Raises engine.core.IllegalAction with a reason in words."""
+
+    def rematch(self, source: str) -> dict[str, Any]:
+        """The finished match again: same game, seats and settings, the next dealer."""
+
+    def enter_card(self, card: str, seat: int | None, source: str) -> dict[str, Any]:
+        """A card named by hand: where the referee expects it (seat None) or at `seat`.
+        Returns like submit."""
+
+    def correct_card(self, card: str, source: str) -> dict[str, Any]:
+        """Replace the card of the last action in effect (logged: undo, then the same
+        action with `card`). Returns like submit; IllegalAction if the last is no card."""
+
+    def report(self, fields: dict[str, Any], source: str, what: dict[str, Any]) -> None:
+        """A status change someone made (a seat taken or taken back), shown as one."""
 
     def submit(self, action: dict[str, Any], source: str) -> dict[str, Any]:
         """Apply one action (JSON, including {"type": "undo"}) to the current match and log
