@@ -21,7 +21,7 @@ from web.cards import css_colour, face
 from web.request import Deckhand, current_lang, error, wants_json
 from web.security import CSRF_FIELD, CSRF_HEADER, PinGate, csrf_ok, csrf_token, is_host, make_pin
 from web.table import TableService
-from web.views import api, history, host, screens, vision
+from web.views import api, history, host, screens, seats, vision
 
 
 def create_app(table: TableService, *, host_pin: str | None = None,
@@ -70,7 +70,7 @@ def create_app(table: TableService, *, host_pin: str | None = None,
         pin_generated=generated, show_pin=generated if show_pin is None else show_pin,
         pin_viewers=pin_viewers, camera=camera, public_url=public_url, heartbeat=heartbeat)
 
-    for module in (screens, host, api, history, vision):
+    for module in (screens, host, api, history, vision, seats):
         app.register_blueprint(module.bp)
 
     _install_checks(app)

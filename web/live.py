@@ -24,6 +24,7 @@ LIVE_TEMPLATES = {
     "phone": "live/phone.html",
     "host": "live/host.html",
     "pad": "live/pad.html",
+    "seat": "live/seat.html",
 }
 _CACHE_SIZE = 64
 

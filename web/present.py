@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from web.cards import css_colour
+from web.cards import css_colour, deck_cards
 from web.chart import score_chart
 from web.i18n import notice_text, prompt_text, translate
+from web.words import banner, last_card, undo_question
 
 GAME_TITLES = {"flip7": "Flip 7", "solo": "Solo", "raj": "Raj", "hitthedeck": "Hit the Deck"}
 
@@ -50,6 +51,12 @@ def present(snapshot: Mapping[str, Any], lang: str,
         "turn": None, "turn_name": None, "history": [], "chart": "", "winners": [],
         "finished": False, "prompt": "", "round": None, "rounds": None, "table": {},
         "recent": [notice_text(n, names, lang, game_name) for n in recent or []],
+        "banner": banner(snapshot, game_name, names, lang),
+        "last": snapshot.get("last"),
+        "undo_question": undo_question(snapshot.get("last"), game_name, names, lang),
+        "last_card": last_card(snapshot.get("last"), game_name, names, lang),
+        "taken": _taken(snapshot),
+        "stats": [],
     }
     if view is None:
         return out
@@ -59,11 +66,13 @@ def present(snapshot: Mapping[str, Any], lang: str,
     winners = [w for w in view.get("winners") or [] if isinstance(w, int)]
     dealer = view.get("dealer")
     history = [list(r) for r in view.get("history") or []]
+    hands = _hand_sizes(view.get("table") or {}, len(names))
     seats = []
     for i, name in enumerate(names):
         seats.append({"index": i, "name": name, "colour": colours[i],
                       "total": totals[i] if i < len(totals) else 0,
-                      "turn": turn == i, "dealer": dealer == i, "winner": i in winners})
+                      "turn": turn == i, "dealer": dealer == i, "winner": i in winners,
+                      "hand": hands[i], "taken": i in out["taken"]})
     ranked = sorted(seats, key=lambda s: -s["total"])
     if game == "hitthedeck":  # lowest total wins
         ranked = sorted(seats, key=lambda s: s["total"])
@@ -80,5 +89,51 @@ def present(snapshot: Mapping[str, Any], lang: str,
         "round": view.get("round"), "rounds": view.get("rounds"),
         "table": view.get("table") or {},
         "names": names, "colours": colours,
+        "stats": match_stats(view, lang),
+        "faces": deck_cards(game),
     })
+    return out
+
+
+def _taken(snapshot: Mapping[str, Any]) -> list[int]:
+    """The seats held by a phone in the match on the table (web.seats)."""
+    held = (snapshot.get("status") or {}).get("seats_taken") or {}
+    match = snapshot.get("match") or {}
+    if not isinstance(held, Mapping) or held.get("match") != match.get("id"):
+        return []
+    return [s for s in held.get("seats") or [] if isinstance(s, int)]
+
+
+def _hand_sizes(table: Mapping[str, Any], n: int) -> list[int | None]:
+    """How many cards each seat holds, where the game's view says (Solo and Hit the Deck
+    count hands, Raj counts the bid cards left, Flip 7 the cards in each line)."""
+    counts = table.get("hand_counts") or table.get("cards_left")
+    if isinstance(counts, list) and len(counts) == n:
+        return [c if isinstance(c, int) else None for c in counts]
+    lines = table.get("lines")
+    if isinstance(lines, list) and len(lines) == n:
+        return [len(l.get("numbers", [])) + len(l.get("modifiers", []))
+                + len(l.get("actions", [])) if isinstance(l, Mapping) else None for l in lines]
+    return [None] * n
+
+
+# The figures a game's view may give for the end-of-match summary, in the order shown.
+STAT_LABELS = {
+    "busts": "Busts", "flip7s": "Flip 7s", "flip_sevens": "Flip 7s",
+    "slaps_lost": "Slaps lost", "fake_outs": "Fake-outs", "cards_collected": "Cards collected",
+    "rounds_won": "Rounds won", "points_collected": "Points collected",
+}
+
+
+def match_stats(view: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
+    """The game's own figures per seat ({"label", "values"}), from the view's "stats"
+    (a mapping of figure name to one number per seat)."""
+    stats = view.get("stats")
+    if not isinstance(stats, Mapping):
+        return []
+    out = []
+    for key, values in stats.items():
+        if isinstance(values, list):
+            label = STAT_LABELS.get(key, key.replace("_", " ").capitalize())
+            out.append({"key": key, "label": translate(label, lang), "values": values})
     return out

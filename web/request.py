@@ -18,6 +18,7 @@ from web import i18n
 from web.camera import CameraProvider
 from web.feed import NoticeFeed
 from web.live import FragmentCache
+from web.seats import SeatClaims
 from web.security import PinGate, grant_host, is_host
 from web.table import TableService
 
@@ -38,6 +39,7 @@ class Deckhand:
     fragments: FragmentCache = field(default_factory=FragmentCache)
     stopping: threading.Event = field(default_factory=threading.Event)
     feed: NoticeFeed = field(default_factory=NoticeFeed)
+    seats: SeatClaims = field(default_factory=SeatClaims)
 
 
 def deckhand() -> Deckhand:

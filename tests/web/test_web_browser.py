@@ -101,16 +101,19 @@ def test_host_undoes_a_play(page, served):
     assert table.snapshot()["match"]["game"] == "flip7"
     # a card arrives from the camera; the host takes it back
     table.submit({"type": "flip", "card": "12"}, "camera")
-    page.wait_for_selector('#live [data-code="12"]')
+    page.wait_for_selector('#live .gametable [data-code="12"]')
+    sync_api.expect(page.locator("#undo")).to_contain_text("Undo Bob's 12?")
     page.click("#undo")
-    page.wait_for_selector('#live [data-code="12"]', state="detached")
+    sync_api.expect(page.locator("#undo")).to_contain_text("Tap again to confirm")
+    page.click("#undo")
+    page.wait_for_selector('#live .gametable [data-code="12"]', state="detached")
     assert table.snapshot()["view"]["table"]["lines"][1]["numbers"] == []
     assert table.match_rows(1)[-1]["action"] == {"type": "undo"}
     # the generic form sends any action of the game's vocabulary
     page.select_option("#action-type", "flip")
     page.select_option("#action-fields select[name=card]", "7")
     page.click("#action-form button[type=submit]")
-    page.wait_for_selector('#live [data-code="7"]')
+    page.wait_for_selector('#live .gametable [data-code="7"]')
     # an illegal one is refused in words on the page
     page.click("#action-form summary")
     page.fill("#action-json", '{"type": "hit", "seat": 0}')

@@ -20,7 +20,8 @@ window.deckhand = (function () {
         if (!r.ok) {
           var words = data.error || ("HTTP " + r.status);
           show("host-error", words); show("pad-error", words);
-          throw new Error(words);
+          var err = new Error(words); err.status = r.status; err.data = data;
+          throw err;
         }
         var ok = document.getElementById("host-ok");
         if (ok) ok.textContent = ok.dataset.done || "OK";

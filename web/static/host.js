@@ -21,7 +21,71 @@
     return post("/api/action", action).catch(function () {});
   }
 
+  // Two taps for what cannot be taken back lightly: the first asks in words, the
+  // second (within a few seconds) does it.
+  var armed = null, armTimer = null;
+  function arm(button, question) {
+    disarm();
+    armed = button; button.dataset.label = button.textContent;
+    button.textContent = question; button.classList.add("confirming");
+    armTimer = setTimeout(disarm, 5000);
+  }
+  function disarm() {
+    if (armed && armed.isConnected) { armed.textContent = armed.dataset.label; armed.classList.remove("confirming"); }
+    armed = null; clearTimeout(armTimer);
+  }
+
+  // The card picker: "enter" sends the tapped card (to the chosen seat, or where the
+  // referee expects it); "correct" replaces the last card with it.
+  var pickMode = "enter", pickSeat = "";
+  function applyPicker() {
+    var picker = $("#picker");
+    if (!picker) return;
+    picker.dataset.mode = pickMode;
+    var hint = $(".pickhint", picker);
+    if (hint) hint.textContent = pickMode === "correct" ? hint.dataset.correct : hint.dataset.enter;
+    document.querySelectorAll(".seatpick").forEach(function (b) {
+      b.classList.toggle("chosen", b.dataset.seat === pickSeat);
+    });
+    var corr = $("#correct");
+    if (corr) corr.classList.toggle("confirming", pickMode === "correct");
+  }
+
   document.addEventListener("click", function (e) {
+    var u = e.target.closest("#undo");
+    if (u) {
+      e.preventDefault();
+      if (armed !== u) { arm(u, u.dataset.confirm + ": " + u.dataset.question); return; }
+      disarm();
+      post("/api/undo", { row: Number(u.dataset.row) }).catch(function () {});
+      return;
+    }
+    var end = e.target.closest("#end-match");
+    if (end) {
+      e.preventDefault();
+      if (armed !== end) { arm(end, end.dataset.question); return; }
+      disarm();
+      post("/api/action", { type: "end_match" }).catch(function () {});
+      return;
+    }
+    var corr = e.target.closest("#correct");
+    if (corr) { e.preventDefault(); pickMode = pickMode === "correct" ? "enter" : "correct"; applyPicker(); return; }
+    var seatBtn = e.target.closest(".seatpick");
+    if (seatBtn) { e.preventDefault(); pickSeat = seatBtn.dataset.seat; applyPicker(); return; }
+    var faceBtn = e.target.closest("[data-card]");
+    if (faceBtn && faceBtn.closest("#picker")) {
+      e.preventDefault();
+      var card = faceBtn.dataset.card;
+      var req = pickMode === "correct" ? post("/api/correct", { card: card })
+        : post("/api/card", { card: card, seat: pickSeat === "" ? null : Number(pickSeat) });
+      pickMode = "enter"; pickSeat = ""; applyPicker();
+      req.catch(function () {});
+      return;
+    }
+    var free = e.target.closest("[data-free-seat]");
+    if (free) { e.preventDefault(); post("/api/seats/" + free.dataset.freeSeat + "/free", {}).catch(function () {}); return; }
+    var re = e.target.closest("#rematch");
+    if (re) { e.preventDefault(); post("/api/rematch", {}).then(function () { location.reload(); }).catch(function () {}); return; }
     var b = e.target.closest("[data-action]");
     if (b) { e.preventDefault(); send(JSON.parse(b.dataset.action), b.dataset.confirm); return; }
     var c = e.target.closest("[data-camera]");
@@ -32,7 +96,9 @@
     }
   });
   document.addEventListener("deckhand:update", function (e) {
-    if (e.detail.kind === "match" && $("#action-form")) location.reload();
+    if (e.detail.kind === "match" && $("#action-form")) { location.reload(); return; }
+    armed = null; clearTimeout(armTimer);   // the buttons were drawn again: ask again
+    applyPicker();
   });
 
   // Quick buttons: actions with no fields, or only a seat, or only a colour.
@@ -205,8 +271,28 @@
         else if (k === "int" || i.dataset.choiceType === "number") { if (i.value !== "") settings[i.name] = Number(i.value); }
         else if (i.value !== "") settings[i.name] = i.value;
       });
-      post("/api/match", { game: gameSel.value, seats: seats, settings: settings })
-        .then(function () { location.reload(); }).catch(function () {});
+      var spec = { game: gameSel.value, seats: seats, settings: settings };
+      var ask = $("#running-ask");
+      function start(running) {
+        if (running) spec.running = running;
+        post("/api/match", spec).then(function () { location.reload(); }).catch(function (err) {
+          if (err.status === 409 && err.data && err.data.running && ask) {
+            window.deckhand.show("host-error", "");
+            $("#running-words").textContent = err.data.error;
+            ask.hidden = false;
+            ask.scrollIntoView({ block: "center" });
+          }
+        });
+      }
+      if (ask) {
+        ask.onclick = function (ev) {
+          var c = ev.target.closest("[data-running]");
+          if (!c) return;
+          ask.hidden = true;
+          if (c.dataset.running) start(c.dataset.running);
+        };
+      }
+      start(null);
     });
   }
 

@@ -21,6 +21,7 @@
     if (typeof data.html === "string") live.innerHTML = data.html;
     live.dataset.seq = data.seq;
     document.dispatchEvent(new CustomEvent("deckhand:update", { detail: data }));
+    if (data.kind === "match" && live.dataset.reload === "match") location.reload();
   };
   window.addEventListener("pagehide", function () { source.close(); });
 })();

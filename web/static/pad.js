@@ -14,8 +14,9 @@
     var held = Date.now() - down >= HOLD_MS;
     down = null; pad.classList.remove("pressed");
     window.deckhand.show("pad-error", "");
-    window.deckhand.post("/api/observe", { type: "pad", seat: Number(pad.dataset.seat), held: held })
-      .catch(function () {});
+    var send = pad.dataset.url ? window.deckhand.post(pad.dataset.url, { held: held })
+      : window.deckhand.post("/api/observe", { type: "pad", seat: Number(pad.dataset.seat), held: held });
+    send.catch(function () {});
   }
   pad.addEventListener("pointerdown", press);
   pad.addEventListener("pointerup", release);

@@ -10,6 +10,7 @@ from engine.core import IllegalAction
 from engine.games import available_games
 from web.actions import action_schema, settings_schema
 from web.cards import deck_cards
+from web.i18n import translate
 from web.live import LIVE_TEMPLATES, event_stream, render_live
 from web.request import current_lang, deckhand, error, json_body, require_host, try_pin
 from web.security import csrf_token, is_host, revoke_host
@@ -45,7 +46,7 @@ def events():
     extra: dict = {}
     if screen is not None and screen not in LIVE_TEMPLATES:
         return error(f"unknown view {screen!r}; known: {', '.join(LIVE_TEMPLATES)}", 400)
-    if screen == "pad":
+    if screen in ("pad", "seat"):
         try:
             extra["seat"] = int(request.args.get("seat", ""))
         except ValueError:
@@ -116,19 +117,103 @@ def action():
     return _refusable(lambda: deckhand().table.submit(data, "host"))
 
 
-@bp.post("/match")
+@bp.post("/undo")
 @require_host
-def new_match():
+def undo():
+    """Undo, checked against what the host was shown: {"row": n} is the row count the
+    host's Undo named; if the log moved on since, nothing is undone."""
     data, refusal = json_body()
     if refusal:
         return refusal
+    table = deckhand().table
+    last = table.snapshot().get("last")
+    row = data.get("row")
+    if row is not None and (last is None or last.get("row") != row):
+        return error("the table changed since Undo was shown: look at it again", 409)
+    return _refusable(lambda: table.submit({"type": "undo"}, "host"))
+
+
+def _card_field(data: dict) -> str | None:
+    card = data.get("card")
+    return card if isinstance(card, str) and 0 < len(card) <= 40 else None
+
+
+@bp.post("/card")
+@require_host
+def enter_card():
+    """A card named by hand: {"card": code} goes where the referee expects it;
+    {"card": code, "seat": n} puts it at seat n."""
+    data, refusal = json_body()
+    if refusal:
+        return refusal
+    card, seat = _card_field(data), data.get("seat")
+    if card is None:
+        return error('send {"card": "<the card>"} (and "seat" to choose whose)', 400)
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+        return error('"seat" must be a seat number', 400)
+    return _refusable(lambda: deckhand().table.enter_card(card, seat, "host"))
+
+
+@bp.post("/correct")
+@require_host
+def correct_card():
+    """Replace the last card in effect: {"card": code} (logged as undo + the new card)."""
+    data, refusal = json_body()
+    if refusal:
+        return refusal
+    card = _card_field(data)
+    if card is None:
+        return error('send {"card": "<the right card>"}', 400)
+    return _refusable(lambda: deckhand().table.correct_card(card, "host"))
+
+
+def running_match() -> dict | None:
+    """The match on the table if it is still being played."""
+    snap = deckhand().table.snapshot()
+    if snap.get("match") and snap.get("view") and not snap["view"].get("finished"):
+        return snap["match"]
+    return None
+
+
+@bp.post("/match")
+@require_host
+def new_match():
+    """Start a match. While one is being played the host must say what becomes of it:
+    {"running": "end"} ends it first, {"running": "keep"} leaves it unfinished (History
+    can resume it); without either the answer is 409 with the question in words."""
+    data, refusal = json_body()
+    if refusal:
+        return refusal
+    choice = data.pop("running", None)
+    if choice not in (None, "end", "keep"):
+        return error('"running" is "end" or "keep"', 400)
+    running = running_match()
+    if running is not None and choice is None:
+        lang = current_lang()
+        return jsonify({"error": translate("A match is being played: end it, or keep it "
+                                           "unfinished to resume later?", lang),
+                        "running": running}), 409
     spec = {"type": "start", **data}
     table = deckhand().table
-    response = _refusable(lambda: table.new_match(spec, "host"))
+    response = _refusable(lambda: table.new_match(spec, "host", end_running=choice == "end"))
     if response.status_code == 200:  # remember who played, for the next match's form
         for seat in spec.get("seats") or []:
             if isinstance(seat, dict) and isinstance(seat.get("name"), str) and seat["name"].strip():
                 table.save_player(seat["name"].strip()[:40], str(seat.get("colour", ""))[:20])
+    return response
+
+
+@bp.post("/rematch")
+@require_host
+def rematch():
+    """The finished match again: same seats and settings, the next dealer; the phones
+    that held seats keep them."""
+    d = deckhand()
+    before = (d.table.snapshot().get("match") or {}).get("id")
+    response = _refusable(lambda: d.table.rematch("host"))
+    after = (d.table.snapshot().get("match") or {}).get("id")
+    if response.status_code == 200 and before is not None and after != before:
+        d.seats.carry_over(before, after)
     return response
 
 

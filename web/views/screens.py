@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request
 
 from web.live import render_live
 from web.present import present
 from web.qr import is_loopback, phone_url, qr_svg
 from web.request import current_lang, deckhand
+from web.seats import join_key
 
 bp = Blueprint("screens", __name__)
 
@@ -34,9 +35,16 @@ def live_page(template: str, screen: str, **extra):
 
 @bp.get("/")
 def table_screen():
-    url = phone_url(request.host, deckhand().public_url)
+    d = deckhand()
+    url = phone_url(request.host, d.public_url)
+    match = d.table.snapshot().get("match")
+    seat_url = None
+    if match is not None:
+        key = join_key(str(current_app.config["SECRET_KEY"]), match["id"])
+        seat_url = url.removesuffix("/phone") + "/join?k=" + key
     return live_page("table.html", "table", pin=pin_for_this_screen(), qr=qr_svg(url),
-                     phone_url=url)
+                     phone_url=url, seat_qr=qr_svg(seat_url) if seat_url else None,
+                     seat_url=seat_url)
 
 
 @bp.get("/phone")

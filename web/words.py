@@ -1,0 +1,98 @@
+"""Host actions in words: what Undo would take back ("Ann's Red 7"), and the banner the
+table screen shows after each thing the host does ("The host undid Ann's Red 7").
+
+Reads the snapshot's "last" (the last action in effect) and "change" (the latest
+logged change and who made it), both from device.table.LiveTable. A person never sees
+an action's type name or a card code: cards by their face label, actions by words.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from web.cards import face
+from web.i18n import translate
+
+CARD_FIELDS = ("card", "exposed_card", "starter")
+
+# What each action (of any game) is, in words, when it has no card to name.
+ACTION_WORDS = {
+    "hit": "Hit", "stay": "Stay", "target": "gives the card away", "draw": "draws a card",
+    "pass": "passes", "slap": "slap", "close_window": "the slap result",
+    "fake_out": "fake-out", "forgot_call": "forgot to call", "bid_down": "bid is down",
+    "choose_colour": "names a colour", "swap": "swaps hands", "take_penalty": "takes a penalty",
+    "claim": "claim", "settle_play": "settles the play", "call_solo": "calls Solo",
+    "catch_solo": "catches a missed Solo", "set_hand_size": "hand size",
+    "hand_cards": "hand laid out", "round_cards": "hand laid out", "start_hand": "new hand",
+    "end_match": "the end of the match", "start_round": "new round",
+}
+
+
+def _name(names: Sequence[str], seat: Any) -> str | None:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+        return names[seat]
+    return None
+
+
+def describe(entry: Mapping[str, Any] | None, game: str | None, names: Sequence[str],
+             lang: str) -> str:
+    """One action in effect ({"action", "seat"}) in words: "Ann's Red 7", "Bob: Stay"."""
+    if not entry or not isinstance(entry.get("action"), Mapping):
+        return translate("the last action", lang)
+    action = entry["action"]
+    who = _name(names, entry.get("seat"))
+    card = next((action[k] for k in CARD_FIELDS if isinstance(action.get(k), str)), None)
+    if card is not None:
+        label = face(game, card)["label"]
+        if who:
+            return translate("{name}'s {card}", lang).format(name=who, card=label)
+        return translate("the {card}", lang).format(card=label)
+    kind = str(action.get("type", ""))
+    words = translate(ACTION_WORDS.get(kind, "an action"), lang)
+    return f"{who}: {words}" if who else words
+
+
+def last_card(last: Mapping[str, Any] | None, game: str | None, names: Sequence[str],
+              lang: str) -> str:
+    """The last action in effect in words if it is a card (what "Correct the last card"
+    would replace), else ""."""
+    action = (last or {}).get("action") or {}
+    if not any(isinstance(action.get(k), str) for k in CARD_FIELDS):
+        return ""
+    return describe(last, game, names, lang)
+
+
+def undo_question(last: Mapping[str, Any] | None, game: str | None, names: Sequence[str],
+                  lang: str) -> str:
+    return translate("Undo {what}?", lang).format(what=describe(last, game, names, lang))
+
+
+def banner(snapshot: Mapping[str, Any], game: str | None, names: Sequence[str],
+           lang: str) -> str:
+    """What the host just did, for the table screen; "" if the latest change was not the
+    host's (the banner lasts until the next change)."""
+    change = snapshot.get("change") or {}
+    kind = change.get("type")
+    if change.get("seq") != snapshot.get("seq") or (change.get("source") != "host"
+                                                    and kind != "seat_taken"):
+        return ""
+    if kind == "undo":
+        return translate("The host undid {what}.", lang).format(
+            what=describe(change.get("undone"), game, names, lang))
+    if kind == "correct":
+        return translate("The host corrected {old} to {new}.", lang).format(
+            old=describe(change.get("undone"), game, names, lang),
+            new=describe(change.get("now"), game, names, lang))
+    if kind == "start":
+        return translate("The host started a new match.", lang)
+    if kind == "end_match":
+        return translate("The host ended the match.", lang)
+    if kind == "seat_back":
+        return translate("The host took back {name}'s seat.", lang).format(
+            name=_name(names, change.get("seat")) or "?")
+    if kind == "seat_taken":
+        return translate("{name} joined from a phone.", lang).format(
+            name=_name(names, change.get("seat")) or "?")
+    if change.get("done"):
+        return translate("The host entered {what}.", lang).format(
+            what=describe(change.get("done"), game, names, lang))
+    return translate("The host changed the table.", lang)
