@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Literal, Mapping, Sequence
 
 from engine.core import Seat
 from engine.flip7.deck import DECK
@@ -32,10 +32,14 @@ POINTS: dict[str, int] = {c.code: c.points for c in DECK}
 class Flip7Settings:
     """target: a match ends at the end of a round in which someone reaches it.
     deal_to_holders: during the deal, also deal to players who already hold a card
-    (RULINGS "setting"; never to players who are out)."""
+    (RULINGS "setting"; never to players who are out).
+    coach: show each active player's chance to bust and what one more Hit is worth
+    (`engine.flip7.coach`) on the phones, or on the phones and the table screen. It
+    changes no rule."""
 
     target: int = 200
     deal_to_holders: bool = False
+    coach: Literal["off", "phones", "table"] = "off"
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,21 @@ from typing import Any
 
 from engine.flip7.rules import (CARD, DECIDE, LABEL, OVER, TARGET, Table, target_options,
                                 winners_text)
+from engine.flip7.coach import outlook
 from engine.flip7.state import CODES, Line, bust_probability, round_score
 from engine.serial import to_jsonable
 
 
-def _line(seat: int, name: str, line: Line, remaining: dict[str, int]) -> dict[str, Any]:
+def _coach(line: Line, remaining: dict[str, int]) -> dict[str, Any] | None:
+    figures = outlook(line, remaining)
+    if figures is None:
+        return None
+    return {"bust": float(figures.bust), "hit": float(figures.hit), "stay": figures.stay,
+            "gain": float(figures.gain)}
+
+
+def _line(seat: int, name: str, line: Line, remaining: dict[str, int],
+          coach: bool = False) -> dict[str, Any]:
     return {
         "seat": seat, "name": name,
         "numbers": list(line.numbers), "modifiers": list(line.modifiers),
@@ -19,6 +29,7 @@ def _line(seat: int, name: str, line: Line, remaining: dict[str, int]) -> dict[s
         "duplicate": line.duplicate, "status": line.status,
         "score": round_score(line), "flip7": len(line.numbers) == 7,
         "bust_probability": float(bust_probability(line, remaining)),
+        "coach": _coach(line, remaining) if coach else None,
     }
 
 
@@ -49,6 +60,7 @@ def view(t: Table) -> dict[str, Any]:
     pile, known = (state.deck, "deck") if t.deck_size else (state.set_aside, "set_aside")
     remaining = {c: n for c, n in zip(CODES, pile) if n}
     names = [t.name(s) for s in range(len(t.seats))]
+    coaching = state.settings.coach != "off" and not p.finished
     return {
         "game": "flip7", "title": "Flip 7",
         "seats": [to_jsonable(s) for s in state.seats],
@@ -59,7 +71,9 @@ def view(t: Table) -> dict[str, Any]:
         "finished": p.finished, "winners": list(p.winners),
         "prompt": _prompt(t),
         "table": {
-            "lines": [_line(s, names[s], line, remaining) for s, line in enumerate(state.lines)],
+            "lines": [_line(s, names[s], line, remaining, coaching)
+                      for s, line in enumerate(state.lines)],
+            "coach": state.settings.coach,
             "dealing": bool(state.dealing),
             "pending": None if not t.choice else {
                 "chooser": t.choice[0], "card": t.choice[1],
