@@ -53,7 +53,8 @@ def _window(state: State) -> dict[str, Any]:
                 "closes_ns": w.deadline_ns(state.settings.slap_timeout_ms)}
     out: dict[str, Any] = {"open": False}
     if last is not None:
-        out["last"] = {"caller": last.caller, "order": [{"seat": s, "t_ns": t} for s, t in last.order],
+        out["last"] = {"caller": last.caller, "opened_ns": last.opened_ns,
+                       "order": [{"seat": s, "t_ns": t} for s, t in last.order],
                        "penalised": [{"seat": s, "drew": n} for s, n in last.penalised],
                        "forgot_call": last.forgot, "opened_ns": last.opened_ns,
                        "closed_ns": last.closed_ns}
