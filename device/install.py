@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 APT_PACKAGES = ("python3-venv", "python3-picamera2", "python3-opencv", "python3-gpiozero",
-                "python3-lgpio", "python3-numpy", "chromium")
+                "python3-lgpio", "python3-numpy", "chromium", "espeak-ng")
 SERVICE_USER = "deckhand"
 UNIT_DIR = Path("/etc/systemd/system")
 USER_UNIT_DIR = Path("/etc/systemd/user")

@@ -10,6 +10,7 @@ from engine.core import IllegalAction
 from engine.games import available_games
 from web.actions import action_schema, settings_schema
 from web.cards import deck_cards
+from web.cues import cue
 from web.i18n import translate
 from web.live import LIVE_TEMPLATES, event_stream, render_live
 from web.request import current_lang, deckhand, error, json_body, require_host, try_pin
@@ -60,7 +61,7 @@ def events():
             return ev
         key = (screen, lang, ev["seq"], tuple(sorted(extra.items())))
         html = d.fragments.get(key, lambda: render_live(screen, ev["snapshot"], lang, **extra))
-        return {"seq": ev["seq"], "kind": ev.get("kind"), "html": html}
+        return {"seq": ev["seq"], "kind": ev.get("kind"), "html": html, "cue": cue(ev["snapshot"])}
 
     stream = event_stream(d.table.events_since, d.table.snapshot, since, payload, d.heartbeat,
                           d.stopping)
