@@ -105,6 +105,8 @@ case "$cmd" in
   test)
     setup "test"
     setup_browser
+    # Spoken announcements are tested by rendering espeak-ng's speech to a file.
+    command -v espeak-ng >/dev/null 2>&1 || apt_install espeak-ng || say "espeak-ng unavailable: speech tests will be skipped"
     export DECKHAND_CHROMIUM="${DECKHAND_CHROMIUM:-$(command -v chromium || true)}"
     exec "$VENV/bin/python" -m pytest "$@"
     ;;

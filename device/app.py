@@ -38,6 +38,7 @@ class RunOptions:
     db: Path | None = None             # None: the config's store path
     host_pin: str | None = None
     bots: bool | None = None           # None: bots play when the camera is the simulated table
+    speak: str | None = None           # a language: speak the changes (overrides [speech])
     rounds: int | None = None          # cap each simulated match (tests)
     fps: float | None = None
 
@@ -70,6 +71,7 @@ class Appliance:
         self._open_pads()
         if self.scene is not None and self._bots_wanted():
             self._start_bots()
+        self._open_speech()
         self._spawn(self._tick_loop, "deckhand-ticker")
         self._spawn(self._supervise, "deckhand-supervisor")
         interval = self.notifier.watchdog_interval
@@ -161,6 +163,22 @@ class Appliance:
 
     def _camera_status(self, status: str, *args: Any) -> None:
         self.table.set_status(camera=status)
+
+    def _open_speech(self) -> None:
+        from device.speech import Announcer, EspeakVoice, SpeechError
+        settings = self.config.speech
+        language = self.options.speak or (settings.language if settings.enabled else None)
+        if language is None:
+            self.lines["speech"] = "off (turn it on with [speech] enabled = true or --speak)"
+            return
+        try:
+            voice = EspeakVoice(language, settings.rate)
+        except SpeechError as exc:
+            self.lines["speech"] = f"off: {exc}"
+            return
+        announcer = Announcer(self.table, voice, language)
+        self._spawn(lambda: announcer.run(self._stop), "deckhand-speech")
+        self.lines["speech"] = f"on, in {language}, espeak-ng at {settings.rate} words a minute"
 
     def _open_pads(self) -> None:
         from device.pad_loop import PadLoop

@@ -124,6 +124,16 @@ class ServerSettings:
 
 
 @dataclass(frozen=True)
+class SpeechSettings:
+    """Spoken announcements (device.speech): enabled, the language ("en" or "fr") and
+    the rate in words per minute."""
+
+    enabled: bool = False
+    language: str = "en"
+    rate: int = 165
+
+
+@dataclass(frozen=True)
 class Config:
     seats: tuple[SeatPins, ...] = ()
     pads: PadSettings = field(default_factory=PadSettings)
@@ -132,6 +142,7 @@ class Config:
     camera: CameraSettings = field(default_factory=CameraSettings)
     zones: Mapping[str, Zone] = field(default_factory=dict)
     server: ServerSettings = field(default_factory=ServerSettings)
+    speech: SpeechSettings = field(default_factory=SpeechSettings)
     host_pin_hash: str | None = None
     store_path: Path = field(default_factory=lambda: default_store_path())
     source_path: Path | None = None
@@ -199,7 +210,8 @@ def _replace(config: Config, **changes: Any) -> Config:
     return dataclasses.replace(config, **changes)
 
 
-_TOP_KEYS = {"seats", "pads", "turn_button", "buzzer", "camera", "zones", "server", "host", "store"}
+_TOP_KEYS = {"seats", "pads", "turn_button", "buzzer", "camera", "zones", "server", "host", "store",
+             "speech"}
 
 
 def parse_config(data: Mapping[str, Any]) -> Config:
@@ -226,8 +238,10 @@ def parse_config(data: Mapping[str, Any]) -> Config:
         if not isinstance(store["path"], str) or not store["path"].strip():
             raise ConfigError("store.path", "must be a file path")
         store_path = Path(store["path"]).expanduser()
+    speech = _parse_speech(_table(data, "speech"))
     return Config(seats=seats, pads=pads, turn_button=turn_button, buzzer=buzzer, camera=camera,
-                  zones=zones, server=server, host_pin_hash=pin_hash, store_path=store_path)
+                  zones=zones, server=server, speech=speech, host_pin_hash=pin_hash,
+                  store_path=store_path)
 
 
 def _table(data: Mapping[str, Any], key: str, prefix: str = "") -> Mapping[str, Any]:
@@ -400,6 +414,21 @@ def parse_zones(data: Mapping[str, Any], prefix: str) -> dict[str, Zone]:
         check_zone_name(name, key)
         zones[name] = parse_zone(value, key)
     return zones
+
+
+SPEECH_LANGUAGES = ("en", "fr")
+
+
+def _parse_speech(data: Mapping[str, Any]) -> SpeechSettings:
+    _no_unknown_keys(data, {"enabled", "language", "rate"}, "speech")
+    enabled = data.get("enabled", False)
+    if not isinstance(enabled, bool):
+        raise ConfigError("speech.enabled", f"must be true or false, not {enabled!r}")
+    language = data.get("language", "en")
+    if language not in SPEECH_LANGUAGES:
+        raise ConfigError("speech.language", f"must be one of {', '.join(SPEECH_LANGUAGES)}, not {language!r}")
+    rate = _number(data, "rate", "speech", 165, minimum=80, maximum=400)
+    return SpeechSettings(enabled=enabled, language=language, rate=int(rate))
 
 
 def _parse_server(data: Mapping[str, Any]) -> ServerSettings:

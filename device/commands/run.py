@@ -25,6 +25,8 @@ def add_parser(sub) -> None:
     p.add_argument("--config", default=None, help="configuration file (TOML)")
     p.add_argument("--db", type=Path, default=None, help="the event store (SQLite file)")
     p.add_argument("--no-bots", action="store_true", help="the simulated table waits for people")
+    p.add_argument("--speak", nargs="?", const="en", default=None, choices=("en", "fr"),
+                   help="say what happens aloud with espeak-ng, in English (default) or French")
     p.add_argument("--threads", type=int, default=96, help="web threads (one per open phone)")
     p.set_defaults(func=run)
 
@@ -58,7 +60,7 @@ def run(args) -> int:
         return 2
     options = RunOptions(game=game, players=args.players, seed=args.seed, speed=args.speed,
                          camera=args.camera, db=args.db, host_pin=args.host_pin,
-                         bots=False if args.no_bots else None)
+                         bots=False if args.no_bots else None, speak=args.speak)
     port = args.port or config.server.port
     bind = args.bind or config.server.bind or ("0.0.0.0" if is_raspberry_pi() else "127.0.0.1")
     shown = "localhost" if bind in ("127.0.0.1", "0.0.0.0", "::") else bind
