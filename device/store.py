@@ -54,6 +54,7 @@ import engine.log  # noqa: F401  (its folder is part of every engine fingerprint
 from engine.core import Action, Game, IllegalAction, MatchSpec, Notice, Undo, parse_action
 from engine.games import get_game
 from engine.serial import from_jsonable, to_jsonable
+from engine.untrusted import displayable_json, encodable, json_problem
 from engine.log import Timeline
 
 SCHEMA_VERSION = 1
@@ -309,6 +310,8 @@ class EventStore:
         name = name.strip()
         if not name:
             raise IllegalAction("a player needs a name")
+        if not (encodable(name) and encodable(colour)):
+            raise IllegalAction("a player's name and colour must be valid Unicode text")
         with self._write() as conn:
             conn.execute("INSERT INTO players(name, colour) VALUES (?, ?) "
                          "ON CONFLICT(name) DO UPDATE SET colour = excluded.colour",
@@ -320,6 +323,9 @@ class EventStore:
                      summary: Summary) -> tuple[MatchRecord, int]:
         """Record a new match; returns it and the seq of its "match" event."""
         _check_source(source)
+        problem = json_problem(spec.to_json())
+        if problem:
+            raise IllegalAction(f"the match cannot start: {problem}")
         t = self.now()
         with self._write() as conn:
             cur = conn.execute(
@@ -414,7 +420,7 @@ class EventStore:
             self.match(match_id)
             found = self._read("SELECT seq, match_id, match_seq, t, source, action FROM actions "
                                "WHERE match_id = ? ORDER BY match_seq", (match_id,))
-        return [ActionRow(s, m, ms, t, src, json.loads(a)) for s, m, ms, t, src, a in found]
+        return [ActionRow(s, m, ms, t, src, _loads(a)) for s, m, ms, t, src, a in found]
 
     # -- the global sequence ------------------------------------------------------
 
@@ -437,7 +443,15 @@ class EventStore:
         if not found:
             return None
         seq, kind, match_id, t, data = found[0]
-        return Event(seq, kind, match_id, t, json.loads(data) if data else None)
+        return Event(seq, kind, match_id, t, _loads(data) if data else None)
+
+
+def _loads(text: str) -> Any:
+    """A JSON column's value. Text a version before the edge checks let in as a lone
+    surrogate (json.dumps keeps it as a \\udxxx escape) comes back as U+FFFD, so
+    every screen and `deckhand replay` can show it."""
+    value = json.loads(text)
+    return displayable_json(value) if "\\ud" in text else value
 
 
 def _check_source(source: str) -> None:
@@ -447,7 +461,7 @@ def _check_source(source: str) -> None:
 
 def _record(row: tuple) -> MatchRecord:
     match_id, game, spec, started_at, ended_at, totals, winners = row
-    return MatchRecord(match_id, game, MatchSpec.from_json(json.loads(spec)), started_at,
+    return MatchRecord(match_id, game, MatchSpec.from_json(_loads(spec)), started_at,
                        ended_at, tuple(json.loads(totals)), tuple(json.loads(winners)))
 
 
@@ -581,7 +595,7 @@ class OpenMatch:
         timeline = None
         if checkpoint is not None:
             try:
-                base = from_jsonable(game.state_type, json.loads(checkpoint.state))
+                base = from_jsonable(game.state_type, _loads(checkpoint.state))
             except (ValueError, TypeError):
                 checkpoint = None
             else:
@@ -674,7 +688,7 @@ class _Parser:
     def __call__(self, text: str) -> Action:
         action = self._seen.get(text)
         if action is None:
-            action = self._seen[text] = parse_action(json.loads(text), self._vocabulary)
+            action = self._seen[text] = parse_action(_loads(text), self._vocabulary)
         return action
 
 

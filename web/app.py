@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from flask import Flask, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
 
 from web import i18n
 from web.camera import CameraProvider
@@ -70,12 +71,20 @@ def create_app(table: TableService, *, host_pin: str | None = None,
         pin_generated=generated, show_pin=generated if show_pin is None else show_pin,
         pin_viewers=pin_viewers, camera=camera, public_url=public_url, heartbeat=heartbeat)
 
+    app.url_map.converters["int"] = WholeNumberInPath
     for module in (screens, host, api, history, vision, seats):
         app.register_blueprint(module.bp)
 
     _install_checks(app)
     _install_template_helpers(app)
     return app
+
+
+class WholeNumberInPath(IntegerConverter):
+    """`<int:...>` in every route: at most 15 digits, so a match id or seat of twenty
+    digits is "no such page" (404), never a number SQLite or Python cannot take."""
+
+    regex = r"\d{1,15}"
 
 
 def _install_checks(app: Flask) -> None:

@@ -7,6 +7,7 @@ neither imports the other. Nothing here builds the app or registers routes.
 """
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import dataclass, field
 from functools import wraps
@@ -14,6 +15,7 @@ from typing import Any
 
 from flask import current_app, jsonify, request
 
+from engine.untrusted import MAX_DEPTH, json_problem
 from web import i18n
 from web.camera import CameraProvider
 from web.feed import NoticeFeed
@@ -78,13 +80,28 @@ def require_host(view):
 
 
 def json_body() -> tuple[dict[str, Any] | None, Any]:
-    """The request's JSON object, or (None, a 400 refusal in words)."""
-    data = request.get_json(silent=True)
-    if data is None:
+    """The request's JSON object, or (None, a 400 refusal in words). Checked here, at the
+    edge, so nothing later meets text it cannot store or show, a number too large to
+    use, or nesting no request needs (engine.untrusted.json_problem)."""
+    if not request.is_json:
         return None, error("the body must be a JSON object (Content-Type: application/json)", 400)
+    try:
+        data = json.loads(request.get_data(cache=True))
+    except RecursionError:
+        return None, error(f"the body is nested more than {MAX_DEPTH} deep", 400)
+    except ValueError:  # not JSON, not UTF-8, or a number of thousands of digits
+        return None, error("the body must be a JSON object, and this is not valid JSON", 400)
     if not isinstance(data, dict):
-        return None, error(f"the body must be a JSON object, not {type(data).__name__}", 400)
+        return None, error(f"the body must be a JSON object, not {_json_kind(data)}", 400)
+    problem = json_problem(data)
+    if problem:
+        return None, error(f"the body was refused: {problem}", 400)
     return data, None
+
+
+def _json_kind(value: Any) -> str:
+    return {list: "a list", str: "text", bool: "true or false", type(None): "null"}.get(
+        type(value), "a number")
 
 
 def try_pin(entry: Any) -> tuple[bool, int, str]:

@@ -8,6 +8,7 @@ from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 from engine.core import IllegalAction
 from engine.games import available_games
+from engine.untrusted import MAX_WHOLE
 from web.actions import action_schema, settings_schema
 from web.cards import deck_cards
 from web.cues import cue
@@ -32,8 +33,8 @@ def _resume_point() -> int | None | Response:
         value = int(raw)
     except ValueError:
         return error("Last-Event-ID / since must be a whole number", 400)
-    if value < 0:
-        return error("Last-Event-ID / since must not be negative", 400)
+    if not 0 <= value <= MAX_WHOLE:
+        return error("Last-Event-ID / since must be a whole number from 0 to 2^53", 400)
     return value
 
 
@@ -49,7 +50,10 @@ def events():
         return error(f"unknown view {screen!r}; known: {', '.join(LIVE_TEMPLATES)}", 400)
     if screen in ("pad", "seat"):
         try:
-            extra["seat"] = int(request.args.get("seat", ""))
+            raw_seat = request.args.get("seat", "")
+            if len(raw_seat) > 3:
+                raise ValueError(raw_seat)
+            extra["seat"] = int(raw_seat)
         except ValueError:
             return error("a pad stream needs ?seat=<number>", 400)
     if screen == "host" and not is_host():
