@@ -193,15 +193,22 @@ def load_config(path: str | os.PathLike[str] | None) -> Config:
         return Config()
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise ConfigError(str(path), "no such file") from None
     except OSError as exc:
         raise ConfigError(str(path), f"cannot be read ({exc.strerror})") from None
     try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(str(path), f"is not UTF-8 text (line {line}); save it as UTF-8") from None
+    try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(str(path), f"is not valid TOML ({exc})") from None
+    except RecursionError:
+        raise ConfigError(str(path), "nests arrays or tables too deeply to be a configuration") from None
     config = parse_config(data)
     return _replace(config, source_path=path)
 

@@ -102,6 +102,7 @@ CREATE TABLE checkpoints (
 );
 CREATE INDEX matches_unfinished ON matches(id) WHERE ended_at IS NULL;
 """
+_TABLES = {"players", "matches", "events", "actions", "checkpoints"}
 
 
 class StoreError(Exception):
@@ -218,13 +219,16 @@ class EventStore:
     """The SQLite file. Thread-safe; open it once per process."""
 
     def __init__(self, path: str | Path, *, wall_clock: Callable[[], float] = time.time,
-                 busy_timeout: float = 5.0, check: bool = True):
+                 busy_timeout: float = 5.0, check: bool = True, create: bool = True):
         """Open (or create) the store. `check` runs SQLite's `quick_check` first, which
         reads the whole file (about 25 ms for 1.5 MB here): damage is then reported at
-        start, not in the middle of a match."""
+        start, not in the middle of a match. `create=False` refuses a path where there
+        is no file yet (a reader's mistyped path creates nothing)."""
         self.path = str(path)
         self._wall_clock = wall_clock
         self._lock = threading.RLock()
+        if self.path != ":memory:" and not create and not Path(self.path).is_file():
+            raise StoreError(f"there is no store at {self.path}")
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         with _translated(self.path):
@@ -242,17 +246,23 @@ class EventStore:
         if verdict != "ok":
             raise StoreCorrupt(f"the store {self.path} is damaged ({verdict}); move it aside "
                                f"to start a new one")
+        # Everything that can refuse the file is asked before the first write (the
+        # switch to WAL rewrites the header): a foreign file is left byte for byte.
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")} - {"sqlite_sequence"}
+        if (version == 0 and tables) or (version and not _TABLES <= tables):
+            raise StoreCorrupt(f"{self.path} is an SQLite file but not a Deckhand store")
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the store {self.path} was written by a newer Deckhand "
+                             f"(schema {version}, this one knows {SCHEMA_VERSION})")
         mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode != "wal" and self.path != ":memory:":
             raise StoreError(f"the store {self.path} cannot use write-ahead logging "
                              f"(journal mode {mode!r}); put it on a local disk")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == 0:
-            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if tables:
-                raise StoreCorrupt(f"{self.path} is an SQLite file but not a Deckhand store")
             # Statement by statement: executescript() would commit on its own.
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -264,9 +274,6 @@ class EventStore:
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
-        elif version > SCHEMA_VERSION:
-            raise StoreError(f"the store {self.path} was written by a newer Deckhand "
-                             f"(schema {version}, this one knows {SCHEMA_VERSION})")
 
     # -- plumbing ------------------------------------------------------------------
 
@@ -489,39 +496,16 @@ def engine_fingerprint(module_name: str) -> str:
 
 class MatchTimeline(Timeline):
     """`engine.log.Timeline` that may start from a checkpoint: the actions folded into it
-    are read back from the log only if an undo reaches below it (`earlier` returns them)."""
-
-    def __init__(self, game: Game, spec: MatchSpec, base: Any = None, depth: int = 0,
-                 earlier: Callable[[], list[Action]] | None = None):
-        super().__init__(game, spec, base)
-        self._base_depth = depth
-        self._earlier = earlier
-
-    @property
-    def depth(self) -> int:
-        return self._base_depth + len(self._actions)
+    are read back from the log only if an undo reaches below it (`earlier` returns them);
+    a checkpoint that disagrees with them is a StoreError."""
 
     @property
     def before_last(self) -> Any:
         """The state before the last action in effect (None if that lies below the base)."""
         return self._states[-2] if len(self._states) > 1 else None
 
-    def _reach_below_start(self) -> None:
-        if not self._base_depth:
-            super()._reach_below_start()
-        self._unfold()
-
-    def _unfold(self) -> None:
-        """Fold from the start up to the base, so what is under it can be undone."""
-        actions = self._earlier() if self._earlier else []
-        states = [self.game.start(self.spec)]
-        for action in actions:
-            states.append(self.game.apply(states[-1], action)[0])
-        if len(actions) != self._base_depth or states[-1] != self._states[0]:
-            raise StoreError("a checkpoint disagrees with the log it was taken from")
-        self._states[:1] = states
-        self._actions[:0] = actions
-        self._base_depth = 0
+    def _base_disagrees(self) -> None:
+        raise StoreError("a checkpoint disagrees with the log it was taken from")
 
 
 def effective_actions(actions: Sequence[Action]) -> list[Action]:

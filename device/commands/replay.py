@@ -6,7 +6,8 @@
 
 The printed state is the game's view (`engine.core.Game.view`): scores, whose turn,
 each seat's cards and status. A line that cannot be read or is refused by the rules
-stops the replay: `line N: reason` on stderr, exit code 1.
+stops the replay: `line N: reason` on stderr (one line, bounded in length), exit code 1,
+nothing printed on stdout.
 """
 from __future__ import annotations
 
@@ -31,26 +32,26 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-class _Numbered:
-    """The lines of a file, remembering the number of the last one handed out."""
-
-    def __init__(self, lines: Iterable[str]):
-        self._lines = lines
-        self.number = 0
-
-    def __iter__(self) -> Iterator[str]:
-        for self.number, line in enumerate(self._lines, start=1):
-            yield line
+def decoded(lines: Iterable[bytes]) -> Iterator[str]:
+    """Each line as text; a line that is not UTF-8 stops with LogError naming it."""
+    for number, line in enumerate(lines, start=1):
+        try:
+            yield line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise LogError(number, f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
 
 
 def replay_lines(lines: Iterable[str]) -> dict:
     """The view after folding `lines`; raises LogError with the line number."""
-    numbered = _Numbered(lines)
     try:
-        timeline = read_log(numbered)
+        timeline = read_log(lines)
     except (ImportError, AttributeError) as exc:  # a game package not built yet
-        raise LogError(numbered.number, f"this game is not available in this build ({exc})") from None
+        raise LogError(0, f"this game is not available in this build ({exc})") from None
     return timeline.game.view(timeline.state)
+
+
+def _print(view: dict, out: TextIO) -> None:
+    out.write(json.dumps(view, indent=2, ensure_ascii=False) + "\n")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,18 +65,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         if args.file == "-":
-            view = replay_lines(sys.stdin)
+            view = replay_lines(decoded(sys.stdin.buffer))
         else:
-            with open(args.file, encoding="utf-8") as handle:
-                view = replay_lines(handle)
+            with open(args.file, "rb") as handle:
+                view = replay_lines(decoded(handle))
     except LogError as exc:
         print(str(exc), file=sys.stderr)
         return 1
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"cannot read {args.file}: {exc}", file=sys.stderr)
+    except OSError as exc:
+        print(f"cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    json.dump(view, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    _print(view, sys.stdout)
     return 0
 
 
@@ -83,7 +83,7 @@ def _from_store(path: str, match_id: int, as_jsonl: bool, out: TextIO) -> int:
     from device.store import EventStore, StoreError  # only this mode needs SQLite
 
     try:
-        with EventStore(path) as store:
+        with EventStore(path, create=False) as store:
             record = store.match(match_id)
             rows = store.rows(match_id)
     except KeyError:
@@ -101,6 +101,5 @@ def _from_store(path: str, match_id: int, as_jsonl: bool, out: TextIO) -> int:
     except LogError as exc:
         print(f"match {match_id}, {exc}", file=sys.stderr)
         return 1
-    json.dump(view, out, indent=2, ensure_ascii=False)
-    out.write("\n")
+    _print(view, out)
     return 0
