@@ -8,7 +8,7 @@ JSON-lines file into a timeline, stopping at the first bad line with its number.
 `read_log` is the fast path for long logs (a million actions): it parses each distinct
 line once, steps a game's working copy in place when the game offers one
 (`game.stepper(state)`, Flip 7's rules table), keeps a state only every
-`KEEP_EVERY` actions (an undo refolds from the nearest) and hands back a timeline that
+`KEEP_EVERY` actions, the recent ones (an undo refolds from the nearest) and hands back a timeline that
 starts at the final state with the actions under it, folded again only if undone.
 """
 from __future__ import annotations
@@ -21,7 +21,8 @@ from engine.core import Action, Game, IllegalAction, MatchSpec, Notice, Undo, pa
 from engine.games import get_game
 from engine.untrusted import json_problem, shorten
 
-KEEP_EVERY = 256            # read_log: a state kept every this many actions in effect
+KEEP_EVERY = 256            # read_log: a state kept every this many actions in effect,
+KEEP_RECENT = 32            # the last this many of them
 _PARSED_LINES = 4096        # read_log: distinct action lines remembered (a log repeats a few)
 
 
@@ -197,14 +198,14 @@ def read_log(lines: Iterable[str],
                     kept.pop()
                 depth, state = kept[-1]
                 steps = stepper(game, state)
-                for again in actions[depth:]:
+                for depth, again in enumerate(actions[depth:], start=depth + 1):
                     steps.apply(again, False)
+                    _keep(kept, depth, steps)
                 said: tuple[Notice, ...] = (Notice("undo", f"Undone: {undone}"),)
             else:
                 said = steps.apply(action, notices)
                 actions.append(action)
-                if len(actions) % KEEP_EVERY == 0:
-                    kept.append((len(actions), steps.state))
+                _keep(kept, len(actions), steps)
         except IllegalAction as exc:
             raise LogError(number, exc.reason) from None
         if notices:
@@ -213,6 +214,17 @@ def read_log(lines: Iterable[str],
     if game is None:
         raise LogError(0, "the log is empty: it must start with a start line")
     return _ReadTimeline(game, spec, steps.state, len(actions), lambda: actions)
+
+
+def _keep(kept: list[tuple[int, Any]], depth: int, steps: Stepper) -> None:
+    """Keep the state every KEEP_EVERY actions, only the last KEEP_RECENT of them (and the
+    start): a state late in a long match holds every round's scores, so keeping them
+    all would grow as the square of the match. An undo further back refolds from the
+    start, keeping states again on the way."""
+    if depth % KEEP_EVERY == 0:
+        kept.append((depth, steps.state))
+        if len(kept) > KEEP_RECENT + 1:
+            del kept[1]
 
 
 class _ReadTimeline(Timeline):

@@ -9,6 +9,7 @@ import sqlite3
 
 import pytest
 
+import engine.log
 from device.cli import main
 from device.config import ConfigError, load_config
 from device.store import EventStore, OpenMatch, StoreCorrupt
@@ -130,9 +131,11 @@ def test_check_says_so_in_words_for_a_bad_config(tmp_path, capsys):
     assert "not UTF-8 text (line 1)" in out + err and "Traceback" not in out + err
 
 
-def test_read_log_folds_like_the_timeline_with_undos_across_kept_states():
+@pytest.mark.parametrize("recent", [32, 1])
+def test_read_log_folds_like_the_timeline_with_undos_across_kept_states(monkeypatch, recent):
     """The fast path (Flip 7's table stepped in place, a state kept every KEEP_EVERY
-    actions) gives the very state and refusals the plain timeline gives."""
+    actions, only the recent ones) gives the very state the plain timeline gives."""
+    monkeypatch.setattr(engine.log, "KEEP_RECENT", recent)
     actions = list(flip7_match(SPEC, seed=4))[:3 * KEEP_EVERY]
     log = []
     for i, action in enumerate(actions):
