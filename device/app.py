@@ -4,7 +4,7 @@
 loop, the pads, the seat lights, the simulated table's bots when there is no camera, a
 ticker for the referee's timeouts, and a supervisor that feeds systemd's watchdog only
 while the camera and pad loops are alive. `web_app()` builds the Flask app over them.
-`deckhand run` (device/commands/run.py) serves it with gunicorn.
+`deckhand run` (device/commands/run.py) serves it (web/server.py).
 
 Each part says what it is in one status line (`status_lines()`), which `run` prints and
 `deckhand check` reuses.

@@ -1,5 +1,5 @@
 """`deckhand run`: start the appliance (camera, pads, referee, store, screens) and serve
-the screens with gunicorn; with no camera, the simulated table plays itself."""
+the screens with the asyncio front (web/server.py); with no camera, the simulated table plays itself."""
 from __future__ import annotations
 
 import atexit
@@ -27,7 +27,8 @@ def add_parser(sub) -> None:
     p.add_argument("--no-bots", action="store_true", help="the simulated table waits for people")
     p.add_argument("--speak", nargs="?", const="en", default=None, choices=("en", "fr"),
                    help="say what happens aloud with espeak-ng, in English (default) or French")
-    p.add_argument("--threads", type=int, default=96, help="web threads (one per open phone)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="web threads for ordinary requests (live streams have their own, capped)")
     p.set_defaults(func=run)
 
 
@@ -73,6 +74,10 @@ def run(args) -> int:
             print(line, flush=True)
         return appliance.web_app()
 
+    from dataclasses import replace
+
+    from web.front import Limits
     from web.server import serve
-    serve(build_app, bind, port, threads=args.threads)
+    limits = Limits() if not args.threads else replace(Limits(), request_threads=args.threads)
+    serve(build_app, bind, port, limits)
     return 0

@@ -90,7 +90,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_gunicorn_serve_runs_the_app_in_one_gthread_worker(tmp_path):
+def test_serve_runs_the_app_and_stops_with_a_stream_open(tmp_path):
     port = _free_port()
     script = tmp_path / "serve.py"
     script.write_text(textwrap.dedent(f"""
@@ -104,7 +104,7 @@ def test_gunicorn_serve_runs_the_app_in_one_gthread_worker(tmp_path):
             table.new_match({{"type": "start", "game": "flip7", "seats": ["A", "B", "C"]}}, "host")
             return create_app(table, host_pin="1234", heartbeat=0.5)
 
-        serve(build, "127.0.0.1", {port}, threads=8)
+        serve(build, "127.0.0.1", {port})
     """))
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
     proc = subprocess.Popen([sys.executable, str(script)], env=env,

@@ -1,0 +1,552 @@
+"""The web server's front: an asyncio HTTP/1.1 server that reads every request itself
+and only hands complete requests to the WSGI app, so no client can hold a thread by
+being slow, idle or silent.
+
+Why (issue 15): a thread-per-connection server is frozen by ~100 half-sent requests or
+~100 open event streams. Here
+
+* reading a request costs no thread: the head must arrive within `head_timeout`, the
+  body within `body_timeout`, an idle keep-alive connection is closed after
+  `idle_timeout`; heads and bodies are bounded in size;
+* ordinary requests run in a small pool of `request_threads` that streams never use;
+* live streams (`stream_paths`, the SSE feed) each get a thread from their own pool,
+  bounded per client address and in total (`streams`, `streams_per_client`);
+* connections are bounded per client address and in total; when the total is reached
+  the oldest idle connection of the address holding the most is closed first, so one
+  address cannot lock the others out;
+* every write waits for the client at most `write_timeout` with a bounded send buffer:
+  a client that does not read is dropped, and a stream lasts at most `stream_lifetime`
+  (the browser reconnects and resumes from Last-Event-ID);
+* over a limit the answer is 503 with Retry-After and the reason in words.
+
+`FrontServer(app, limits).serve(host, port)` runs until `stop()` (SIGTERM/SIGINT).
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import signal
+import socket
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+from urllib.parse import unquote_to_bytes
+
+log = logging.getLogger("deckhand.front")
+
+WSGIApp = Callable[[dict, Callable], Iterable[bytes]]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client address and all clients together may hold, and how long the
+    server waits for them (seconds)."""
+
+    connections: int = 400
+    connections_per_client: int = 32
+    streams: int = 120
+    streams_per_client: int = 6
+    request_threads: int = 12
+    head_timeout: float = 10.0
+    body_timeout: float = 20.0
+    idle_timeout: float = 15.0
+    write_timeout: float = 10.0
+    stream_lifetime: float = 900.0
+    max_head: int = 16 * 1024
+    max_body: int = 1024 * 1024
+    send_buffer: int = 64 * 1024
+    retry_after: int = 5
+    stream_paths: tuple[str, ...] = ("/api/events",)
+
+
+class _Refused(Exception):
+    """A request the front answers itself (status, words), then closes."""
+
+    def __init__(self, status: int, words: str, retry_after: int | None = None):
+        super().__init__(words)
+        self.status, self.words, self.retry_after = status, words, retry_after
+
+
+REASONS = {200: "OK", 400: "Bad Request", 408: "Request Timeout", 411: "Length Required",
+           413: "Content Too Large", 431: "Request Header Fields Too Large",
+           500: "Internal Server Error", 501: "Not Implemented", 503: "Service Unavailable"}
+
+
+@dataclass
+class _Conn:
+    client: str
+    writer: asyncio.StreamWriter
+    opened: float
+    busy: bool = False          # a request is being answered (not evictable)
+    streaming: bool = False
+
+
+@dataclass
+class Counters:
+    """What the front refused and dropped since it started (for the log and tests)."""
+
+    refused_connections: int = 0
+    refused_streams: int = 0
+    evicted: int = 0
+    head_timeouts: int = 0
+    slow_readers: int = 0
+    served: int = 0
+
+    def line(self) -> str:
+        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in vars(self).items())
+
+
+class FrontServer:
+    def __init__(self, app: WSGIApp, limits: Limits = Limits(),
+                 on_stop: Callable[[], None] | None = None):
+        self.app = app
+        self.limits = limits
+        self.on_stop = on_stop
+        self.counters = Counters()
+        self._conns: dict[str, list[_Conn]] = {}
+        self._streams: dict[str, int] = {}
+        self._total_streams = 0
+        self._requests = ThreadPoolExecutor(limits.request_threads, thread_name_prefix="deckhand-req")
+        self._stream_pool = ThreadPoolExecutor(limits.streams, thread_name_prefix="deckhand-sse")
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopped: asyncio.Event | None = None
+        self.ready = threading.Event()
+        self.address: tuple[str, int] | None = None
+
+    # -- running -------------------------------------------------------------------------------
+
+    def serve(self, host: str, port: int, install_signals: bool = True) -> None:
+        """Serve until stop(); blocks (SIGTERM/SIGINT stop it when install_signals)."""
+        asyncio.run(self._main(host, port, install_signals))
+
+    def stop(self) -> None:
+        """Stop accepting, let answers in flight finish (streams are ended by on_stop)."""
+        if self._loop is not None and self._stopped is not None:
+            self._loop.call_soon_threadsafe(self._stopped.set)
+
+    async def _main(self, host: str, port: int, install_signals: bool) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stopped = asyncio.Event()
+        _raise_file_limit(self.limits.connections + 200)
+        server = await asyncio.start_server(self._handle, host, port, limit=self.limits.max_head,
+                                            backlog=256, reuse_address=True)
+        self.address = server.sockets[0].getsockname()[:2]
+        if install_signals and threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                self._loop.add_signal_handler(sig, self._stopped.set)
+        self.ready.set()
+        try:
+            await self._stopped.wait()
+        finally:
+            if self.on_stop is not None:
+                self.on_stop()
+            server.close()
+            for conns in list(self._conns.values()):
+                for c in list(conns):
+                    if not c.busy:
+                        c.writer.close()
+            deadline = time.monotonic() + 5.0
+            while any(c.busy for cs in self._conns.values() for c in cs) and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            self._requests.shutdown(wait=False, cancel_futures=True)
+            self._stream_pool.shutdown(wait=False, cancel_futures=True)
+            log.info("web front stopped: %s", self.counters.line())
+
+    # -- one connection ------------------------------------------------------------------------
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername") or ("?", 0)
+        client = str(peer[0])
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
+            except OSError:
+                pass
+        writer.transport.set_write_buffer_limits(high=self.limits.send_buffer)
+        refusal = self._admit(client)
+        if refusal is not None:
+            self.counters.refused_connections += 1
+            await self._refuse_early(writer, refusal)
+            return
+        conn = _Conn(client, writer, time.monotonic())
+        self._conns.setdefault(client, []).append(conn)
+        try:
+            await self._serve_conn(conn, reader, writer, peer)
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError, TimeoutError):
+            pass
+        except Exception:   # a bug here must not take the server down
+            log.exception("web front: connection from %s failed", client)
+        finally:
+            conns = self._conns.get(client, [])
+            if conn in conns:
+                conns.remove(conn)
+            if not conns:
+                self._conns.pop(client, None)
+            if not writer.is_closing():
+                writer.transport.abort()
+
+    def _admit(self, client: str) -> _Refused | None:
+        held = len(self._conns.get(client, ()))
+        lim = self.limits
+        if held >= lim.connections_per_client:
+            return _Refused(503, f"Deckhand is busy: this device already has {held} connections "
+                                 f"open, the most one device may hold. Close some pages, then "
+                                 f"try again in {lim.retry_after} seconds.", lim.retry_after)
+        total = sum(len(c) for c in self._conns.values())
+        if total >= lim.connections and not self._evict_one():
+            return _Refused(503, f"Deckhand is busy: {total} connections are open, the most it "
+                                 f"serves at once. Try again in {lim.retry_after} seconds.",
+                            lim.retry_after)
+        return None
+
+    def _evict_one(self) -> bool:
+        """Close the oldest idle connection of the address holding the most (room for
+        another address); False if every connection is answering something."""
+        for client in sorted(self._conns, key=lambda c: -len(self._conns[c])):
+            idle = [c for c in self._conns[client] if not c.busy]
+            if idle:
+                victim = min(idle, key=lambda c: c.opened)
+                self._conns[client].remove(victim)
+                victim.writer.transport.abort()
+                self.counters.evicted += 1
+                return True
+        return False
+
+    async def _refuse_early(self, writer: asyncio.StreamWriter, refusal: _Refused) -> None:
+        try:
+            writer.write(_plain_response(refusal, json_body=False))
+            await asyncio.wait_for(writer.drain(), 2.0)
+            writer.write_eof()
+            await asyncio.sleep(0.2)   # let the client read it before the socket closes
+        except (OSError, asyncio.TimeoutError, RuntimeError):
+            pass
+        finally:
+            writer.transport.abort()
+
+    async def _serve_conn(self, conn: _Conn, reader, writer, peer) -> None:
+        lim = self.limits
+        first = True
+        while True:
+            conn.busy = False
+            try:
+                head = await asyncio.wait_for(self._read_head(reader, first),
+                                              lim.head_timeout if first else lim.idle_timeout + lim.head_timeout)
+            except asyncio.TimeoutError:
+                self.counters.head_timeouts += 1
+                await self._answer_refusal(writer, _Refused(
+                    408, f"the request did not arrive within {lim.head_timeout:g} seconds"), "/")
+                return
+            except _Refused as refusal:
+                await self._answer_refusal(writer, refusal, "/")
+                return
+            if head is None:
+                return   # the client closed between requests
+            conn.busy = True
+            first = False
+            target = "/"
+            try:
+                method, target, version, headers = _parse_head(head)
+                path = target.split("?", 1)[0]
+                body = await self._read_body(reader, writer, headers)
+            except _Refused as refusal:
+                await self._answer_refusal(writer, refusal, target)
+                return
+            keep = version == "HTTP/1.1" and "close" not in headers.get("connection", "").lower()
+            environ = _environ(method, target, version, headers, body, peer, writer)
+            if path in lim.stream_paths and method == "GET":
+                await self._stream(conn, reader, writer, environ, path)
+                return
+            status, out_headers, payload = await self._loop.run_in_executor(
+                self._requests, _call_app, self.app, environ)
+            self.counters.served += 1
+            await self._write(writer, _response_head(status, out_headers, len(payload), keep)
+                              + (b"" if method == "HEAD" else payload))
+            if not keep:
+                await self._close(writer)
+                return
+
+    async def _read_head(self, reader: asyncio.StreamReader, first: bool) -> bytes | None:
+        if not first:
+            # between requests: wait for the next one's first byte, at most idle_timeout
+            try:
+                start = await asyncio.wait_for(reader.readexactly(1), self.limits.idle_timeout)
+            except (asyncio.TimeoutError, asyncio.IncompleteReadError):
+                return None
+        else:
+            start = b""
+        while True:
+            try:
+                head = start + await reader.readuntil(b"\r\n\r\n")
+            except asyncio.LimitOverrunError:
+                raise _Refused(431, "the request's headers are too large")
+            except asyncio.IncompleteReadError as exc:
+                if not exc.partial.strip() and not start:
+                    return None
+                raise
+            if head.strip():
+                return head.lstrip(b"\r\n")
+            start = b""
+
+    async def _read_body(self, reader, writer, headers: dict[str, str]) -> bytes:
+        if "transfer-encoding" in headers:
+            raise _Refused(411, "send the body with a Content-Length (chunked bodies are not accepted)")
+        raw = headers.get("content-length", "0").strip() or "0"
+        if not raw.isdigit() or len(raw) > 12:
+            raise _Refused(400, "Content-Length must be a whole number")
+        length = int(raw)
+        if length > self.limits.max_body:
+            raise _Refused(413, f"the request body is too large (at most {self.limits.max_body} bytes)")
+        if length == 0:
+            return b""
+        if headers.get("expect", "").lower() == "100-continue":
+            await self._write(writer, b"HTTP/1.1 100 Continue\r\n\r\n")
+        try:
+            return await asyncio.wait_for(reader.readexactly(length), self.limits.body_timeout)
+        except asyncio.TimeoutError:
+            self.counters.head_timeouts += 1
+            raise _Refused(408, f"the request body did not arrive within {self.limits.body_timeout:g} seconds")
+
+    async def _write(self, writer: asyncio.StreamWriter, data: bytes) -> None:
+        """Write and wait for the client to take it, at most write_timeout."""
+        writer.write(data)
+        try:
+            await asyncio.wait_for(writer.drain(), self.limits.write_timeout)
+        except asyncio.TimeoutError:
+            self.counters.slow_readers += 1
+            writer.transport.abort()
+            raise ConnectionError("the client does not read")
+
+    async def _close(self, writer: asyncio.StreamWriter) -> None:
+        try:
+            writer.close()
+            await asyncio.wait_for(writer.wait_closed(), self.limits.write_timeout)
+        except (OSError, asyncio.TimeoutError):
+            writer.transport.abort()
+
+    async def _answer_refusal(self, writer, refusal: _Refused, target: str) -> None:
+        try:
+            await self._write(writer, _plain_response(refusal, target.startswith("/api/")))
+        except (ConnectionError, OSError):
+            return
+        await self._close(writer)
+
+    # -- live streams --------------------------------------------------------------------------
+
+    async def _stream(self, conn: _Conn, reader, writer, environ: dict, path: str) -> None:
+        lim = self.limits
+        client = conn.client
+        if self._streams.get(client, 0) >= lim.streams_per_client:
+            self.counters.refused_streams += 1
+            return await self._answer_refusal(writer, _Refused(
+                503, f"this device already has {lim.streams_per_client} live screens open, the most "
+                     f"one device may follow; close one and try again in {lim.retry_after} seconds",
+                lim.retry_after), path)
+        if self._total_streams >= lim.streams:
+            self.counters.refused_streams += 1
+            return await self._answer_refusal(writer, _Refused(
+                503, f"{lim.streams} live screens are open, the most Deckhand serves at once; "
+                     f"try again in {lim.retry_after} seconds", lim.retry_after), path)
+        self._streams[client] = self._streams.get(client, 0) + 1
+        self._total_streams += 1
+        conn.streaming = True
+        started = _StartedApp(self.app, environ)
+        eof = asyncio.ensure_future(_wait_eof(reader))
+        try:
+            status, headers, chunk = await self._loop.run_in_executor(self._stream_pool, started.first)
+            await self._write(writer, _response_head(status, headers, None, False) + chunk)
+            deadline = time.monotonic() + lim.stream_lifetime
+            while time.monotonic() < deadline and not eof.done():
+                step = self._loop.run_in_executor(self._stream_pool, started.next)
+                done, _ = await asyncio.wait({step, eof}, return_when=asyncio.FIRST_COMPLETED)
+                if step not in done:
+                    await asyncio.wait({step})   # let the thread's step end before closing
+                    break
+                chunk = step.result()
+                if chunk is None:
+                    break
+                if chunk:
+                    await self._write(writer, chunk)
+        finally:
+            eof.cancel()
+            await self._loop.run_in_executor(self._stream_pool, started.close)
+            self._streams[client] -= 1
+            if not self._streams[client]:
+                self._streams.pop(client, None)
+            self._total_streams -= 1
+            self.counters.served += 1
+            if not writer.is_closing():
+                writer.transport.abort()
+
+
+async def _wait_eof(reader: asyncio.StreamReader) -> None:
+    """Resolves when a streaming client goes away (what it sends meanwhile is dropped)."""
+    while True:
+        data = await reader.read(4096)
+        if not data:
+            return
+
+
+# -- WSGI -----------------------------------------------------------------------------------------
+
+
+class _StartedApp:
+    """A WSGI call whose body is taken one chunk at a time (for streams)."""
+
+    def __init__(self, app: WSGIApp, environ: dict):
+        self.app, self.environ = app, environ
+        self.result: Iterable[bytes] | None = None
+        self.iterator = None
+
+    def first(self) -> tuple[str, list[tuple[str, str]], bytes]:
+        box: dict[str, Any] = {}
+
+        def start_response(status, headers, exc_info=None):
+            box["status"], box["headers"] = status, headers
+            return lambda data: None
+
+        try:
+            self.result = self.app(self.environ, start_response)
+            self.iterator = iter(self.result)
+            chunk = next(self.iterator, b"")
+        except Exception:
+            log.exception("web app failed")
+            return "500 Internal Server Error", [("Content-Type", "text/plain")], b"internal error"
+        return box["status"], box["headers"], chunk
+
+    def next(self) -> bytes | None:
+        try:
+            return next(self.iterator)
+        except StopIteration:
+            return None
+        except Exception:
+            log.exception("web stream failed")
+            return None
+
+    def close(self) -> None:
+        close = getattr(self.result, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception:
+                log.exception("closing a web stream failed")
+
+
+def _call_app(app: WSGIApp, environ: dict) -> tuple[str, list[tuple[str, str]], bytes]:
+    box: dict[str, Any] = {}
+
+    def start_response(status, headers, exc_info=None):
+        box["status"], box["headers"] = status, headers
+        return lambda data: None
+
+    try:
+        result = app(environ, start_response)
+        try:
+            payload = b"".join(result)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+    except Exception:
+        log.exception("web app failed")
+        return ("500 Internal Server Error", [("Content-Type", "text/plain; charset=utf-8")],
+                b"the table could not do that (internal error; see the log)")
+    return box["status"], box["headers"], payload
+
+
+def _parse_head(head: bytes) -> tuple[str, str, str, dict[str, str]]:
+    try:
+        text = head.decode("latin-1")
+        lines = text.split("\r\n")
+        method, target, version = lines[0].split(" ")
+    except ValueError:
+        raise _Refused(400, "the request line is malformed") from None
+    if version not in ("HTTP/1.0", "HTTP/1.1") or not method.isalpha() or not target.startswith("/"):
+        raise _Refused(400, "the request line is malformed")
+    headers: dict[str, str] = {}
+    for line in lines[1:]:
+        if not line:
+            continue
+        name, sep, value = line.partition(":")
+        if not sep or not name or name != name.strip():
+            raise _Refused(400, "a request header is malformed")
+        key = name.lower()
+        value = value.strip()
+        headers[key] = f"{headers[key]}, {value}" if key in headers else value
+    if len(headers) > 100:
+        raise _Refused(431, "the request has too many headers")
+    return method, target, version, headers
+
+
+def _environ(method, target, version, headers, body, peer, writer) -> dict:
+    path, _, query = target.partition("?")
+    sockname = writer.get_extra_info("sockname") or ("localhost", 0)
+    environ = {
+        "REQUEST_METHOD": method,
+        "SCRIPT_NAME": "",
+        "PATH_INFO": unquote_to_bytes(path).decode("latin-1"),
+        "QUERY_STRING": query,
+        "RAW_URI": target,
+        "REQUEST_URI": target,
+        "SERVER_NAME": str(sockname[0]),
+        "SERVER_PORT": str(sockname[1]),
+        "SERVER_PROTOCOL": version,
+        "REMOTE_ADDR": str(peer[0]),
+        "REMOTE_PORT": str(peer[1]),
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": False,
+        "wsgi.run_once": False,
+        "CONTENT_LENGTH": str(len(body)) if body or "content-length" in headers else "",
+    }
+    for key, value in headers.items():
+        if key == "content-type":
+            environ["CONTENT_TYPE"] = value
+        elif key != "content-length":
+            environ["HTTP_" + key.upper().replace("-", "_")] = value
+    return environ
+
+
+def _response_head(status: str, headers: list[tuple[str, str]], length: int | None, keep: bool) -> bytes:
+    lines = [f"HTTP/1.1 {status}"]
+    for name, value in headers:
+        if name.lower() not in ("content-length", "connection", "transfer-encoding"):
+            lines.append(f"{name}: {value}")
+    if length is not None:
+        lines.append(f"Content-Length: {length}")
+    lines.append("Connection: keep-alive" if keep else "Connection: close")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+def _plain_response(refusal: _Refused, json_body: bool) -> bytes:
+    if json_body:
+        body = json.dumps({"error": refusal.words}).encode()
+        kind = "application/json"
+    else:
+        body = (refusal.words + "\n").encode()
+        kind = "text/plain; charset=utf-8"
+    headers = [("Content-Type", kind), ("Cache-Control", "no-store")]
+    if refusal.retry_after is not None:
+        headers.append(("Retry-After", str(refusal.retry_after)))
+    status = f"{refusal.status} {REASONS.get(refusal.status, 'Error')}"
+    return _response_head(status, headers, len(body), False) + body
+
+
+def _raise_file_limit(wanted: int) -> None:
+    """Room for every connection the limits allow (the soft limit is often 1024)."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = wanted if hard == resource.RLIM_INFINITY else min(max(soft, wanted), hard)
+        if soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ImportError, ValueError, OSError):
+        pass
