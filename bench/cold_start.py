@@ -52,10 +52,15 @@ def one(game: str) -> tuple[float, float, float, float]:
                     with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=2) as r:
                         if json.load(r)["match"]:
                             match = now
-                if card is None and db.exists():
-                    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-                        if conn.execute("SELECT 1 FROM actions WHERE source = 'camera' LIMIT 1").fetchone():
-                            card = now
+                if card is None and match is not None:
+                    # the running store is locked to its process: ask the server for the rows
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/history", timeout=2) as r:
+                        ids = [m["id"] for m in json.load(r)]
+                    for match_id in ids[:1]:
+                        with urllib.request.urlopen(
+                                f"http://127.0.0.1:{port}/api/matches/{match_id}/rows", timeout=2) as r:
+                            if any(row["source"] == "camera" for row in json.load(r)):
+                                card = now
                 if page is not None and match is not None and card is not None:
                     break
             except (OSError, sqlite3.Error):

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import sys
 import threading
@@ -115,6 +116,27 @@ class StoreLocked(StoreError):
 
 class StoreCorrupt(StoreError):
     """The file is not a Deckhand store, or it is damaged."""
+
+
+class StoreUnwritable(StoreError, IllegalAction):
+    """The store cannot take a change now (its file is gone or replaced, read-only, the
+    disk is full or failing): nothing was recorded. It is also an IllegalAction, so the
+    camera and pad loops refuse the change and go on; the web answers 503."""
+
+    http_status = 503
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the file at `path`, None if there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+_UNWRITABLE = ("readonly", "read-only", "disk i/o", "disk is full", "database or disk is full",
+               "unable to open", "no such file", "attempt to write")
 
 
 def iso_time(seconds: float) -> str:
@@ -200,6 +222,8 @@ def _translated(path: str) -> Iterator[None]:
         yield
     except sqlite3.OperationalError as exc:
         text = str(exc)
+        if any(word in text.lower() for word in _UNWRITABLE):
+            raise StoreUnwritable(f"the store {path} cannot be written ({text})") from exc
         if "locked" in text or "busy" in text:
             raise StoreLocked(f"the store {path} is locked by another process "
                               f"(is another Deckhand running?): {text}") from exc
@@ -239,9 +263,14 @@ class EventStore:
             except BaseException:
                 self._conn.close()
                 raise
+        self._identity = _identity(self.path) if self.path != ":memory:" else None
 
     def _setup(self, check: bool) -> None:
         conn = self._conn
+        # Exclusive locking before WAL: the WAL index lives in this process's memory, not
+        # in a shared -shm file mapped into it (a -shm file that is truncated or cannot be
+        # written kills the process with SIGBUS), and no other process can write the file.
+        conn.execute("PRAGMA locking_mode=EXCLUSIVE")
         verdict = conn.execute("PRAGMA quick_check").fetchone()[0] if check else "ok"
         if verdict != "ok":
             raise StoreCorrupt(f"the store {self.path} is damaged ({verdict}); move it aside "
@@ -292,16 +321,80 @@ class EventStore:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One IMMEDIATE transaction; durable (fsynced) once the block returns."""
-        with self._lock, _translated(self.path):
-            self._conn.execute("BEGIN IMMEDIATE")
+        """One IMMEDIATE transaction; durable (fsynced) once the block returns, and in
+        the file at the store's path: if that file is gone or another one (its folder
+        was removed, the file replaced), the change is refused (StoreUnwritable) rather
+        than acknowledged from a file nobody will open again."""
+        with self._lock:
+            self._check_identity()
+            with _translated(self.path):
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._conn
+                    self._check_identity()
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    if self._conn.in_transaction:
+                        self._conn.execute("ROLLBACK")
+                    raise
+            # the file may have gone between the check and the commit
+            self._check_identity(committed=True)
+
+    def _check_identity(self, committed: bool = False) -> None:
+        if self._identity is None:
+            return
+        now = _identity(self.path)
+        if now == self._identity:
+            return
+        lost = " (the change went to the removed file and is not kept)" if committed else ""
+        if now is None:
+            folder = Path(self.path).parent
+            where = "its folder is gone" if not folder.exists() else "the file was removed"
+            raise StoreUnwritable(f"the store {self.path} is missing: {where}{lost}")
+        raise StoreUnwritable(f"the store {self.path} was replaced by another file{lost}")
+
+    def writable(self) -> str | None:
+        """None if the store at its path takes writes now, else why not, in words. A
+        store whose file was removed while open (its folder still there) is written
+        back to its path from the open copy, and used again."""
+        with self._lock:
+            if self._identity is not None and _identity(self.path) is None \
+                    and Path(self.path).parent.is_dir():
+                try:
+                    self._restore_file()
+                except (OSError, sqlite3.Error) as exc:
+                    return f"the store {self.path} is missing and cannot be written back ({exc})"
             try:
-                yield self._conn
-                self._conn.execute("COMMIT")
-            except BaseException:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
-                raise
+                with self._write() as conn:
+                    conn.execute("UPDATE players SET colour = colour WHERE 0")
+                    conn.execute("PRAGMA user_version=%d" % SCHEMA_VERSION)
+            except StoreError as exc:
+                return str(exc)
+            return None
+
+    def _restore_file(self) -> None:
+        """Write the open (unlinked) database back to the store's path and use it."""
+        tmp = f"{self.path}.restoring"
+        copy = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            self._conn.backup(copy)
+            copy.execute("PRAGMA journal_mode=WAL")
+        finally:
+            copy.close()
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
+        for suffix in ("-wal", "-shm"):
+            try:
+                os.remove(tmp + suffix)
+            except OSError:
+                pass
+        old = self._conn
+        self._conn = sqlite3.connect(self.path, timeout=old.execute("PRAGMA busy_timeout").fetchone()[0] / 1000,
+                                     isolation_level=None, check_same_thread=False)
+        self._setup(check=False)
+        self._identity = _identity(self.path)
+        old.close()
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         with self._lock, _translated(self.path):
@@ -431,11 +524,13 @@ class EventStore:
 
     # -- the global sequence ------------------------------------------------------
 
-    def record_status(self, fields: dict[str, Any]) -> int:
-        """Log a change of the table's status (camera, pads); returns its seq."""
+    def record_status(self, fields: dict[str, Any], at_least: int = 0) -> int:
+        """Log a change of the table's status (camera, pads); returns its seq, which is
+        `at_least` or more (seqs the screens were shown while the store was down)."""
         with self._write() as conn:
-            return conn.execute("INSERT INTO events(kind, t, data) VALUES ('status', ?, ?)",
-                                (self.now(), json.dumps(fields))).lastrowid
+            seq = max(at_least, conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM events").fetchone()[0])
+            return conn.execute("INSERT INTO events(seq, kind, t, data) VALUES (?, 'status', ?, ?)",
+                                (seq, self.now(), json.dumps(fields))).lastrowid
 
     def record_match_event(self, match_id: int) -> int:
         """Log that the table turned to another (existing) match; returns its seq."""

@@ -26,10 +26,12 @@ HTTP (web), the camera and pad drivers (they call `observe_event` and `set_statu
 from __future__ import annotations
 
 import importlib
+import logging
 import threading
 import time
 from collections import deque
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from engine import observations as obs
 import dataclasses
@@ -38,7 +40,9 @@ from engine.core import Action, EndMatch, IllegalAction, MatchSpec, Notice, Undo
 from engine.games import get_game
 from engine.serial import from_jsonable
 
-from device.store import EventStore, GameLookup, OpenMatch, StoreError
+from device.store import EventStore, GameLookup, OpenMatch, StoreError, StoreUnwritable
+
+log = logging.getLogger("deckhand.table")
 
 # The fields that name the card an action is about (a misread card is one of these).
 CARD_FIELDS = ("card", "exposed_card", "starter")
@@ -83,14 +87,31 @@ def observation_from_json(data: Any, t_ns: int) -> obs.Observation:
         raise IllegalAction(f"bad {data['type']!r} observation: {exc}") from None
 
 
+STORE_DOWN = ("Deckhand cannot write to its store, so this was not recorded: {reason}. "
+              "Nothing can change until the store can be written again; the table resumes "
+              "by itself then.")
+
+
 class LiveTable:
-    """The running table on top of an `EventStore`. Thread-safe."""
+    """The running table on top of an `EventStore`. Thread-safe.
+
+    When the store cannot be written (StoreUnwritable: its file gone or replaced,
+    read-only, disk full or failing) every change is refused in words, the status field
+    "store" says why on every screen, the screens go on, and the table checks the store
+    again (at most every `store_retry` seconds, from `tick` or the next change) and
+    resumes by itself once a write goes through. Status changes meanwhile are shown
+    with seqs not in the log; the first status row after the store is back takes a seq
+    above them."""
 
     def __init__(self, store: EventStore, *, games: GameLookup = get_game,
                  referees: Callable[[str], Any] = import_referee,
                  monotonic_ns: Callable[[], int] = time.monotonic_ns,
-                 keep_events: int = 256, status: dict[str, Any] | None = None):
+                 keep_events: int = 256, status: dict[str, Any] | None = None,
+                 store_retry: float = 2.0):
         self._store = store
+        self._store_down: str | None = None
+        self._store_retry = store_retry
+        self._store_checked = 0.0
         self._games = games
         self._referee_lookup = referees
         self._referees: dict[str, Any] = {}
@@ -158,7 +179,7 @@ class LiveTable:
         """Start a match; with `end_running`, first end the match on the table (logged
         as the host's EndMatch, so History shows it finished, not abandoned)."""
         parsed = MatchSpec.from_json(spec)
-        with self._changed:
+        with self._changed, self._writing():
             running = self._match
             if end_running and running is not None and not running.summary.finished:
                 self._submit(running, (EndMatch(),), source)
@@ -213,7 +234,7 @@ class LiveTable:
 
     def resume_match(self, match_id: int) -> dict[str, Any]:
         """Put an earlier match back on the table (raises KeyError if there is none)."""
-        with self._changed:
+        with self._changed, self._writing():
             match = OpenMatch.resume(self._store, match_id, self._games)
             seq = self._store.record_match_event(match_id)
             self._match = match
@@ -251,7 +272,13 @@ class LiveTable:
             return self._submit(match, actions, source)
 
     def tick(self) -> dict[str, Any]:
-        """Tell the referee the time now (closes slap windows and other timeouts)."""
+        """Tell the referee the time now (closes slap windows and other timeouts); while
+        the store cannot be written, look at it again instead."""
+        if self._store_down is not None:
+            with self._changed:
+                self._recheck_store(force=False)
+                if self._store_down is not None:
+                    return {"seq": self._seq, "notices": []}
         if self._match is None:
             return {"seq": self._seq, "notices": []}
         return self.observe_event(obs.Tick(self._monotonic_ns()), "host")
@@ -269,7 +296,7 @@ class LiveTable:
     def report(self, fields: dict[str, Any], source: str, what: dict[str, Any]) -> None:
         """A status change someone made (the host taking a seat back, a phone joining a
         seat): logged and shown like any status change, with who made it and what."""
-        with self._changed:
+        with self._changed, self._writing():
             seq = self._store.record_status(fields)
             self._status = {**self._status, **fields}
             self._publish(seq, "status", source, what)
@@ -291,7 +318,8 @@ class LiveTable:
         return self._store.players()
 
     def save_player(self, name: str, colour: str) -> None:
-        self._store.save_player(name, colour)
+        with self._changed, self._writing():
+            self._store.save_player(name, colour)
 
     # -- inside ------------------------------------------------------------------------
 
@@ -311,7 +339,8 @@ class LiveTable:
 
     def _submit(self, match: OpenMatch, actions: tuple[Action, ...], source: str) -> dict[str, Any]:
         undone = self._last_in_effect(match) if isinstance(actions[0], Undo) else None
-        rows, notices = match.submit(actions, source)
+        with self._writing():
+            rows, notices = match.submit(actions, source)
         self._notices = notices
         kind = "undo" if isinstance(actions[-1], Undo) else "action"
         what: dict[str, Any] = {"type": actions[-1].kind}
@@ -345,8 +374,68 @@ class LiveTable:
         changed = {k: v for k, v in fields.items() if self._status.get(k) != v}
         if not changed:
             return
-        seq = self._store.record_status(changed)
+        if self._store_down is None:
+            try:
+                seq = self._store.record_status(changed)
+            except StoreUnwritable as exc:
+                self._went_down(exc.reason)
+                seq = None
+        else:
+            seq = None
         self._status = {**self._status, **changed}
+        # not in the log: the next seq is shown, and the store's next status row skips it
+        self._publish(self._seq + 1 if seq is None else seq, "status")
+
+    @property
+    def store_problem(self) -> str | None:
+        """Why the store cannot be written now (None while it can)."""
+        return self._store_down
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Around every write: refuse at once while the store is down (after one more
+        look at it), and go down when a write finds it unwritable."""
+        if self._store_down is not None:
+            self._recheck_store(force=True)
+            if self._store_down is not None:
+                raise StoreUnwritable(STORE_DOWN.format(reason=self._store_down))
+        try:
+            yield
+        except StoreUnwritable as exc:
+            if getattr(exc, "told", False):   # from a nested write: already said
+                raise
+            self._went_down(exc.reason)
+            refusal = StoreUnwritable(STORE_DOWN.format(reason=exc.reason))
+            refusal.told = True
+            raise refusal from exc
+
+    def _went_down(self, reason: str) -> None:
+        log.error("the store cannot be written: %s; changes are refused until it can", reason)
+        first = self._store_down is None
+        self._store_down = reason
+        self._store_checked = time.monotonic()
+        if first or self._status.get("store") != reason:
+            self._status = {**self._status, "store": reason}
+            self._publish(self._seq + 1, "status")
+
+    def _recheck_store(self, force: bool) -> None:
+        now = time.monotonic()
+        if not force and now - self._store_checked < self._store_retry:
+            return
+        self._store_checked = now
+        problem = self._store.writable()
+        if problem is not None:
+            if problem != self._store_down:
+                self._went_down(problem)
+            return
+        try:
+            seq = self._store.record_status({"store": "ok"}, at_least=self._seq + 1)
+        except StoreUnwritable as exc:
+            self._went_down(exc.reason)
+            return
+        log.warning("the store can be written again; changes are taken again")
+        self._store_down = None
+        self._status = {**self._status, "store": "ok"}
         self._publish(seq, "status")
 
     def _publish(self, seq: int, kind: str, source: str | None = None,

@@ -4,8 +4,10 @@ stream, and restarted each time.
 
 After every restart:
 * every action the phone was told about before the cut is in the store (read with
-  sqlite3 straight from the file);
-* the state the table shows equals the fold of the logged actions (engine.log.fold);
+  sqlite3 straight from the file, once the process is gone: the running store is
+  locked to its process);
+* the state the table shows equals the fold of the logged actions (engine.log.fold),
+  checked against the file at the next cut;
 * the match goes on: the bots resume the unfinished match (same match id) and the
   sequence numbers keep growing.
 """
@@ -18,6 +20,7 @@ import signal
 import socket
 import sqlite3
 import subprocess
+from contextlib import closing
 import sys
 import threading
 import time
@@ -93,7 +96,9 @@ class Phone(threading.Thread):
 
 def store_rows(db: Path, upto: int | None = None) -> tuple[set[int], dict[int, list]]:
     """Every action row's seq, and each match's (spec, actions in order) up to `upto`."""
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+    # closed at once: the store is opened with an exclusive lock, a reader left open
+    # would keep the restarted Deckhand out
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
         seqs = {s for (s,) in conn.execute("SELECT seq FROM actions")}
         specs = {m: json.loads(spec) for m, spec in conn.execute("SELECT id, spec FROM matches")}
         rows = conn.execute("SELECT match_id, seq, action FROM actions ORDER BY match_id, match_seq").fetchall()
@@ -112,6 +117,14 @@ def folded_view(spec_json: dict, actions_json: list) -> dict:
     return json.loads(json.dumps(game.view(state)))
 
 
+def assert_shown_is_the_fold(db: Path, state: dict) -> None:
+    """The state a restarted table showed is the fold of the file's log up to the seq it
+    showed (read once that process is gone: the store is locked to the running one)."""
+    _, matches = store_rows(db, upto=state["seq"])
+    spec_json, actions_json = matches[state["match"]["id"]]
+    assert folded_view(spec_json, actions_json) == state["view"]
+
+
 @pytest.mark.parametrize("game,seed", [("hitthedeck", 7), ("flip7", 3)])
 def test_power_cuts_lose_no_acknowledged_action(tmp_path, game, seed):
     rng = random.Random(seed)
@@ -120,6 +133,7 @@ def test_power_cuts_lose_no_acknowledged_action(tmp_path, game, seed):
     proc = start(db, port, game, log)
     seen_max = 0
     match_id = None
+    restarted = None
     try:
         state = wait_up(port, proc)
         for kill in range(KILLS + 1):
@@ -144,17 +158,16 @@ def test_power_cuts_lose_no_acknowledged_action(tmp_path, game, seed):
             seen_max = max([seen_max] + [e["seq"] for e in told])
             match_id = next((e["match"] for e in reversed(told) if e["match"] is not None), match_id)
 
+            if restarted is not None:
+                assert_shown_is_the_fold(db, restarted)
+
             proc = start(db, port, game, log)
             state = wait_up(port, proc)
-            # the state shown is the fold of the log up to the seq it shows
-            _, matches = store_rows(db, upto=state["seq"])
-            shown = state["match"]["id"]
-            spec_json, actions_json = matches[shown]
-            assert folded_view(spec_json, actions_json) == state["view"]
             # the same match goes on (it was not finished), numbering never goes back
             if not state["view"]["finished"]:
-                assert shown == match_id
+                assert state["match"]["id"] == match_id
             assert state["seq"] >= seen_max
+            restarted = state   # checked against the file once the store is free again
         # the match went on after the last restart: new actions with higher seqs
         later = [e["seq"] for e in phone.told() if e["kind"] == "action"]
         assert later and max(later) > seen_max
@@ -165,5 +178,6 @@ def test_power_cuts_lose_no_acknowledged_action(tmp_path, game, seed):
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
+    assert_shown_is_the_fold(db, restarted)
     text = log.read_text(errors="replace")
     assert "the bots resume match" in text

@@ -4,6 +4,7 @@ errors. Uses the test-only game Race (tests/test_store_toygame.py)."""
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import threading
 
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from device.store import (SCHEMA_VERSION, EventStore, OpenMatch, StoreCorrupt, StoreError,
+                          StoreUnwritable,
                           StoreLocked, resume_unfinished)
 from engine.core import EndMatch, IllegalAction, Undo
 from engine.log import fold
@@ -90,26 +92,35 @@ def test_a_refused_action_logs_nothing_and_changes_nothing(db):
         assert len(store.rows(match.id)) == 1
 
 
-def test_a_failed_commit_puts_the_timeline_back(db):
-    with EventStore(db, busy_timeout=0.05) as store:
+def test_a_failed_write_puts_the_timeline_back_and_the_store_comes_back_by_itself(tmp_path):
+    db = tmp_path / "state" / "deckhand.sqlite3"
+    with EventStore(db) as store:
         match = start(store)
         match.submit([Add(1, 1), Add(2, 1)], "pad")
         state = match.state
-        blocker = sqlite3.connect(db, isolation_level=None)
-        blocker.execute("BEGIN IMMEDIATE")
-        try:
-            with pytest.raises(StoreLocked, match="locked by another process"):
-                match.submit([Add(0, 1)], "pad")
-            assert match.state == state
-            with pytest.raises(StoreLocked):
-                match.submit([Undo(), Undo()], "host")
-            assert match.state == state
-        finally:
-            blocker.execute("ROLLBACK")
-            blocker.close()
+        shutil.rmtree(db.parent)   # the store's folder removed while it runs
+        with pytest.raises(StoreUnwritable, match="missing: its folder is gone"):
+            match.submit([Add(0, 1)], "pad")
+        assert match.state == state
+        with pytest.raises(StoreUnwritable):
+            match.submit([Undo(), Undo()], "host")
+        assert match.state == state
+        assert "folder is gone" in store.writable()
+        db.parent.mkdir()
+        assert store.writable() is None   # written back to its path from the open copy
         match.submit([Undo()], "host")
         assert match.state == fold(RACE, race_spec(), [Add(1, 1)])
         assert OpenMatch.resume(store, match.id, games).state == match.state
+    with EventStore(db) as again:   # everything is in the file at the configured path
+        assert [r.action for r in again.rows(match.id)] == [
+            Add(1, 1).to_json(), Add(2, 1).to_json(), Undo().to_json()]
+
+
+def test_a_second_process_cannot_open_a_store_in_use(db):
+    with EventStore(db) as store:
+        start(store)
+        with pytest.raises(StoreLocked, match="another process"):
+            EventStore(db, busy_timeout=0.05)
 
 
 def test_unfinished_matches_resume_exactly_and_finished_ones_are_summarised(db):

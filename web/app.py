@@ -122,6 +122,9 @@ def _install_checks(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def crash(exc: Exception):
+        status = getattr(exc, "http_status", None)
+        if isinstance(status, int):   # a part that says why in words (the store is down)
+            return error(str(exc), status)
         app.logger.exception("unhandled error")
         return error("the table could not do that (internal error; see the log)", 500)
 

@@ -56,6 +56,10 @@ FRENCH: dict[str, str] = {
     "camera": "caméra",
     "Camera lost": "Caméra perdue",
     "Camera paused": "Caméra en pause",
+    "Nothing can be recorded now: the table cannot write to its store.":
+        "Rien ne peut être enregistré : la table ne peut pas écrire dans sa base.",
+    "It goes on by itself once the store can be written again.":
+        "Tout reprend seul dès que la base peut de nouveau être écrite.",
     "pads": "pads",
     "Status": "État",
     "live": "en direct",

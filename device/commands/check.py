@@ -127,6 +127,9 @@ def check_store(config: Config) -> list[Finding]:
         if not existed:
             path.unlink(missing_ok=True)
     except (OSError, sqlite3.Error) as exc:
+        if "locked" in str(exc):
+            return [Finding("store", True, f"{path}: in use by a running Deckhand (it holds the "
+                                           f"store's lock)")]
         return [Finding("store", False, f"{path}: cannot be written ({exc})")]
     return [Finding("store", True, f"{path}: writable (SQLite {sqlite3.sqlite_version})")]
 

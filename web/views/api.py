@@ -99,8 +99,8 @@ def logout():
 def _refusable(call):
     try:
         return jsonify(call())
-    except IllegalAction as exc:
-        return _refusal(exc.reason, 422)
+    except IllegalAction as exc:   # the store being down is one too (http_status 503)
+        return _refusal(exc.reason, getattr(exc, "http_status", 422))
     except KeyError as exc:
         return _refusal(str(exc.args[0]) if exc.args else "not found", 404)
 
@@ -204,7 +204,10 @@ def new_match():
     if response.status_code == 200:  # remember who played, for the next match's form
         for seat in spec.get("seats") or []:
             if isinstance(seat, dict) and isinstance(seat.get("name"), str) and seat["name"].strip():
-                table.save_player(seat["name"].strip()[:40], str(seat.get("colour", ""))[:20])
+                try:
+                    table.save_player(seat["name"].strip()[:40], str(seat.get("colour", ""))[:20])
+                except IllegalAction:
+                    break   # the match is recorded; the profiles can wait
     return response
 
 
@@ -246,8 +249,7 @@ def camera_pause():
     paused = data.get("paused")
     if not isinstance(paused, bool):
         return error('send {"paused": true} or {"paused": false}', 400)
-    deckhand().table.set_camera_paused(paused)
-    return jsonify({"paused": paused})
+    return _refusable(lambda: (deckhand().table.set_camera_paused(paused), {"paused": paused})[1])
 
 
 @bp.get("/players")
@@ -266,8 +268,8 @@ def save_player():
         return error("a player needs a name of 1 to 40 characters", 400)
     if not isinstance(colour, str) or len(colour) > 20:
         return error("a colour is a name like \"red\" or a #rrggbb code", 400)
-    deckhand().table.save_player(name.strip(), colour.strip())
-    return jsonify({"name": name.strip(), "colour": colour.strip()})
+    return _refusable(lambda: (deckhand().table.save_player(name.strip(), colour.strip()),
+                               {"name": name.strip(), "colour": colour.strip()})[1])
 
 
 @bp.get("/history")
