@@ -131,14 +131,24 @@ class Appliance:
     def _open_table(self) -> None:
         from device.store import EventStore
         from device.table import LiveTable
+        from device.known_stores import KnownStores, default_note
         path = Path(self.options.db or self.config.store_path)
+        known = KnownStores(default_note())
+        missing = known.missing(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         self.store = EventStore(path)
         self.table = LiveTable(self.store)
+        unnoted = known.remember(path)
         match = self.table.current_match
         resumed = f", resumed match {match.id} ({match.record.spec.game})" \
             if match is not None and not match.view.get("finished") else ""
         self.lines["store"] = f"{path}{resumed}"
+        if unnoted:
+            self.lines["store"] += f" ({unnoted})"
+        if missing:
+            log.error("%s", missing)
+            self.lines["store"] += f". WARNING: {missing}"
+            self.table.set_status(store_warning=missing)
 
     def _open_camera(self) -> None:
         from device.camera.auto import open_source

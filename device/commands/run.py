@@ -78,6 +78,11 @@ def run(args) -> int:
 
     from web.front import Limits
     from web.server import serve
+    from device.store import StoreError
     limits = Limits() if not args.threads else replace(Limits(), request_threads=args.threads)
-    serve(build_app, bind, port, limits)
+    try:
+        serve(build_app, bind, port, limits)
+    except StoreError as exc:
+        print(f"deckhand run: {exc}", file=sys.stderr)
+        return 2
     return 0

@@ -68,7 +68,7 @@ class Server:
     log: Path | None = None
 
     def start(self) -> "Server":
-        self.log = self.db.parent / f"server-{self.port}.log"
+        self.log = self.log or self.db.parent / f"server-{self.port}.log"
         cfg = {"db": str(self.db), "pin": PIN, "port": self.port, "limits": self.limits,
                "app": self.app}
         env = {**os.environ, "PYTHONPATH": str(ROOT)}

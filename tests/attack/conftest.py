@@ -12,7 +12,8 @@ def serve(tmp_path):
     started: list[Server] = []
 
     def start(app: dict | None = None, db=None, **limits) -> Server:
-        server = Server(db or tmp_path / "deckhand.sqlite3", limits, app=app or {}).start()
+        server = Server(db or tmp_path / "deckhand.sqlite3", limits, app=app or {},
+                        log=tmp_path / f"server-{len(started)}.log").start()
         started.append(server)
         return server
 
