@@ -47,6 +47,8 @@ DEFAULT_BUZZER = 18
 
 PIN_HASH_SCHEME = "pbkdf2_sha256"
 PIN_HASH_ITERATIONS = 200_000
+PIN_HASH_MIN_ITERATIONS = 1_000
+PIN_HASH_MAX_ITERATIONS = 1_000_000
 
 
 class ConfigError(ValueError):
@@ -235,9 +237,10 @@ def parse_config(data: Mapping[str, Any]) -> Config:
     host = _table(data, "host")
     _no_unknown_keys(host, {"pin_hash"}, "host")
     pin_hash = host.get("pin_hash")
-    if pin_hash is not None and not _is_pin_hash(pin_hash):
-        raise ConfigError("host.pin_hash", f"must look like '{PIN_HASH_SCHEME}$<iterations>$<salt>$<hash>' "
-                          "(make one with `python -c \"from device.config import hash_pin; print(hash_pin('1234'))\"`)")
+    problem = pin_hash_problem(pin_hash) if pin_hash is not None else None
+    if problem is not None:
+        raise ConfigError("host.pin_hash", f"{problem} (make a new one with `python -c \"from "
+                          f"device.config import hash_pin; print(hash_pin('your PIN'))\"`)")
     store = _table(data, "store")
     _no_unknown_keys(store, {"path"}, "store")
     store_path = default_store_path()
@@ -469,12 +472,32 @@ def verify_pin(pin: str, pin_hash: str) -> bool:
     return hmac.compare_digest(candidate, digest)
 
 
-def _is_pin_hash(value: Any) -> bool:
-    if not isinstance(value, str):
-        return False
+def pin_hash_problem(value: Any) -> str | None:
+    """Why `value` is not a PIN hash Deckhand can check (in words), or None. The
+    iteration count is bounded: 0 cannot be checked, and a huge count would make every
+    login hang (on a Pi, 1,000,000 rounds already take seconds)."""
+    shape = f"must look like '{PIN_HASH_SCHEME}$<iterations>$<salt>$<64 hex digits>'"
+    if not isinstance(value, str) or len(value) > 200:
+        return shape
     parts = value.split("$")
-    return (len(parts) == 4 and parts[0] == PIN_HASH_SCHEME and parts[1].isdigit()
-            and bool(parts[2]) and bool(re.fullmatch(r"[0-9a-f]{64}", parts[3])))
+    if len(parts) != 4 or parts[0] != PIN_HASH_SCHEME:
+        return shape
+    if not re.fullmatch(r"[0-9]{1,9}", parts[1]):
+        return f"the iteration count {parts[1][:20]!r} must be a whole number from " \
+               f"{PIN_HASH_MIN_ITERATIONS:,} to {PIN_HASH_MAX_ITERATIONS:,}"
+    iterations = int(parts[1])
+    if not PIN_HASH_MIN_ITERATIONS <= iterations <= PIN_HASH_MAX_ITERATIONS:
+        return f"the iteration count {iterations:,} must be from {PIN_HASH_MIN_ITERATIONS:,} " \
+               f"to {PIN_HASH_MAX_ITERATIONS:,}"
+    if not re.fullmatch(r"[A-Za-z0-9._+/=-]{4,64}", parts[2]):
+        return "the salt must be 4 to 64 letters, digits or ._+/=- characters"
+    if not re.fullmatch(r"[0-9a-f]{64}", parts[3]):
+        return f"{shape}: the hash part is not 64 lower-case hex digits"
+    return None
+
+
+def _is_pin_hash(value: Any) -> bool:
+    return pin_hash_problem(value) is None
 
 
 # ---------------------------------------------------------------- writing zones

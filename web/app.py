@@ -30,6 +30,7 @@ def create_app(table: TableService, *, host_pin: str | None = None,
                secret_key: str | None = None, camera: CameraProvider | None = None,
                public_url: str | None = None, show_pin: bool | None = None,
                pin_viewers: str = "local", pin_attempts: int = 5, pin_window: float = 300.0,
+               pin_attempts_total: int = 20,
                heartbeat: float = 15.0, clock: Callable[[], float] = time.monotonic) -> Flask:
     """Build the Deckhand web app.
 
@@ -46,6 +47,8 @@ def create_app(table: TableService, *, host_pin: str | None = None,
     pin_viewers: "local" shows it only to a browser on this machine (the kiosk), "all"
         to every viewer of the table screen.
     pin_attempts, pin_window: wrong PIN entries allowed per client per window (seconds).
+    pin_attempts_total: wrong PIN entries allowed from all network clients together per
+        window (the table's own screen on this machine is not held by it).
     heartbeat: seconds between SSE heartbeats when nothing happens.
     """
     if pin_viewers not in ("local", "all"):
@@ -67,7 +70,7 @@ def create_app(table: TableService, *, host_pin: str | None = None,
         MAX_CONTENT_LENGTH=256 * 1024,
     )
     app.extensions["deckhand"] = Deckhand(
-        table=table, gate=PinGate(pin_check or pin, pin_attempts, pin_window, clock), host_pin=pin,
+        table=table, gate=PinGate(pin_check or pin, pin_attempts, pin_window, clock, pin_attempts_total), host_pin=pin,
         pin_generated=generated, show_pin=generated if show_pin is None else show_pin,
         pin_viewers=pin_viewers, camera=camera, public_url=public_url, heartbeat=heartbeat)
 

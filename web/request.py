@@ -21,7 +21,7 @@ from web.camera import CameraProvider
 from web.feed import NoticeFeed
 from web.live import FragmentCache
 from web.seats import SeatClaims
-from web.security import PinGate, grant_host, is_host
+from web.security import HostSessions, PinGate, grant_host, is_host
 from web.table import TableService
 
 
@@ -42,6 +42,7 @@ class Deckhand:
     stopping: threading.Event = field(default_factory=threading.Event)
     feed: NoticeFeed = field(default_factory=NoticeFeed)
     seats: SeatClaims = field(default_factory=SeatClaims)
+    sessions: HostSessions = field(default_factory=HostSessions)
 
 
 def deckhand() -> Deckhand:
@@ -110,7 +111,8 @@ def try_pin(entry: Any) -> tuple[bool, int, str]:
     client = request.remote_addr or "?"
     wait = gate.retry_after(client)
     if wait > 0:
-        return False, 429, f"too many wrong PINs: try again in {int(wait) + 1} seconds"
+        return False, 429, (f"too many wrong PINs have been tried: try again in {int(wait) + 1} "
+                            f"seconds (the table's own screen can still unlock)")
     if not isinstance(entry, str) or not entry.strip():
         return False, 400, "enter the host PIN"
     if not gate.check(client, entry.strip()):

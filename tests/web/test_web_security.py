@@ -2,6 +2,8 @@
 client), a made-up PIN shown on the kiosk only, the signed session."""
 from __future__ import annotations
 
+import pytest
+
 from conftest import FLIP7, PIN, csrf, post_json
 from web.app import create_app
 from web.security import PinGate, make_pin
@@ -101,7 +103,10 @@ def test_session_cookie_is_httponly_and_samesite(client):
 
 
 def test_make_pin_digits():
-    assert all(len(make_pin(digits=d)) == d for d in (4, 6, 8))
+    assert all(len(make_pin(digits=d)) == d for d in (6, 8))
+    assert len(make_pin()) >= 6
+    with pytest.raises(ValueError, match="at least 6 digits"):
+        make_pin(digits=4)
 
 
 def test_a_pin_kept_only_as_a_hash_in_the_config_unlocks_the_host(table):
