@@ -4,9 +4,9 @@ long until every phone has each change, and whether any phone missed one.
     .venv/bin/python bench/web_fanout.py [--clients 50] [--actions 200] [--interval 0.05]
                                          [--view phone|table|none]
 
-The app runs under the production server (web.server.serve: gunicorn, one gthread
-worker) in a child process, on a real LiveTable over a real SQLite file. The phones are
-non-blocking sockets in this process, each on /api/events?view=phone (the rendered live
+The app runs under the production server (web.server.serve: the asyncio front of
+web/front.py) in a child process, on a real LiveTable over a real SQLite file. The phones are
+non-blocking sockets in this process, each from its own loopback address, each on /api/events?view=phone (the rendered live
 region, as a phone page gets it). Latency of one change on one phone = the moment its
 event arrives minus the moment the host began the POST that logged it (so it includes
 the POST itself: an upper bound on "logged -> on the phone").
@@ -45,7 +45,9 @@ from web.server import serve
 def build():
     return create_app(LiveTable(EventStore({db!r})), host_pin="1234", heartbeat=5.0)
 
-serve(build, "127.0.0.1", {port}, threads={threads})
+from dataclasses import replace
+from web.front import Limits
+serve(build, "127.0.0.1", {port}, replace(Limits(), request_threads={threads}))
 """
 
 
@@ -99,7 +101,9 @@ class Phones:
         self.buffers = [b""] * n
         self.stop = False
         for i in range(n):
-            s = socket.create_connection(("127.0.0.1", port))
+            # each phone from its own loopback address, as phones on the Wi-Fi are
+            s = socket.create_connection(("127.0.0.1", port),
+                                         source_address=(f"127.0.{i // 250}.{i % 250 + 2}", 0))
             query = f"view={view}&since={since}" if view != "none" else f"since={since}"
             s.sendall(f"GET /api/events?{query} HTTP/1.0\r\n"
                       f"Host: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
@@ -144,7 +148,7 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=50)
     ap.add_argument("--actions", type=int, default=200)
     ap.add_argument("--interval", type=float, default=0.05, help="seconds between actions")
-    ap.add_argument("--threads", type=int, default=80)
+    ap.add_argument("--threads", type=int, default=12)
     ap.add_argument("--view", default="phone", choices=["phone", "table", "none"],
                     help="what each stream carries: a screen's live region, or the snapshot JSON")
     args = ap.parse_args()
@@ -188,7 +192,7 @@ def main() -> None:
             else:
                 lost += 1
     print(f"web fan-out: {args.clients} SSE phones (view={args.view}), {len(sent)} host actions, "
-          f"~{args.interval * 1000:.0f} ms apart, gunicorn gthread x{args.threads}")
+          f"~{args.interval * 1000:.0f} ms apart, web front with {args.threads} request threads")
     if latencies:
         print(f"  POST start -> on every phone: p50 {statistics.median(latencies):.1f} ms, "
               f"p95 {percentile(latencies, 95):.1f} ms, p99 {percentile(latencies, 99):.1f} ms, "

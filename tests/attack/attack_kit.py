@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 PIN = "246813"
 
@@ -25,13 +27,22 @@ from dataclasses import replace
 from device.store import EventStore
 from device.table import LiveTable
 from web.app import create_app
-from web.front import FrontServer, Limits
-from web.server import stop_streams
+from web.server import serve, stop_streams
+try:
+    from web.front import FrontServer, Limits
+except ImportError:   # a Deckhand from before issue 15: run the probes against it too
+    FrontServer = None
 
 cfg = json.loads(sys.argv[1])
-table = LiveTable(EventStore(cfg["db"]), store_retry=0.2)
-app = create_app(table, host_pin=cfg["pin"], secret_key="attack-suite", heartbeat=0.5,
-                 **cfg.get("app", {}))
+try:
+    table = LiveTable(EventStore(cfg["db"]), store_retry=0.2)
+except TypeError:
+    table = LiveTable(EventStore(cfg["db"]))
+try:
+    app = create_app(table, host_pin=cfg["pin"], secret_key="attack-suite", heartbeat=0.5,
+                     **cfg.get("app", {}))
+except TypeError:
+    app = create_app(table, host_pin=cfg["pin"], secret_key="attack-suite", heartbeat=0.5)
 
 def ticker():
     while True:
@@ -42,8 +53,11 @@ def ticker():
             pass
 
 threading.Thread(target=ticker, daemon=True).start()
-front = FrontServer(app, replace(Limits(), **cfg["limits"]), on_stop=lambda: stop_streams(app))
-front.serve("127.0.0.1", cfg["port"])
+if FrontServer is None:
+    serve(app, "127.0.0.1", cfg["port"])
+else:
+    front = FrontServer(app, replace(Limits(), **cfg["limits"]), on_stop=lambda: stop_streams(app))
+    front.serve("127.0.0.1", cfg["port"])
 '''
 
 
@@ -210,3 +224,20 @@ def timed(fn, *args, **kwargs):
 
 FLIP7 = {"game": "flip7", "seats": [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"},
                                      {"name": "Cat", "colour": "green"}]}
+
+
+@pytest.fixture
+def serve(tmp_path):
+    """serve(**limits) starts the real server with those web.front.Limits; killed after.
+    (A fixture here, not in a conftest.py: tests/web's conftest is imported by name.)"""
+    started: list[Server] = []
+
+    def start(app: dict | None = None, db=None, **limits) -> Server:
+        server = Server(db or tmp_path / "deckhand.sqlite3", limits, app=app or {},
+                        log=tmp_path / f"server-{len(started)}.log").start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.kill()

@@ -11,7 +11,8 @@ import socket
 import threading
 import time
 
-from attack_kit import Browser, FLIP7, connect, device, open_stream, read_head, read_until_closed, request, timed
+from attack_kit import (Browser, FLIP7, connect, device, open_stream, read_head, read_until_closed,  # noqa: F401
+                        request, serve, timed)
 
 SMALL = dict(connections=150, connections_per_client=12, streams=40, streams_per_client=3,
              head_timeout=1.5, idle_timeout=2.0, write_timeout=1.5, send_buffer=16 * 1024)

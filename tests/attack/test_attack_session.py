@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from attack_kit import PIN, ROOT, Browser, FLIP7, device
+from attack_kit import PIN, ROOT, Browser, FLIP7, device, serve  # noqa: F401 (fixture)
 
 
 def test_a_cookie_saved_before_logout_no_longer_unlocks_anything(serve):

@@ -14,7 +14,7 @@ import sys
 import time
 from contextlib import closing
 
-from attack_kit import ROOT, Browser, FLIP7, free_port, request
+from attack_kit import ROOT, Browser, FLIP7, free_port, request, serve  # noqa: F401 (fixture)
 
 FLIP7_HIT = {"type": "flip", "card": "5"}
 
