@@ -9,9 +9,12 @@ The contract (DESIGN.md, STYLE.md):
 * `game.check(state, action)` is the one place that says whether an action is legal
   now (it raises the same `IllegalAction` as `apply`); the screens use it for hints.
 * An action is a small frozen dataclass with a `kind` (its JSON `type`) and
-  `to_json()`; `game.parse_action(data)` reads it back. `Undo` and `EndMatch` are
-  shared by all games; `Undo` is folded by `engine.log`, never by a game.
-* `MatchSpec` is the first line of every match log: game, seats, settings, seed.
+  `to_json()`; `game.parse_action(data)` reads it back. `Undo`, `EndMatch`, and the
+  host's score corrections `SetTotals` and `CorrectRound` are shared by all games (each
+  game applies the corrections with `engine.match`); `Undo` is folded by `engine.log`,
+  never by a game. `CorrectRound` is the one action a finished match accepts.
+* `MatchSpec` is the first line of every match log: game, seats, settings, seed, and
+  who deals first (`dealer`, seat 0 when not given).
 * Observations (camera, pads, clock) are turned into actions by the game's table
   referee (`engine.observations`); only actions enter the log.
 
@@ -83,7 +86,30 @@ class EndMatch(Action):
     kind: ClassVar[str] = "end_match"
 
 
-SHARED_ACTIONS: tuple[type[Action], ...] = (Undo, EndMatch)
+@dataclass(frozen=True)
+class SetTotals(Action):
+    """The host sets the match totals, one per seat (a paper game carried on, a store
+    lost in a power cut). Play goes on from there; the match still ends only when a
+    round is scored (`engine.match.set_totals`)."""
+
+    kind: ClassVar[str] = "set_totals"
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class CorrectRound(Action):
+    """The host corrects the scores of a round already scored (`round` counts from 1),
+    one per seat; the totals follow, and the winners if the match is over
+    (`engine.match.correct_round`)."""
+
+    kind: ClassVar[str] = "correct_round"
+    round: int
+    scores: tuple[int, ...]
+
+
+SHARED_ACTIONS: tuple[type[Action], ...] = (Undo, EndMatch, SetTotals, CorrectRound)
+# Shared actions a game accepts after its match is over (a finished round's score fixed).
+AFTER_THE_END: tuple[type[Action], ...] = (CorrectRound,)
 
 
 def parse_action(data: Any, vocabulary: Mapping[str, type[Action]]) -> Action:
@@ -107,13 +133,18 @@ def parse_action(data: Any, vocabulary: Mapping[str, type[Action]]) -> Action:
 @dataclass(frozen=True)
 class MatchSpec:
     """The first line of a match log: which game, who sits where, the settings
-    (a game's settings dataclass as JSON; missing keys take defaults) and, for
-    self-play only, the seed of the virtual deck."""
+    (a game's settings dataclass as JSON; missing keys take defaults), for self-play
+    only the seed of the virtual deck, and the seat that deals first (None: seat 0)."""
 
     game: str
     seats: tuple[Seat, ...]
     settings: Mapping[str, Any] = field(default_factory=dict)
     seed: int | None = None
+    dealer: int | None = None
+
+    @property
+    def first_dealer(self) -> int:
+        return self.dealer or 0
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "start", "game": self.game,
@@ -121,6 +152,8 @@ class MatchSpec:
                                "settings": dict(self.settings)}
         if self.seed is not None:
             out["seed"] = self.seed
+        if self.dealer is not None:
+            out["dealer"] = self.dealer
         return out
 
     @classmethod
@@ -147,10 +180,14 @@ class MatchSpec:
         seed = data.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise IllegalAction("\"seed\" must be a whole number")
-        unknown = set(data) - {"type", "game", "seats", "settings", "seed"}
+        dealer = data.get("dealer")
+        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
+                                   or not 0 <= dealer < len(seats)):
+            raise IllegalAction(f"\"dealer\" must be a seat number from 0 to {len(seats) - 1}")
+        unknown = set(data) - {"type", "game", "seats", "settings", "seed", "dealer"}
         if unknown:
             raise IllegalAction(f"unknown key(s) in the start line: {sorted(unknown)}")
-        return cls(game, tuple(seats), settings, seed)
+        return cls(game, tuple(seats), settings, seed, dealer)
 
 
 def parse_settings(settings_type: type, raw: Mapping[str, Any]) -> Any:

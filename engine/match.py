@@ -4,12 +4,16 @@ scores, and who has won.
 A game keeps a `MatchProgress` inside its state and calls `close_round` when a round
 is scored, or `finish` when the match ends otherwise (Raj's fifteenth bid, the host's
 EndMatch). The end-of-match rules differ only in parameters (`MatchRule`): the target,
-whether high or low totals win, and what a tie at the top does.
+whether high or low totals win, and what a tie at the top does. The host's corrections
+(`engine.core.SetTotals`, `CorrectRound`) are `set_totals` and `correct_round`, so every
+game treats them alike.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Literal
+
+from engine.core import CorrectRound, IllegalAction, Notice, SetTotals
 
 
 @dataclass(frozen=True)
@@ -71,3 +75,61 @@ def finish(progress: MatchProgress, goal: str) -> MatchProgress:
     if progress.finished:
         return progress
     return replace(progress, finished=True, winners=progress.best(goal))
+
+
+def _scores_ok(values: tuple[int, ...], seats: int, what: str) -> None:
+    if len(values) != seats:
+        raise IllegalAction(f"give {seats} {what}, one per seat, not {len(values)}")
+
+
+def set_totals(progress: MatchProgress, action: SetTotals,
+               pending: tuple[int, ...] | None = None) -> MatchProgress:
+    """The totals the host set. `pending`: points of the round under way that the game
+    already shows inside its totals (Raj), so the stored totals are the rest. The match
+    does not end here: a total at the target ends it when the next round is scored."""
+    if progress.finished:
+        raise IllegalAction("the match is over: correct a round's scores instead")
+    _scores_ok(action.totals, progress.seats, "totals")
+    totals = tuple(action.totals)
+    if pending is not None:
+        totals = tuple(t - p for t, p in zip(totals, pending))
+    return replace(progress, totals=totals)
+
+
+def correct_round(progress: MatchProgress, action: CorrectRound, goal: str) -> MatchProgress:
+    """The round's scores replaced, the totals moved by the difference, and, when the match
+    is over, the winners taken again from the corrected totals (a correction neither ends
+    nor reopens a match)."""
+    played = len(progress.history)
+    if not played:
+        raise IllegalAction("no round has been scored yet")
+    if not 1 <= action.round <= played:
+        raise IllegalAction(f"round {action.round} has not been scored: "
+                            f"rounds 1 to {played} have")
+    _scores_ok(action.scores, progress.seats, "scores")
+    old = progress.history[action.round - 1]
+    history = list(progress.history)
+    history[action.round - 1] = tuple(action.scores)
+    totals = tuple(t + new - was for t, new, was in zip(progress.totals, action.scores, old))
+    after = replace(progress, totals=totals, history=tuple(history))
+    if after.finished:
+        after = replace(after, winners=after.best(goal))
+    return after
+
+
+def corrected(progress: MatchProgress, action: SetTotals | CorrectRound, goal: str,
+              pending: tuple[int, ...] | None = None) -> MatchProgress:
+    """`set_totals` or `correct_round`, whichever `action` is (raises IllegalAction)."""
+    if isinstance(action, SetTotals):
+        return set_totals(progress, action, pending)
+    return correct_round(progress, action, goal)
+
+
+def correction_notice(action: SetTotals | CorrectRound, totals: tuple[int, ...],
+                      names: tuple[str, ...]) -> Notice:
+    """What the table is told after a host correction (`totals` as the screens show them)."""
+    text = ", ".join(f"{name} {total}" for name, total in zip(names, totals))
+    if isinstance(action, SetTotals):
+        return Notice("totals_set", f"The host set the totals: {text}.")
+    return Notice("round_corrected", f"The host corrected round {action.round}: "
+                                     f"the totals are now {text}.")

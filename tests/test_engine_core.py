@@ -46,7 +46,7 @@ def test_an_action_prints_readably():
 @pytest.mark.parametrize("data, reason", [
     ([1], "must be a JSON object, not list"),
     ({"seat": 1}, 'needs a "type"'),
-    ({"type": "jump"}, "unknown action type 'jump' (this game knows: add, end_match, score, undo)"),
+    ({"type": "jump"}, "unknown action type 'jump' (this game knows: add, correct_round, end_match, score, set_totals, undo)"),
     ({"type": "add", "seat": 1}, "bad 'add' action: $: missing field 'n' of Add"),
     ({"type": "add", "seat": 1, "n": "2"}, "bad 'add' action: $.n: expected a whole number"),
     ({"type": "add", "seat": 1, "n": 2, "x": 0}, "unknown field(s) ['x']"),
@@ -60,7 +60,7 @@ def test_bad_action_json_is_refused_in_words(data, reason):
 
 def test_a_vocabulary_has_the_shared_actions_and_refuses_repeats():
     vocab = vocabulary(Add, Score)
-    assert set(vocab) == {"add", "score", "undo", "end_match"}
+    assert set(vocab) == {"add", "score", "undo", "end_match", "set_totals", "correct_round"}
     assert all(vocab[a.kind] is a for a in SHARED_ACTIONS)
     with pytest.raises(ValueError, match="repeated"):
         vocabulary(Add, Add)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import EndMatch, Game, IllegalAction, Undo, parse_action, state_from_json, state_to_json
+from engine.core import CorrectRound, EndMatch, Game, IllegalAction, SetTotals, Undo, parse_action, state_from_json, state_to_json
 from engine.games import get_game
 from engine.log import read_log
 from engine.solo import GAME
@@ -26,6 +26,7 @@ ONE_OF_EACH = [
     ChooseColour(0, "Y"), Swap(1, 3), Draw(2), Pass(2), TakePenalty(3), Claim(4, 123456789),
     SettlePlay(2), HoldCard("CHOOSE"), CallSolo(1), CatchSolo(0, 1), SetHandSize(2, 5),
     RoundCards(1, ("R1", "ROTATE")), RoundCards(2, ()), Undo(), EndMatch(),
+    SetTotals((10, 0, 250, 3, 4)), CorrectRound(2, (0, 35, 0, 0, 0)),
 ]
 
 

@@ -34,7 +34,7 @@ class Flip7Game:
         settings = parse_settings(Flip7Settings, spec.settings)
         if isinstance(settings.target, bool) or settings.target < 1:
             raise IllegalAction("the target score must be at least 1")
-        return new_table(tuple(spec.seats), settings)
+        return new_table(tuple(spec.seats), settings, spec.first_dealer)
 
     def check(self, state: Flip7State, action: Action) -> None:
         if isinstance(action, Undo):

@@ -16,12 +16,13 @@ the end of a round, the next turn), and `wait`/`who` say whose input comes next:
 """
 from __future__ import annotations
 
-from engine.core import Action, EndMatch, IllegalAction, Notice, Seat
+from engine.core import Action, CorrectRound, EndMatch, IllegalAction, Notice, Seat, SetTotals
 from engine.flip7.actions import Flip, Hit, Stay, Target
 from engine.flip7.deck import DECK
 from engine.flip7.state import (ACTIVE, BUSTED, CODES, FLIP7_COUNT, FROZEN, STAYED, Choice,
                                 Flip7Settings, Flip7State, FlipThree, Line, score_cards)
-from engine.match import MatchProgress, MatchRule, close_round, finish
+from engine.match import (MatchProgress, MatchRule, close_round, correction_notice, corrected,
+                          finish)
 
 CARD, DECIDE, TARGET, OVER = "card", "decide", "target", "over"
 
@@ -121,12 +122,12 @@ def thaw(state: Flip7State) -> Table:
     return t
 
 
-def new_table(seats: tuple[Seat, ...], settings: Flip7Settings) -> Table:
-    """The first round of a match, ready for the deal (seat 0 deals first)."""
+def new_table(seats: tuple[Seat, ...], settings: Flip7Settings, dealer: int = 0) -> Table:
+    """The first round of a match, ready for the deal (`dealer` deals first)."""
     n = len(seats)
     t = Table()
     t.seats, t.settings, t.rule = seats, settings, match_rule(settings)
-    t.progress = MatchProgress.new(n, dealer=0)
+    t.progress = MatchProgress.new(n, dealer=dealer)
     t.deck = [COPIES[c] for c in CODES]
     t.deck_size = sum(t.deck)
     t.set_aside, t.set_aside_size = [0] * len(CODES), 0
@@ -195,6 +196,9 @@ def _seat_ok(t: Table, seat: object, what: str = "seat") -> None:
 def check(t: Table, action: Action) -> None:
     """Raise IllegalAction (with the reason) unless `action` may happen now."""
     kind = type(action)
+    if kind is SetTotals or kind is CorrectRound:
+        corrected(t.progress, action, "high")
+        return
     if t.wait == OVER:
         raise IllegalAction("the match is over")
     if kind is Flip:
@@ -269,6 +273,11 @@ def step(t: Table, action: Action) -> None:
         card = t.choice[1]
         t.choice = None
         _play(t, action.seat, card, action.target)
+    elif kind is SetTotals or kind is CorrectRound:
+        t.progress = corrected(t.progress, action, "high")
+        if t.notes is not None:
+            t.notes.append(correction_notice(action, t.progress.totals,
+                                             tuple(t.name(s) for s in range(len(t.seats)))))
     else:  # EndMatch
         t.progress = finish(t.progress, "high")
         if t.notes is not None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engine.core import (Action, EndMatch, IllegalAction, MatchSpec, Notice, parse_action,
-                         parse_settings)
+from engine.core import (Action, CorrectRound, EndMatch, IllegalAction, MatchSpec, Notice,
+                         SetTotals, parse_action, parse_settings)
 from engine.hitthedeck import slaps
 from engine.hitthedeck.actions import (ACTIONS, CloseWindow, Cut, Draw, FakeOut, Flip,
                                        ForgotCall, HandCards, Pass, Play, SetHandSize, Slap,
@@ -23,7 +23,7 @@ from engine.hitthedeck.deck import DECK
 from engine.hitthedeck.state import (COUNTING, DEAL, MUST_AFTER_DRAW, MUST_CUT, MUST_FLIP,
                                      MUST_PLAY, MUST_UNBURY, OVER, PLAY, START, Settings, State,
                                      new_state)
-from engine.match import close_round, finish
+from engine.match import close_round, correction_notice, corrected, finish
 
 Step = tuple[State, tuple[Notice, ...]]
 
@@ -401,6 +401,12 @@ def _end_match(state: State, action: EndMatch) -> Step:
                              f"win{'s' if len(progress.winners) == 1 else ''}.", progress.winners),)
 
 
+def _correction(state: State, action: SetTotals | CorrectRound) -> Step:
+    progress = corrected(state.progress, action, "low")
+    return replace(state, progress=progress), (
+        correction_notice(action, progress.totals, tuple(s.name for s in state.seats)),)
+
+
 def _new_card(handler):
     """A card reached the discard pile: earlier fake-outs can no longer be a HAND's slaps."""
     def step_with_card(state: State, action: Action) -> Step:
@@ -412,11 +418,12 @@ def _new_card(handler):
 HANDLERS = {StartHand: _start_hand, TurnUp: _new_card(_turn_up), Play: _new_card(_play),
             Draw: _draw, Pass: _pass, Cut: _new_card(_cut), Flip: _new_card(_flip), Slap: _slap, CloseWindow: _close_window,
             ForgotCall: _forgot_call, FakeOut: _fake_out, SetHandSize: _set_hand_size,
-            HandCards: _hand_cards, EndMatch: _end_match}
+            HandCards: _hand_cards, EndMatch: _end_match,
+            SetTotals: _correction, CorrectRound: _correction}
 
 
 def step(state: State, action: Action) -> Step:
-    if state.phase == OVER or state.progress.finished:
+    if (state.phase == OVER or state.progress.finished) and not isinstance(action, (SetTotals, CorrectRound)):
         raise IllegalAction("the match is over")
     handler = HANDLERS.get(type(action))
     if handler is None:
@@ -449,7 +456,7 @@ class HitTheDeck:
                 raise IllegalAction(f"bad settings: {key} must be at least 1")
         if min(settings.tie_tolerance_ns, settings.repeat_guard_ns, settings.late_report_ms) < 0:
             raise IllegalAction("bad settings: tolerances cannot be negative")
-        return new_state(settings, tuple(spec.seats))
+        return new_state(settings, tuple(spec.seats), spec.first_dealer)
 
     def check(self, state: State, action: Action) -> None:
         step(state, action)

@@ -132,8 +132,8 @@ class State:
         return (seat + d * steps) % self.players
 
 
-def new_state(settings: Settings, seats: tuple[Seat, ...]) -> State:
+def new_state(settings: Settings, seats: tuple[Seat, ...], dealer: int = 0) -> State:
     n = len(seats)
-    return State(settings=settings, seats=seats, progress=MatchProgress.new(n),
+    return State(settings=settings, seats=seats, progress=MatchProgress.new(n, dealer),
                  hand_counts=(0,) * n, laid_out=(None,) * n)
 

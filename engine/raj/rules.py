@@ -16,9 +16,9 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
-from engine.core import (Action, EndMatch, IllegalAction, MatchSpec, Notice, Seat,
-                         parse_settings, vocabulary)
-from engine.match import MatchProgress, finish
+from engine.core import (Action, CorrectRound, EndMatch, IllegalAction, MatchSpec, Notice, Seat,
+                         SetTotals, parse_settings, vocabulary)
+from engine.match import MatchProgress, correction_notice, corrected, finish
 from engine.raj.deck import BID_VALUES, DECK, POINT_CARDS, SEAT_COLOURS, parse_bid
 
 Phase = Literal["point", "bidding"]
@@ -107,7 +107,18 @@ class RajState:
         return tuple(v for v in BID_VALUES if v not in spent)
 
     def score(self, seat: int) -> int:
+        """The points collected this game."""
         return sum(DECK[c].value for c in self.collected[seat])
+
+    def total(self, seat: int) -> int:
+        """The seat's total: what the host set (`SetTotals`, none: 0) plus this game's
+        points; once the game is over, the match's total (a corrected score included)."""
+        if self.progress.finished:
+            return self.progress.totals[seat]
+        return self.progress.totals[seat] + self.score(seat)
+
+    def totals(self) -> tuple[int, ...]:
+        return tuple(self.total(s) for s in range(self.players))
 
     def waiting_for(self) -> tuple[int, ...]:
         """Seats whose bid for this round is not in yet."""
@@ -151,7 +162,7 @@ class RajGame:
             raise IllegalAction(f"Raj is for 2 to 5 players, not {n}")
         settings = parse_settings(RajSettings, spec.settings)
         return RajState(seats=spec.seats, colours=seat_colours(spec.seats), settings=settings,
-                        progress=MatchProgress.new(n), down=(False,) * n, bids=(None,) * n,
+                        progress=MatchProgress.new(n, spec.first_dealer), down=(False,) * n, bids=(None,) * n,
                         fouled=(False,) * n, fouls=(None,) * n, used=((),) * n,
                         collected=((),) * n)
 
@@ -162,6 +173,8 @@ class RajGame:
         return self._step(state, action)
 
     def _step(self, state: RajState, action: Action) -> tuple[RajState, tuple[Notice, ...]]:
+        if isinstance(action, (SetTotals, CorrectRound)):
+            return _correction(state, action)
         if state.progress.finished:
             raise IllegalAction("the game is over")
         if isinstance(action, RevealPoint):
@@ -307,9 +320,16 @@ def _settle_round(state: RajState) -> tuple[RajState, tuple[Notice, ...]]:
     return new, tuple(notices)
 
 
+def _correction(state: RajState, action: SetTotals | CorrectRound) -> tuple[RajState, tuple[Notice, ...]]:
+    scores = tuple(state.score(s) for s in range(state.players))
+    new = replace(state, progress=corrected(state.progress, action, "high", pending=scores))
+    return new, (correction_notice(action, new.totals(), tuple(s.name for s in state.seats)),)
+
+
 def _end(state: RajState, why: str) -> tuple[RajState, tuple[Notice, ...]]:
-    totals = tuple(state.score(s) for s in range(state.players))
-    progress = finish(replace(state.progress, totals=totals, history=(totals,)), "high")
+    scores = tuple(state.score(s) for s in range(state.players))
+    totals = tuple(t + s for t, s in zip(state.progress.totals, scores))
+    progress = finish(replace(state.progress, totals=totals, history=(scores,)), "high")
     winners = " and ".join(state.seats[s].name for s in progress.winners)
     verb = "win" if len(progress.winners) > 1 else "wins"
     return (replace(state, progress=progress),

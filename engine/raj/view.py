@@ -35,7 +35,7 @@ def view(state: RajState) -> dict[str, Any]:
         "rounds": len(POINT_CARDS),
         "dealer": state.progress.dealer,
         "turn": None,
-        "totals": [state.score(s) for s in range(n)],
+        "totals": list(state.totals()),
         "history": [list(h) for h in state.progress.history],
         "finished": state.progress.finished,
         "winners": list(state.progress.winners),

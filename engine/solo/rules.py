@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.core import EndMatch, IllegalAction, MatchSpec, Notice, parse_settings
-from engine.match import MatchProgress, close_round, finish
+from engine.core import (CorrectRound, EndMatch, IllegalAction, MatchSpec, Notice, SetTotals,
+                         parse_settings)
+from engine.match import MatchProgress, close_round, correction_notice, corrected, finish
 from engine.solo.actions import (CallSolo, CatchSolo, ChooseColour, Claim, Draw, HoldCard,
                                  Pass, Play, RoundCards, SetHandSize, SettlePlay, StartRound,
                                  Swap, TakePenalty)
@@ -44,7 +45,7 @@ def start(spec: MatchSpec) -> SoloState:
         raise IllegalAction(f"cannot deal {settings.hand_size} cards to {n} players "
                             f"from {DECK.size} cards and still turn one over")
     return SoloState(settings=settings, seats=tuple(s.name for s in spec.seats),
-                     match=MatchProgress.new(n))
+                     match=MatchProgress.new(n, spec.first_dealer))
 
 
 # --- legality -------------------------------------------------------------------------
@@ -135,7 +136,7 @@ def _on_turn(state: SoloState, seat: int, what: str) -> None:
 
 
 def check(state: SoloState, action) -> None:
-    if state.match.finished or state.phase == "over":
+    if (state.match.finished or state.phase == "over") and not isinstance(action, (SetTotals, CorrectRound)):
         raise IllegalAction("the match is over")
     handler = _CHECKS.get(type(action))
     if handler is None:
@@ -313,11 +314,16 @@ def _check_end(state: SoloState, a: EndMatch) -> None:
     return None
 
 
+def _check_correction(state: SoloState, a: SetTotals | CorrectRound) -> None:
+    corrected(state.match, a, "high")
+
+
 _CHECKS = {StartRound: _check_start, Play: _check_play, ChooseColour: _check_colour,
            Swap: _check_swap, Draw: _check_draw, Pass: _check_pass,
            TakePenalty: _check_penalty, Claim: _check_claim, SettlePlay: _check_settle,
            HoldCard: _check_hold, CallSolo: _check_call, CatchSolo: _check_catch, SetHandSize: _check_hand_size,
-           RoundCards: _check_round_cards, EndMatch: _check_end}
+           RoundCards: _check_round_cards, EndMatch: _check_end,
+           SetTotals: _check_correction, CorrectRound: _check_correction}
 
 
 # --- effects --------------------------------------------------------------------------
@@ -557,6 +563,11 @@ def _apply_end(state: SoloState, a: EndMatch) -> Result:
     return s, (Notice("match_over", f"The match is over. Winner(s): {names}.", match.winners),)
 
 
+def _apply_correction(state: SoloState, a: SetTotals | CorrectRound) -> Result:
+    match = corrected(state.match, a, "high")
+    return replace(state, match=match), (correction_notice(a, match.totals, state.seats),)
+
+
 def _maybe_score_ready(state: SoloState) -> SoloState:
     """Hands of no cards need no laying out."""
     laid = tuple(() if cards is None and state.hands[i] == 0 else cards
@@ -590,4 +601,5 @@ _EFFECTS = {StartRound: _apply_start, Play: _apply_play, ChooseColour: _apply_co
             Swap: _apply_swap, Draw: _apply_draw, Pass: _apply_pass,
             TakePenalty: _apply_penalty, Claim: _apply_claim, SettlePlay: _apply_settle,
             HoldCard: _apply_hold, CallSolo: _apply_call, CatchSolo: _apply_catch, SetHandSize: _apply_hand_size,
-            RoundCards: _apply_round_cards, EndMatch: _apply_end}
+            RoundCards: _apply_round_cards, EndMatch: _apply_end,
+            SetTotals: _apply_correction, CorrectRound: _apply_correction}

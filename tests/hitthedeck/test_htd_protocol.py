@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import EndMatch, IllegalAction, Undo, state_from_json, state_to_json
+from engine.core import SHARED_ACTIONS, CorrectRound, EndMatch, IllegalAction, SetTotals, Undo, state_from_json, state_to_json
 from engine.games import get_game
 from engine.hitthedeck import GAME
 from engine.hitthedeck.actions import (ACTION_TYPES, CloseWindow, Cut, Draw, FakeOut, Flip,
@@ -19,12 +19,12 @@ EXAMPLES = [StartHand(), TurnUp("HIT-HAND", 12), TurnUp("R3"), Play(1, "R-CUT", 
             Pass(2), Cut(1, "Y-FLIP", 99), Flip(2, "G4"), Slap(0, 1_000_000_001),
             CloseWindow(3_000_000_000), CloseWindow(), ForgotCall(1), FakeOut(3, 17),
             FakeOut(3), SetHandSize(2, 9), HandCards(0, ("R1", "HIT-HAND")), HandCards(1, ()),
-            Undo(), EndMatch()]
+            Undo(), EndMatch(), SetTotals((5, 0, 12)), CorrectRound(1, (0, 3, 9))]
 
 
 def test_every_action_type_has_an_example():
-    assert {type(a) for a in EXAMPLES} == set(ACTION_TYPES) | {Undo, EndMatch}
-    assert set(GAME.actions) == {cls.kind for cls in ACTION_TYPES} | {"undo", "end_match"}
+    assert {type(a) for a in EXAMPLES} == set(ACTION_TYPES) | set(SHARED_ACTIONS)
+    assert set(GAME.actions) == {cls.kind for cls in ACTION_TYPES + SHARED_ACTIONS}
 
 
 @pytest.mark.parametrize("action", EXAMPLES, ids=lambda a: a.kind)
