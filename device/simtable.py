@@ -73,21 +73,22 @@ CLEARED_AFTER_EACH_CARD = ("flip7",)
 # "card": laid in the game's card zone (the camera reads it); "pad": a pad press;
 # "host": entered on the host phone (or the turn button); "auto": the referee produces
 # it from the clock. A kind missing here is an error, never a silent default.
+SHARED_HOW = {"undo": "host", "end_match": "host", "set_totals": "host", "correct_round": "host"}
 HOW: dict[str, dict[str, str]] = {
     "flip7": {"flip": "card", "hit": "pad", "stay": "pad", "target": "pad",
-              "undo": "host", "end_match": "host"},
+              **SHARED_HOW},
     "raj": {"reveal_point": "card", "bid": "card", "bid_down": "pad",
-            "undo": "host", "end_match": "host"},
+            **SHARED_HOW},
     "solo": {"start_round": "card", "play": "card", "claim": "pad", "call_solo": "pad",
              "catch_solo": "pad", "choose_colour": "host", "swap": "host", "draw": "host",
-             "pass": "host", "take_penalty": "host", "settle_play": "host",
+             "pass": "host", "take_penalty": "host", "settle_play": "host", "hold_card": "card",
              "set_hand_size": "host", "round_cards": "host",   # laid out: no scoring zone in the sim
-             "undo": "host", "end_match": "host"},
+             **SHARED_HOW},
     "hitthedeck": {"turn_up": "card", "play": "card", "cut": "card", "flip": "card",
                    "slap": "pad", "fake_out": "pad", "close_window": "auto",
                    "start_hand": "host", "draw": "host", "pass": "host", "forgot_call": "host",
                    "set_hand_size": "host", "hand_cards": "host",
-                   "undo": "host", "end_match": "host"},
+                   **SHARED_HOW},
 }
 
 
