@@ -225,7 +225,8 @@ def test_host_shortcuts_follow_the_table(host, table):
 
 def test_action_schema_describes_each_field(host):
     actions = {a["type"]: a for a in host.get("/api/games/flip7/actions").get_json()["actions"]}
-    assert set(actions) == {"flip", "hit", "stay", "target", "undo", "end_match"}
+    assert set(actions) == {"flip", "hit", "stay", "target", "undo", "end_match",
+                            "set_totals", "correct_round"}
     assert [(f["name"], f["kind"], f["optional"]) for f in actions["flip"]["fields"]] == \
         [("card", "card", False), ("seat", "seat", True)]
     games = {g["name"]: g for g in host.get("/api/games").get_json()}
