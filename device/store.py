@@ -57,6 +57,7 @@ from engine.games import get_game
 from engine.serial import from_jsonable, to_jsonable
 from engine.untrusted import displayable_json, encodable, json_problem
 from engine.log import Timeline
+from engine.stats import match_statistics
 
 SCHEMA_VERSION = 1
 SOURCES = ("camera", "pad", "host", "bot", "web")
@@ -781,3 +782,35 @@ def _lookup(games: GameLookup, name: str) -> Game:
 def resume_unfinished(store: EventStore, games: GameLookup = get_game) -> list[OpenMatch]:
     """Every unfinished match, folded again, oldest first."""
     return [OpenMatch.resume(store, r.id, games) for r in store.unfinished()]
+
+
+def player_records(store: EventStore) -> list[dict[str, Any]]:
+    """Each player's record over the finished matches, from their logs: {"name",
+    "matches", "wins", "games": {game: {"matches", "wins", "best", "figures": {figure:
+    sum}}}}, most wins first. A player is a seat name; a log the rules now refuse is left
+    out rather than guessed at."""
+    records: dict[str, dict[str, Any]] = {}
+    for match in store.matches():
+        if not match.finished:
+            continue
+        try:
+            stats = match_statistics(match.spec, [json.loads(t) for _, t in store.action_texts(match.id)])
+        except (IllegalAction, KeyError, ValueError):
+            continue
+        for player in stats["players"]:
+            rec = records.setdefault(player["name"], {"name": player["name"], "matches": 0,
+                                                      "wins": 0, "games": {}})
+            won = player["seat"] in stats["winners"]
+            game = rec["games"].setdefault(match.game, {"matches": 0, "wins": 0, "best": None,
+                                                         "figures": {}})
+            rec["matches"] += 1
+            rec["wins"] += won
+            game["matches"] += 1
+            game["wins"] += won
+            points = player.get("points", 0)
+            better = max if match.game != "hitthedeck" else min   # lowest wins Hit the Deck
+            game["best"] = points if game["best"] is None else better(game["best"], points)
+            for figure in stats["figures"]:
+                if figure != "points":
+                    game["figures"][figure] = game["figures"].get(figure, 0) + player.get(figure, 0)
+    return sorted(records.values(), key=lambda r: (-r["wins"], -r["matches"], r["name"]))

@@ -26,6 +26,7 @@ HTTP (web), the camera and pad drivers (they call `observe_event` and `set_statu
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 import threading
 import time
@@ -39,8 +40,9 @@ import dataclasses
 from engine.core import Action, EndMatch, IllegalAction, MatchSpec, Notice, Undo
 from engine.games import get_game
 from engine.serial import from_jsonable
+from engine.stats import match_statistics
 
-from device.store import EventStore, GameLookup, OpenMatch, StoreError, StoreUnwritable
+from device.store import EventStore, GameLookup, OpenMatch, StoreError, StoreUnwritable, player_records
 
 log = logging.getLogger("deckhand.table")
 
@@ -123,6 +125,7 @@ class LiveTable:
         self._camera_paused = False
         self._notices: tuple[Notice, ...] = ()
         self._change: dict[str, Any] | None = None
+        self._stats: tuple[tuple[int, int], dict[str, Any] | None] | None = None
         self._match: OpenMatch | None = None
         matches = store.matches()
         if matches:
@@ -321,6 +324,9 @@ class LiveTable:
         with self._changed, self._writing():
             self._store.save_player(name, colour)
 
+    def player_records(self) -> list[dict[str, Any]]:
+        return player_records(self._store)
+
     # -- inside ------------------------------------------------------------------------
 
     def _require_match(self) -> OpenMatch:
@@ -464,4 +470,19 @@ class LiveTable:
             "status": dict(self._status),
             "last": None if match is None else self._last_in_effect(match),
             "change": self._change,
+            "stats": self._match_stats(match),
         }
+
+    def _match_stats(self, match: OpenMatch | None) -> dict[str, Any] | None:
+        """The finished match's own figures (engine.stats, from its log), once per row."""
+        if match is None or not match.summary.finished:
+            return None
+        key = (match.id, match.rows_logged)
+        if self._stats is None or self._stats[0] != key:
+            rows = [json.loads(text) for _, text in self._store.action_texts(match.id)]
+            try:
+                figures = match_statistics(match.record.spec, rows)
+            except IllegalAction:
+                figures = None
+            self._stats = (key, figures)
+        return self._stats[1]

@@ -57,7 +57,7 @@ def test_it_has_every_method_of_the_table_service():
 def test_an_empty_table_has_no_match(table):
     snap = table.snapshot()
     assert snap == {"seq": 0, "match": None, "view": None, "notices": [],
-                    "status": {"camera": "none", "pads": "none"}, "last": None, "change": None}
+                    "status": {"camera": "none", "pads": "none"}, "last": None, "change": None, "stats": None}
     with pytest.raises(IllegalAction, match="no match"):
         table.submit({"type": "add", "seat": 1, "n": 1}, "host")
     assert table.events_since(0, 0) == []

@@ -238,7 +238,14 @@ FRENCH: dict[str, str] = {
     # the game's own figures in the summary
     "Busts": "Éliminations", "Flip 7s": "Flip 7", "Slaps lost": "Tapes perdues",
     "Fake-outs": "Fausses tapes", "Cards collected": "Cartes ramassées",
-    "Rounds won": "Manches gagnées", "Points collected": "Points ramassés",
+    "Rounds won": "Manches gagnées", "Second Chances used": "Secondes chances utilisées",
+    "Forgotten calls": "Annonces oubliées", "Out-of-turn discards": "Défausses hors tour",
+    "Caught without Solo": "Pris sans Solo", "Catches": "Prises", "Penalties taken": "Pénalités prises",
+    "Fouls": "Fautes",
+    "Records": "Palmarès", "wins": "victoires", "matches": "parties", "Best score": "Meilleur score",
+    "Correct a round's score": "Corriger le score d'une manche",
+    "Save the correction": "Enregistrer la correction",
+    "a round's score corrected": "le score d'une manche corrigé", "the totals set": "les totaux fixés",
 }
 
 # French notices by game and Notice.code ("*" for any game). In a template, {name} is the

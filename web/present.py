@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from engine.games import get_game
 from web.cards import css_colour, deck_cards
 from web.chart import score_chart
 from web.i18n import notice_text, prompt_text, translate
@@ -89,10 +90,19 @@ def present(snapshot: Mapping[str, Any], lang: str,
         "round": view.get("round"), "rounds": view.get("rounds"),
         "table": view.get("table") or {},
         "names": names, "colours": colours,
-        "stats": match_stats(view, lang),
+        "stats": match_stats(snapshot.get("stats"), lang),
         "faces": deck_cards(game),
+        "can_correct_round": _takes(game, "correct_round"),
     })
     return out
+
+
+def _takes(game: str, kind: str) -> bool:
+    """Whether `game`'s vocabulary has the action `kind`."""
+    try:
+        return kind in get_game(game).actions
+    except (ImportError, AttributeError, ValueError):
+        return False
 
 
 def _taken(snapshot: Mapping[str, Any]) -> list[int]:
@@ -117,23 +127,23 @@ def _hand_sizes(table: Mapping[str, Any], n: int) -> list[int | None]:
     return [None] * n
 
 
-# The figures a game's view may give for the end-of-match summary, in the order shown.
+# The game's own figures (engine.stats.match_statistics), as the summary names them.
 STAT_LABELS = {
-    "busts": "Busts", "flip7s": "Flip 7s", "flip_sevens": "Flip 7s",
-    "slaps_lost": "Slaps lost", "fake_outs": "Fake-outs", "cards_collected": "Cards collected",
-    "rounds_won": "Rounds won", "points_collected": "Points collected",
+    "rounds_won": "Rounds won", "busts": "Busts", "flip7s": "Flip 7s",
+    "second_chances_used": "Second Chances used", "frozen": "Frozen",
+    "slaps_lost": "Slaps lost", "fake_outs": "Fake-outs", "forgot_calls": "Forgotten calls",
+    "out_of_turn": "Out-of-turn discards", "solo_caught": "Caught without Solo",
+    "catches": "Catches", "penalties_taken": "Penalties taken",
+    "cards_collected": "Cards collected", "fouls": "Fouls",
 }
 
 
-def match_stats(view: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
-    """The game's own figures per seat ({"label", "values"}), from the view's "stats"
-    (a mapping of figure name to one number per seat)."""
-    stats = view.get("stats")
+def match_stats(stats: Mapping[str, Any] | None, lang: str) -> list[dict[str, Any]]:
+    """The finished match's figures as rows: {"key", "label", "values" (one per seat)}
+    (the points are the standings' own column, so they are left out here)."""
     if not isinstance(stats, Mapping):
         return []
-    out = []
-    for key, values in stats.items():
-        if isinstance(values, list):
-            label = STAT_LABELS.get(key, key.replace("_", " ").capitalize())
-            out.append({"key": key, "label": translate(label, lang), "values": values})
-    return out
+    players = stats.get("players") or []
+    return [{"key": key, "label": translate(STAT_LABELS.get(key, key.replace("_", " ")), lang),
+             "values": [p.get(key, 0) for p in players]}
+            for key in stats.get("figures") or [] if key != "points"]

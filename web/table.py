@@ -76,4 +76,9 @@ class TableService(Protocol):
 
     def save_player(self, name: str, colour: str) -> None: ...
 
+    def player_records(self) -> list[dict[str, Any]]:
+        """Wins, matches and each game's figures per player, from the finished matches'
+        logs: {"name", "matches", "wins", "games": {game: {"matches", "wins", "best",
+        "figures": {figure: sum}}}}."""
+
     def set_camera_paused(self, paused: bool) -> None: ...

@@ -24,6 +24,7 @@ ACTION_WORDS = {
     "catch_solo": "catches a missed Solo", "set_hand_size": "hand size",
     "hand_cards": "hand laid out", "round_cards": "hand laid out", "start_hand": "new hand",
     "end_match": "the end of the match", "start_round": "new round",
+    "correct_round": "a round's score corrected", "set_totals": "the totals set",
 }
 
 

@@ -95,6 +95,22 @@
         .then(function () { location.reload(); }).catch(function () {});
     }
   });
+  // Correct a scored round: the inputs start from that round's scores.
+  document.addEventListener("change", function (e) {
+    var sel = e.target.closest("#fix-round select[name=round]");
+    if (!sel) return;
+    var scores = JSON.parse(sel.selectedOptions[0].dataset.scores);
+    sel.form.querySelectorAll("input[name=score]").forEach(function (i, k) { i.value = scores[k]; });
+  });
+  document.addEventListener("submit", function (e) {
+    var f = e.target.closest("#fix-round");
+    if (!f) return;
+    e.preventDefault();
+    var scores = [];
+    f.querySelectorAll("input[name=score]").forEach(function (i) { scores.push(Number(i.value)); });
+    post("/api/action", { type: "correct_round", round: Number(f.round.value), scores: scores }).catch(function () {});
+  });
+
   document.addEventListener("deckhand:update", function (e) {
     if (e.detail.kind === "match" && $("#action-form")) { location.reload(); return; }
     armed = null; clearTimeout(armTimer);   // the buttons were drawn again: ask again

@@ -9,8 +9,9 @@ import json
 from flask import Blueprint, Response, abort, render_template
 
 from web.cards import css_colour
-from web.present import GAME_TITLES
-from web.request import deckhand
+from web.i18n import translate
+from web.present import GAME_TITLES, STAT_LABELS
+from web.request import current_lang, deckhand
 
 bp = Blueprint("history", __name__)
 
@@ -63,4 +64,11 @@ def match_csv(match_id: int):
 def players():
     profiles = [{**p, "css": css_colour(p.get("colour"), i)}
                 for i, p in enumerate(deckhand().table.players())]
-    return render_template("players.html", players=profiles)
+    lang = current_lang()
+    records = deckhand().table.player_records()
+    for rec in records:
+        rec["by_game"] = [{"title": GAME_TITLES.get(g, g), **v,
+                           "figures": [(translate(STAT_LABELS.get(k, k), lang), n)
+                                       for k, n in v["figures"].items()]}
+                          for g, v in sorted(rec["games"].items())]
+    return render_template("players.html", players=profiles, records=records)
