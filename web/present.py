@@ -12,7 +12,7 @@ from engine.games import get_game
 from web.cards import css_colour, deck_cards
 from web.chart import score_chart
 from web.i18n import notice_text, prompt_text, translate
-from web.words import banner, last_card, undo_question
+from web.host_words import banner, last_card, undo_question
 
 GAME_TITLES = {"flip7": "Flip 7", "solo": "Solo", "raj": "Raj", "hitthedeck": "Hit the Deck"}
 

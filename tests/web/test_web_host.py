@@ -192,3 +192,25 @@ def test_seats_carry_over_to_a_rematch(app, host, table):
     assert phone.get("/seat").status_code == 200
     assert "Open seats" in host.get("/").get_data(as_text=True)
     assert PIN  # the host PIN was never needed by the phone
+
+
+def test_the_players_page_counts_wins_matches_and_the_games_figures(host, table):
+    post_json(host, "/api/match", FLIP7)
+    for card in ("3", "4", "5"):                     # Bob 3, Cat 4, Ann 5
+        post_json(host, "/api/card", {"card": card})
+    post_json(host, "/api/action", {"type": "hit", "seat": 1})
+    post_json(host, "/api/card", {"card": "3"})      # Bob busts
+    post_json(host, "/api/action", {"type": "stay", "seat": 2})
+    post_json(host, "/api/action", {"type": "stay", "seat": 0})
+    post_json(host, "/api/action", {"type": "end_match"})
+    post_json(host, "/api/rematch", {})
+    post_json(host, "/api/action", {"type": "end_match"})   # nobody scored: all share it
+    post_json(host, "/api/match", {**FLIP7, "running": "keep"})  # unfinished: not counted
+    records = {r["name"]: r for r in table.player_records()}
+    assert records["Ann"]["matches"] == 2 and records["Ann"]["wins"] == 2
+    assert records["Bob"]["wins"] == 1 and records["Bob"]["games"]["flip7"]["figures"]["busts"] == 1
+    assert records["Ann"]["games"]["flip7"]["best"] == 5
+    page = host.get("/players").get_data(as_text=True)
+    bob = page.split('data-player="Bob"')[1].split("</article>")[0]
+    assert '<span class="wins">1</span>' in bob and '<span class="played">2</span>' in bob
+    assert "Busts 1" in bob
