@@ -93,6 +93,12 @@ def banner(snapshot: Mapping[str, Any], game: str | None, names: Sequence[str],
     if kind == "seat_taken":
         return translate("{name} joined from a phone.", lang).format(
             name=_name(names, change.get("seat")) or "?")
+    if kind == "correct_round":
+        done = (change.get("done") or {}).get("action") or {}
+        return translate("The host corrected the scores of round {number}.", lang).format(
+            number=done.get("round", "?"))
+    if kind == "set_totals":
+        return translate("The host set the totals.", lang)
     if change.get("done"):
         return translate("The host entered {what}.", lang).format(
             what=describe(change.get("done"), game, names, lang))

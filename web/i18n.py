@@ -226,6 +226,8 @@ FRENCH: dict[str, str] = {
     "{name} joined from a phone.": "{name} a rejoint depuis un téléphone.",
     "The host entered {what}.": "L'hôte a saisi {what}.",
     "The host changed the table.": "L'hôte a modifié la table.",
+    "The host corrected the scores of round {number}.": "L'hôte a corrigé les scores de la manche {number}.",
+    "The host set the totals.": "L'hôte a fixé les totaux.",
     "gives the card away": "donne la carte", "draws a card": "pioche une carte",
     "passes": "passe", "slap": "tape", "the slap result": "le résultat de la tape",
     "fake-out": "fausse tape", "forgot to call": "a oublié d'annoncer", "bid is down": "mise posée",

@@ -108,6 +108,10 @@ def test_rematch_same_seats_and_settings_only_when_over(host, table):
     match = table.snapshot()["match"]
     assert match["id"] == 2 and [s["name"] for s in match["seats"]] == ["Ann", "Bob", "Cat"]
     assert match["settings"] == {"target": 50}
+    assert table.snapshot()["view"]["dealer"] == 1          # the next dealer deals first
+    post_json(host, "/api/action", {"type": "end_match"})
+    post_json(host, "/api/rematch", {})
+    assert table.snapshot()["view"]["dealer"] == 2
 
 
 def test_the_finished_screen_says_final_not_round_one(host, table):

@@ -281,3 +281,30 @@ def test_the_summary_shows_the_games_own_figures(browser, served, game, rounds):
     rounds_shown = page.locator(".summary table.rounds:not(.stats) tbody tr").count()
     assert rounds_shown == max(1, len(stats["rounds"]))
     page.context.close()
+
+
+def test_the_host_corrects_a_finished_rounds_score(browser, served):
+    base, table = served
+    table.new_match({"type": "start", **FLIP7}, "host")
+    for card in ("3", "4", "5"):                     # Bob 3, Cat 4, Ann 5
+        table.submit({"type": "flip", "card": card}, "camera")
+    for seat in (1, 2, 0):
+        table.submit({"type": "stay", "seat": seat}, "host")
+    table.submit({"type": "end_match"}, "host")
+    assert table.snapshot()["view"]["history"] == [[5, 3, 4]]
+    host = new_page(browser, base, host=True)
+    screen = new_page(browser, base, width=1280)
+    screen.goto(base + "/")
+    screen.wait_for_selector("#conn.ok")
+    host.click(".fixround summary")
+    host.locator("#fix-round input[name=score]").nth(1).fill("13")   # Bob had 13, not 3
+    host.click("#fix-round button[type=submit]")
+    expect(host.locator(".summary .winner .big")).to_contain_text("Bob")
+    assert table.match_rows(1)[-1]["action"] == {"type": "correct_round", "round": 1,
+                                                 "scores": [5, 13, 4]}
+    assert table.snapshot()["view"]["totals"] == [5, 13, 4]
+    assert replayed_view(table) == table.snapshot()["view"]
+    expect(screen.locator(".banner")).to_have_text("The host corrected the scores of round 1.")
+    expect(screen.locator(".summary .standings li").first).to_contain_text("Bob")
+    host.context.close()
+    screen.context.close()
