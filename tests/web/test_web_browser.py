@@ -4,13 +4,12 @@ a wrong entry, the French pages, a virtual pad, and screenshots of the table scr
 every game at the end of a round (tests/artifacts/, git-ignored)."""
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
+from browsing import ARTIFACTS, chromium, hold, playwright_or_skip
 from conftest import FLIP7, PIN, play
 from device.store import EventStore
 from device.table import LiveTable
@@ -19,24 +18,13 @@ from sse import ServerThread
 from web.app import create_app
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = os.environ.get("DECKHAND_CHROMIUM") or shutil.which("chromium")
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
-
-if not CHROMIUM:
-    pytest.skip("no Chromium installed (apt-get install chromium, or set DECKHAND_CHROMIUM)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+sync_api = playwright_or_skip()
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium(sync_api) as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
@@ -133,13 +121,7 @@ def test_virtual_pad_hold_means_stay(browser, served):
     pg.fill("input[name=pin]", PIN)
     pg.click("button[type=submit]")
     pg.goto(f"{base}/pad/1")
-    box = pg.locator("#pad").bounding_box()
-    pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    pg.mouse.down()
-    pg.wait_for_timeout(650)
-    with pg.expect_response(lambda r: r.url.endswith("/api/observe")) as resp:
-        pg.mouse.up()
-    assert resp.value.status == 200
+    assert hold(pg, "#pad", "/api/observe").status == 200
     assert table.snapshot()["view"]["table"]["lines"][1]["status"] == "stayed"
     context.close()
 

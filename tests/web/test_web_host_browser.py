@@ -9,31 +9,20 @@ issue's goals and written to tests/artifacts/host-taps.json for the report."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 
+from browsing import ARTIFACTS, chromium, hold, playwright_or_skip
 from conftest import FLIP7, PIN, play
 from engine.log import read_log
 from sse import ServerThread
 from web.app import create_app
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = os.environ.get("DECKHAND_CHROMIUM") or shutil.which("chromium")
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
-GOALS = {"enter a card by hand": 2, "correct a misread card": 2, "undo": 2, "start a rematch": 1}
-
-if not CHROMIUM:
-    pytest.skip("no Chromium installed (apt-get install chromium, or set DECKHAND_CHROMIUM)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+sync_api = playwright_or_skip()
 expect = sync_api.expect
+GOALS = {"enter a card by hand": 2, "correct a misread card": 2, "undo": 2, "start a rematch": 1}
 
 SOLO = {"type": "start", "game": "solo", "seats": [{"name": "Ann", "colour": "red"},
                                                    {"name": "Bob", "colour": "blue"},
@@ -55,10 +44,8 @@ class Taps:
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium(sync_api) as b:
         yield b
-        b.close()
     if TAPS:
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / "host-taps.json").write_text(json.dumps(TAPS, indent=1))
@@ -179,13 +166,7 @@ def test_a_seat_joined_by_qr_presses_its_pad_and_cannot_undo(browser, served):
     expect(screen.locator(".banner")).to_have_text("Bob joined from a phone.")
     expect(screen.locator("#open-seats")).not_to_contain_text("Bob")
     # Bob holds the pad: Stay
-    box = phone.locator("#pad").bounding_box()
-    phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    phone.mouse.down()
-    phone.wait_for_timeout(650)
-    with phone.expect_response(lambda r: r.url.endswith("/api/seat/press")) as resp:
-        phone.mouse.up()
-    assert resp.value.status == 200
+    assert hold(phone, "#pad", "/api/seat/press").status == 200
     assert table.snapshot()["view"]["table"]["lines"][1]["status"] == "stayed"
     expect(phone.locator("#my-turn")).to_have_text("Cat to play")
     # the player's page cannot undo, end, start or press another pad
