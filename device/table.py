@@ -42,7 +42,8 @@ from engine.games import get_game
 from engine.serial import from_jsonable
 from engine.stats import match_statistics
 
-from device.store import EventStore, GameLookup, OpenMatch, StoreError, StoreUnwritable, player_records
+from device.store import (EventStore, GameLookup, OpenMatch, StoreError, StoreUnwritable,
+                          player_records)
 
 log = logging.getLogger("deckhand.table")
 
