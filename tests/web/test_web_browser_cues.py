@@ -3,35 +3,22 @@ real HTTP): sounds for a bust and a new turn that the switch turns off, the rank
 hidden after their few seconds, and the phone asking to stay awake."""
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
+from browsing import chromium, playwright_or_skip
 from conftest import FLIP7, PIN
 from sse import ServerThread
 from web.app import create_app
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = os.environ.get("DECKHAND_CHROMIUM") or shutil.which("chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync",
-        "--autoplay-policy=no-user-gesture-required"]
-
-if not CHROMIUM:
-    pytest.skip("no Chromium installed (apt-get install chromium, or set DECKHAND_CHROMIUM)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+sync_api = playwright_or_skip()
 MS = 1_000_000
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium(sync_api, ("--autoplay-policy=no-user-gesture-required",)) as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
