@@ -20,6 +20,7 @@ from engine.core import Action, CorrectRound, EndMatch, IllegalAction, Notice, S
 from engine.flip7.actions import Flip, Hit, Stay, Target
 from engine.flip7.deck import DECK
 from engine.flip7.state import (ACTIVE, BUSTED, CODES, FLIP7_COUNT, FROZEN, STAYED, Choice,
+                                Forced,
                                 Flip7Settings, Flip7State, FlipThree, Line, score_cards)
 from engine.match import (MatchProgress, MatchRule, close_round, correction_notice, corrected,
                           finish)
@@ -49,7 +50,7 @@ class Table:
     __slots__ = ("seats", "settings", "rule", "progress", "numbers", "modifiers", "chance",
                  "actions", "duplicate", "status", "deck", "deck_size", "set_aside",
                  "set_aside_size", "dealing", "turn", "hitting", "frames", "choice",
-                 "ended", "turn_done", "flip7", "wait", "who", "notes")
+                 "ended", "turn_done", "flip7", "wait", "who", "notes", "forced")
 
     def name(self, seat: int) -> str:
         return self.seats[seat].name or f"seat {seat}"
@@ -86,7 +87,8 @@ class Table:
             turn_done=self.turn_done,
             flips=tuple(FlipThree(t, left, tuple(aside)) for t, left, aside in self.frames),
             choice=Choice(*self.choice) if self.choice else None,
-            last_round=_lines(self.ended) if self.ended else ())
+            last_round=_lines(self.ended) if self.ended else (),
+            forced=tuple(Forced(*f) for f in self.forced))
 
     def _columns(self) -> tuple:
         return (self.numbers, self.modifiers, self.chance, self.actions, self.duplicate,
@@ -118,6 +120,7 @@ def thaw(state: Flip7State) -> Table:
                            line.duplicate, line.status) for line in state.last_round))) or None
     t.turn_done = state.turn_done
     t.flip7, t.notes = None, None
+    t.forced = [(f.chooser, f.card, f.target) for f in state.forced]
     _settle(t)
     return t
 
@@ -131,7 +134,7 @@ def new_table(seats: tuple[Seat, ...], settings: Flip7Settings, dealer: int = 0)
     t.deck = [COPIES[c] for c in CODES]
     t.deck_size = sum(t.deck)
     t.set_aside, t.set_aside_size = [0] * len(CODES), 0
-    t.ended, t.notes = None, None
+    t.ended, t.notes, t.forced = None, None, []
     _new_round(t)
     _settle(t)
     return t
@@ -228,7 +231,8 @@ def check(t: Table, action: Action) -> None:
         _seat_ok(t, action.seat)
         _seat_ok(t, action.target, "target seat")
         if t.wait != TARGET:
-            raise IllegalAction(f"there is nothing to give now: {waiting_reason(t)}")
+            _check_forced(t, action)
+            return
         chooser, card = t.choice
         if action.seat != chooser:
             raise IllegalAction(f"{t.name(chooser)} chooses who gets the {LABEL[card]}, "
@@ -236,10 +240,45 @@ def check(t: Table, action: Action) -> None:
         options = target_options(t, chooser, card)
         if action.target not in options:
             allowed = ", ".join(t.name(s) for s in options)
-            raise IllegalAction(f"the {LABEL[card]} cannot go to {t.name(action.target)}; "
+            raise IllegalAction(f"the {LABEL[card]} cannot go to {t.name(action.target)} "
+                                f"({why_not_target(t, chooser, card, action.target)}); "
                                 f"it can go to: {allowed}")
     elif kind is not EndMatch:
         raise IllegalAction(f"{action.kind or type(action).__name__!r} is not a Flip 7 action here")
+
+
+def why_not_target(t: Table, chooser: int, card: str, target: int) -> str:
+    """Why `target` may not get `card` from `chooser`, in words."""
+    name = t.name(target)
+    if t.status[target] != ACTIVE:
+        return f"{name} is out of the round ({t.status[target]})"
+    if card == CHANCE:
+        if target == chooser:
+            return f"{name} cannot keep a second Second Chance"
+        if t.chance[target]:
+            return f"{name} already holds a Second Chance"
+    return f"{name} may not get it"
+
+
+def _check_forced(t: Table, action: Target) -> None:
+    """A `target` when no choice is pending: accepted if it names the choice the engine
+    just made by itself (the only possible taker); else refused with the true reason."""
+    made = [f for f in t.forced if f[0] == action.seat]
+    if not made:
+        raise IllegalAction(f"there is nothing to give now: {waiting_reason(t)}")
+    if any(target == action.target for _, _, target in made):
+        return
+    chooser, card, target = made[-1]
+    label = LABEL[card]
+    if target is None:
+        raise IllegalAction(f"{t.name(chooser)}'s spare {label} was discarded: no other "
+                            f"active player could take it "
+                            f"({why_not_target(t, chooser, card, action.target)})")
+    if card != CHANCE:
+        raise IllegalAction(f"{t.name(target)} is the only active player: the {label} "
+                            f"went to {t.name(target)}")
+    raise IllegalAction(f"the {label} could only go to {t.name(target)}: "
+                        f"{why_not_target(t, chooser, card, action.target)}")
 
 
 def _all_out(code: str, deck_known: bool) -> str:
@@ -257,6 +296,11 @@ def step(t: Table, action: Action) -> None:
     `t.notes` when it is a list (None: say nothing, for self-play)."""
     check(t, action)
     kind = type(action)
+    if kind is Target and t.wait != TARGET:      # names a choice the engine made itself
+        t.forced = [f for f in t.forced if not (f[0] == action.seat and f[2] == action.target)]
+        return
+    if t.forced:
+        t.forced = []
     if kind is Flip:
         _flip(t, action.card)
     elif kind is Hit:
@@ -355,8 +399,10 @@ def _action_card(t: Table, holder: int, card: str) -> None:
     if len(options) > 1:
         t.choice = (holder, card)
     elif options:
+        t.forced.append((holder, card, options[0]))
         _play(t, holder, card, options[0])
     else:
+        t.forced.append((holder, card, None))
         _set_aside(t, card)
         if t.notes is not None:
             _note(t, "chance_discarded", f"{t.name(holder)}'s spare Second Chance is discarded: "

@@ -89,6 +89,17 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Forced:
+    """A choice the engine made by itself in the last action, because only one was
+    possible: `chooser` had to give `card` to `target` (None: a spare Second Chance
+    nobody could take, discarded). A `target` action naming that very player is accepted."""
+
+    chooser: int
+    card: str
+    target: int | None
+
+
+@dataclass(frozen=True)
 class Flip7State:
     """A whole Flip 7 match.
 
@@ -100,6 +111,7 @@ class Flip7State:
     turn_done: their card (or Stay) is in; the turn passes once what it set off is settled.
     flips: Flip Threes being taken, innermost last. choice: a target to choose.
     last_round: the lines as they stood when the previous round ended.
+    forced: the choices the engine made by itself in the last action (see Forced).
     """
 
     seats: tuple[Seat, ...]
@@ -115,6 +127,7 @@ class Flip7State:
     flips: tuple[FlipThree, ...] = ()
     choice: Choice | None = None
     last_round: tuple[Line, ...] = ()
+    forced: tuple[Forced, ...] = ()
 
 
 def score_cards(numbers: Sequence[int], modifiers: Iterable[str], busted: bool = False) -> int:

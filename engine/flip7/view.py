@@ -81,7 +81,10 @@ def view(t: Table) -> dict[str, Any]:
             "flip_three": [{"target": f.target, "left": f.left, "set_aside": list(f.set_aside)}
                            for f in state.flips],
             "deck": {"left": t.deck_size, "set_aside": t.set_aside_size,
+                     "set_aside_cards": {c: n for c, n in zip(CODES, state.set_aside) if n},
                      "next_from": known},
+            "forced": [{"chooser": f.chooser, "card": f.card, "target": f.target}
+                       for f in state.forced],
             "last_round": [_line(s, names[s], line, {}) for s, line in enumerate(state.last_round)],
         },
     }

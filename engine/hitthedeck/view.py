@@ -89,6 +89,7 @@ def view(state: State) -> dict[str, Any]:
             "discard_pile": state.discard_size,
             "slap_window": _window(state),
             "went_out": state.went_out,
+            "fake_outs": [{"seat": s, "t_ns": t, "drew": n} for s, t, n in state.fake_outs],
             "laid_out": [None if h is None else list(h) for h in state.laid_out],
             "last_ruling": state.last_ruling,
         },
