@@ -1,6 +1,8 @@
 """`deckhand replay`: fold a match log and print the resulting state as JSON.
 
     deckhand replay FILE            a JSON-lines log (docs/protocol.md); "-" reads stdin
+    deckhand replay --notices FILE  instead of the state, one JSON line per notice:
+                                    {"line": N, "code": ..., "text": ..., "seats": [...]}
     deckhand replay --store DB --match N           fold match N of a Deckhand store
     deckhand replay --store DB --match N --jsonl   print match N as a JSON-lines log
 
@@ -14,8 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Iterable, Iterator, TextIO
+from typing import Callable, Iterable, Iterator, TextIO
 
+from engine.core import Notice
 from engine.log import LogError, read_log
 
 
@@ -29,6 +32,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--match", type=int, help="with --store: the match id (see the history)")
     parser.add_argument("--jsonl", action="store_true",
                         help="with --store: print the match's log as JSON lines instead")
+    parser.add_argument("--notices", action="store_true",
+                        help="print what the table was told instead of the state: one JSON "
+                             "line per notice, with the line number of the action that gave it")
     parser.set_defaults(func=run)
 
 
@@ -41,10 +47,12 @@ def decoded(lines: Iterable[bytes]) -> Iterator[str]:
             raise LogError(number, f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
 
 
-def replay_lines(lines: Iterable[str]) -> dict:
-    """The view after folding `lines`; raises LogError with the line number."""
+def replay_lines(lines: Iterable[str],
+                 on_notice: Callable[[int, Notice], None] | None = None) -> dict:
+    """The view after folding `lines`; raises LogError with the line number.
+    `on_notice(line, notice)` hears every notice (engine.log.read_log)."""
     try:
-        timeline = read_log(lines)
+        timeline = read_log(lines, on_notice)
     except (ImportError, AttributeError) as exc:  # a game package not built yet
         raise LogError(0, f"this game is not available in this build ({exc})") from None
     return timeline.game.view(timeline.state)
@@ -59,27 +67,41 @@ def run(args: argparse.Namespace) -> int:
         if args.file or args.match is None:
             print("with --store, give --match N and no FILE", file=sys.stderr)
             return 2
-        return _from_store(args.store, args.match, args.jsonl, sys.stdout)
+        return _from_store(args.store, args.match, args.jsonl, sys.stdout, args.notices)
     if not args.file:
         print("give a log FILE (or - for standard input), or --store DB --match N", file=sys.stderr)
         return 2
+    said: list[str] = []
+    hear = _hear(said) if args.notices else None
     try:
         if args.file == "-":
-            view = replay_lines(decoded(sys.stdin.buffer))
+            view = replay_lines(decoded(sys.stdin.buffer), hear)
         else:
             with open(args.file, "rb") as handle:
-                view = replay_lines(decoded(handle))
+                view = replay_lines(decoded(handle), hear)
     except LogError as exc:
         print(str(exc), file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    _print(view, sys.stdout)
+    if args.notices:
+        sys.stdout.writelines(said)
+    else:
+        _print(view, sys.stdout)
     return 0
 
 
-def _from_store(path: str, match_id: int, as_jsonl: bool, out: TextIO) -> int:
+def _hear(said: list[str]) -> Callable[[int, Notice], None]:
+    """Notices as JSON lines, kept until the whole log has been read (a bad line prints
+    nothing on stdout)."""
+    def hear(line: int, notice: Notice) -> None:
+        said.append(json.dumps({"line": line, **notice.to_json()}, ensure_ascii=False) + "\n")
+    return hear
+
+
+def _from_store(path: str, match_id: int, as_jsonl: bool, out: TextIO,
+                notices: bool = False) -> int:
     from device.store import EventStore, StoreError  # only this mode needs SQLite
 
     try:
@@ -96,10 +118,14 @@ def _from_store(path: str, match_id: int, as_jsonl: bool, out: TextIO) -> int:
     if as_jsonl:
         out.write("\n".join(lines) + "\n")
         return 0
+    said: list[str] = []
     try:
-        view = replay_lines(lines)
+        view = replay_lines(lines, _hear(said) if notices else None)
     except LogError as exc:
         print(f"match {match_id}, {exc}", file=sys.stderr)
         return 1
-    _print(view, out)
+    if notices:
+        out.writelines(said)
+    else:
+        _print(view, out)
     return 0
