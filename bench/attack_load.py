@@ -92,7 +92,7 @@ class Attacker(threading.Thread):
         super().__init__(daemon=True)
         self.port, self.total, self.until = port, total, until
         self.socks: dict[str, list[socket.socket]] = {"idle": [], "half": [], "silent": []}
-        self.opened = self.failed = 0
+        self.opened = self.failed = self.refused = 0
         self.peak_open = 0
 
     def _open(self, kind: str) -> None:
@@ -114,14 +114,16 @@ class Attacker(threading.Thread):
             s.close()
 
     def _prune(self) -> None:
-        """Forget connections the server has closed (EOF or reset); never read data."""
+        """Forget connections the server has let go: closed, reset, or answered (a 503 or
+        408; an unread stream's first bytes are its 200 head). Stream bodies stay unread."""
         for kind, socks in self.socks.items():
             alive = []
             for s in socks:
                 try:
-                    peek = s.recv(1, socket.MSG_PEEK)
-                    if peek == b"" or (kind != "silent" and peek):
-                        s.close()   # closed, or answered (a 503 / 408): the server let go
+                    peek = s.recv(12, socket.MSG_PEEK)
+                    if peek == b"" or (peek and not peek.startswith(b"HTTP/1.1 200")):
+                        self.refused += peek != b""
+                        s.close()
                         continue
                 except BlockingIOError:
                     pass
@@ -141,8 +143,9 @@ class Attacker(threading.Thread):
             for kind in self.socks:
                 while len(self.socks[kind]) < share and time.monotonic() < self.until:
                     self._open(kind)
-            self.peak_open = max(self.peak_open, self.held())
             time.sleep(0.5)
+            self._prune()
+            self.peak_open = max(self.peak_open, self.held())
 
     def close(self) -> None:
         for socks in self.socks.values():
@@ -159,7 +162,7 @@ class Phones(threading.Thread):
         self.until = until
         self.buffers: list[bytes] = [b""] * n
         self.last_seq = [0] * n
-        self.connected = 0
+        self.connected = self.closed = 0
         for i in range(n):
             try:
                 s = socket.create_connection(("127.0.0.1", port), timeout=5,
@@ -181,6 +184,7 @@ class Phones(threading.Thread):
                     chunk = b""
                 if not chunk:
                     self.sel.unregister(key.fileobj)
+                    self.closed += 1
                     continue
                 buf = self.buffers[i] + chunk
                 while b"\n\n" in buf:
@@ -262,18 +266,23 @@ def main() -> int:
             else:
                 action_fail += 1
             time.sleep(0.05)
-        time.sleep(2.0)
+        waited = time.monotonic()
+        while phones.told(last_seq) < phones.connected - phones.closed and time.monotonic() < waited + 5:
+            time.sleep(0.05)
+        waited = time.monotonic() - waited
         told = phones.told(last_seq) if last_seq else 0
         load_after = os.getloadavg()
         held = attacker.held()
         print(f"attack load: `deckhand run` from {args.root}, {os.cpu_count()} cores, "
               f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after "
               f"(1 min; other sessions share this machine)")
-        print(f"  attacker {ATTACKER}: asked for {args.attack} connections (a third idle, a third "
-              f"half-sent, a third unread streams); held at most {attacker.peak_open}, "
-              f"{held} at the end; {attacker.opened} opened in all, {attacker.failed} connects failed")
-        print(f"  phones: {phones.connected}/{args.phones} streams opened; {told} were told the "
-              f"last action (seq {last_seq}) within 2 s")
+        print(f"  attacker {ATTACKER}: keeps asking for {args.attack} connections (a third idle, a "
+              f"third half-sent, a third unread streams); the server let it hold at most "
+              f"{attacker.peak_open} at once ({held} at the end); {attacker.opened} opened in all, "
+              f"{attacker.refused} answered 503/408 and closed, {attacker.failed} connects failed")
+        print(f"  phones: {phones.connected}/{args.phones} streams opened, {phones.closed} closed by "
+              f"the server; {told} were told the last action (seq {last_seq}), all of them "
+              f"{waited:.1f} s after its answer")
         print(figures("GET /api/state", state_times, state_fail))
         print(figures("host action POST /api/action", action_times, action_fail))
         goal = bool(state_times) and bool(action_times) and pct([t * 1000 for t in state_times], 95) < 200 \
@@ -290,6 +299,9 @@ def main() -> int:
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
+        said = [line for line in log.read_text(errors="replace").splitlines() if "web front stopped" in line]
+        if said:
+            print("  the server's own count: " + said[-1].split("web front stopped: ", 1)[1])
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ Why (issue 15): a thread-per-connection server is frozen by ~100 half-sent reque
   body within `body_timeout`, an idle keep-alive connection is closed after
   `idle_timeout`; heads and bodies are bounded in size;
 * ordinary requests run in a small pool of `request_threads` that streams never use;
-* live streams (`stream_paths`, the SSE feed) each get a thread from their own pool,
+* live streams (`stream_paths`, the SSE feed) each run in a thread of their own (the
+  app's request context lives in it), never in the request pool, and their number is
   bounded per client address and in total (`streams`, `streams_per_client`);
 * connections are bounded per client address and in total; when the total is reached
   the oldest idle connection of the address holding the most is closed first, so one
@@ -80,10 +81,18 @@ REASONS = {200: "OK", 400: "Bad Request", 408: "Request Timeout", 411: "Length R
 @dataclass
 class _Conn:
     client: str
-    writer: asyncio.StreamWriter
+    writer: asyncio.StreamWriter | None
     opened: float
+    sock: socket.socket | None = None
     busy: bool = False          # a request is being answered (not evictable)
     streaming: bool = False
+    evicted: bool = False
+
+    def close(self) -> None:
+        """Drop it now (evicted, or the server stops)."""
+        self.evicted = True
+        if self.writer is not None:
+            self.writer.transport.abort()
 
 
 @dataclass
@@ -96,6 +105,8 @@ class Counters:
     head_timeouts: int = 0
     slow_readers: int = 0
     served: int = 0
+    most_from_one_client: int = 0
+    most_streams: int = 0
 
     def line(self) -> str:
         return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in vars(self).items())
@@ -112,8 +123,9 @@ class FrontServer:
         self._streams: dict[str, int] = {}
         self._total_streams = 0
         self._requests = ThreadPoolExecutor(limits.request_threads, thread_name_prefix="deckhand-req")
-        self._stream_pool = ThreadPoolExecutor(limits.streams, thread_name_prefix="deckhand-sse")
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._listener: socket.socket | None = None
+        self._closing = 0
         self._stopped: asyncio.Event | None = None
         self.ready = threading.Event()
         self.address: tuple[str, int] | None = None
@@ -133,9 +145,12 @@ class FrontServer:
         self._loop = asyncio.get_running_loop()
         self._stopped = asyncio.Event()
         _raise_file_limit(self.limits.connections + 200)
-        server = await asyncio.start_server(self._handle, host, port, limit=self.limits.max_head,
-                                            backlog=256, reuse_address=True)
-        self.address = server.sockets[0].getsockname()[:2]
+        listener = socket.create_server((host, port), family=_family(host), backlog=512,
+                                        reuse_port=False)
+        listener.setblocking(False)
+        self._listener = listener
+        self.address = listener.getsockname()[:2]
+        self._loop.add_reader(listener, self._accept)
         if install_signals and threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGTERM, signal.SIGINT):
                 self._loop.add_signal_handler(sig, self._stopped.set)
@@ -145,40 +160,85 @@ class FrontServer:
         finally:
             if self.on_stop is not None:
                 self.on_stop()
-            server.close()
+            self._loop.remove_reader(listener)
+            listener.close()
             for conns in list(self._conns.values()):
                 for c in list(conns):
                     if not c.busy:
-                        c.writer.close()
+                        c.close()
             deadline = time.monotonic() + 5.0
             while any(c.busy for cs in self._conns.values() for c in cs) and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
             self._requests.shutdown(wait=False, cancel_futures=True)
-            self._stream_pool.shutdown(wait=False, cancel_futures=True)
             log.info("web front stopped: %s", self.counters.line())
 
     # -- one connection ------------------------------------------------------------------------
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        peer = writer.get_extra_info("peername") or ("?", 0)
-        client = str(peer[0])
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
+    def _accept(self) -> None:
+        """Take what waits in the listen queue. A connection over a limit is refused
+        right here (a 503 written to the bare socket, closed a moment later), without
+        a transport or a task: a client that keeps reconnecting costs little."""
+        for _ in range(128):
+            try:
+                sock, peer = self._listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as exc:   # out of file descriptors: pause accepting briefly
+                log.warning("web front: cannot accept (%s); pausing half a second", exc)
+                self._loop.remove_reader(self._listener)
+                self._loop.call_later(0.5, self._loop.add_reader, self._listener, self._accept)
+                return
+            sock.setblocking(False)
+            client = str(peer[0])
+            refusal = self._admit(client)
+            if refusal is not None:
+                self.counters.refused_connections += 1
+                self._refuse_now(sock, refusal)
+                continue
             try:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
             except OSError:
                 pass
-        writer.transport.set_write_buffer_limits(high=self.limits.send_buffer)
-        refusal = self._admit(client)
-        if refusal is not None:
-            self.counters.refused_connections += 1
-            await self._refuse_early(writer, refusal)
-            return
-        conn = _Conn(client, writer, time.monotonic())
-        self._conns.setdefault(client, []).append(conn)
+            conn = _Conn(client, None, time.monotonic(), sock=sock)
+            held = self._conns.setdefault(client, [])
+            held.append(conn)
+            self.counters.most_from_one_client = max(self.counters.most_from_one_client, len(held))
+            asyncio.ensure_future(self._handle(conn, peer))
+
+    def _refuse_now(self, sock: socket.socket, refusal: "_Refused") -> None:
         try:
+            sock.send(_plain_response(refusal, json_body=False))
+            sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            sock.close()
+            return
+        if self._closing >= 256:   # a flood: no courtesy wait
+            sock.close()
+            return
+        self._closing += 1
+
+        def close() -> None:
+            self._closing -= 1
+            try:   # read what the client sent, so closing does not reset the answer away
+                while sock.recv(65536):
+                    pass
+            except OSError:
+                pass
+            sock.close()
+
+        self._loop.call_later(0.3, close)
+
+    async def _handle(self, conn: "_Conn", peer) -> None:
+        client = conn.client
+        writer = None
+        try:
+            reader, writer = await asyncio.open_connection(sock=conn.sock, limit=self.limits.max_head)
+            conn.writer = writer
+            if conn.evicted:
+                return
+            writer.transport.set_write_buffer_limits(high=self.limits.send_buffer)
             await self._serve_conn(conn, reader, writer, peer)
-        except (ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError, TimeoutError):
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError, TimeoutError, OSError):
             pass
         except Exception:   # a bug here must not take the server down
             log.exception("web front: connection from %s failed", client)
@@ -188,7 +248,9 @@ class FrontServer:
                 conns.remove(conn)
             if not conns:
                 self._conns.pop(client, None)
-            if not writer.is_closing():
+            if writer is None:
+                conn.sock.close()
+            elif not writer.is_closing():
                 writer.transport.abort()
 
     def _admit(self, client: str) -> _Refused | None:
@@ -213,21 +275,10 @@ class FrontServer:
             if idle:
                 victim = min(idle, key=lambda c: c.opened)
                 self._conns[client].remove(victim)
-                victim.writer.transport.abort()
+                victim.close()
                 self.counters.evicted += 1
                 return True
         return False
-
-    async def _refuse_early(self, writer: asyncio.StreamWriter, refusal: _Refused) -> None:
-        try:
-            writer.write(_plain_response(refusal, json_body=False))
-            await asyncio.wait_for(writer.drain(), 2.0)
-            writer.write_eof()
-            await asyncio.sleep(0.2)   # let the client read it before the socket closes
-        except (OSError, asyncio.TimeoutError, RuntimeError):
-            pass
-        finally:
-            writer.transport.abort()
 
     async def _serve_conn(self, conn: _Conn, reader, writer, peer) -> None:
         lim = self.limits
@@ -354,27 +405,35 @@ class FrontServer:
                      f"try again in {lim.retry_after} seconds", lim.retry_after), path)
         self._streams[client] = self._streams.get(client, 0) + 1
         self._total_streams += 1
+        self.counters.most_streams = max(self.counters.most_streams, self._total_streams)
         conn.streaming = True
-        started = _StartedApp(self.app, environ)
+        pump = _StreamPump(self.app, environ, self._loop)
         eof = asyncio.ensure_future(_wait_eof(reader))
         try:
-            status, headers, chunk = await self._loop.run_in_executor(self._stream_pool, started.first)
-            await self._write(writer, _response_head(status, headers, None, False) + chunk)
+            kind, *head = await pump.get()
+            if kind != "head":
+                return
+            status, headers = head
+            await self._write(writer, _response_head(status, headers, None, False))
             deadline = time.monotonic() + lim.stream_lifetime
-            while time.monotonic() < deadline and not eof.done():
-                step = self._loop.run_in_executor(self._stream_pool, started.next)
-                done, _ = await asyncio.wait({step, eof}, return_when=asyncio.FIRST_COMPLETED)
-                if step not in done:
-                    await asyncio.wait({step})   # let the thread's step end before closing
+            while not eof.done():
+                left = deadline - time.monotonic()
+                if left <= 0:
                     break
-                chunk = step.result()
-                if chunk is None:
+                item = asyncio.ensure_future(pump.get())
+                done, _ = await asyncio.wait({item, eof}, timeout=left,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if item not in done:
+                    item.cancel()
                     break
-                if chunk:
-                    await self._write(writer, chunk)
+                kind, *data = item.result()
+                if kind == "end":
+                    break
+                await self._write(writer, data[0])
         finally:
             eof.cancel()
-            await self._loop.run_in_executor(self._stream_pool, started.close)
+            pump.cancel()
+            await pump.finished(5.0)   # the thread ends the WSGI iterator itself
             self._streams[client] -= 1
             if not self._streams[client]:
                 self._streams.pop(client, None)
@@ -395,46 +454,79 @@ async def _wait_eof(reader: asyncio.StreamReader) -> None:
 # -- WSGI -----------------------------------------------------------------------------------------
 
 
-class _StartedApp:
-    """A WSGI call whose body is taken one chunk at a time (for streams)."""
+class _StreamPump:
+    """One live stream's WSGI call, run from start to end in one thread of its own (the
+    app's request context lives in that thread), handing its chunks to the event loop
+    through a small queue: when the client does not take them, the queue fills and the
+    thread waits, so an unread stream holds a few chunks, not an ever-growing buffer.
+    Items: ("head", status, headers), ("chunk", bytes)..., ("end",)."""
 
-    def __init__(self, app: WSGIApp, environ: dict):
-        self.app, self.environ = app, environ
-        self.result: Iterable[bytes] | None = None
-        self.iterator = None
+    PENDING = 4
 
-    def first(self) -> tuple[str, list[tuple[str, str]], bytes]:
+    def __init__(self, app: WSGIApp, environ: dict, loop: asyncio.AbstractEventLoop):
+        self.app, self.environ, self.loop = app, environ, loop
+        self.queue: asyncio.Queue = asyncio.Queue(self.PENDING)
+        self.stopped = threading.Event()
+        self.done = asyncio.Event()
+        threading.Thread(target=self._run, name="deckhand-stream", daemon=True).start()
+
+    async def get(self) -> tuple:
+        return await self.queue.get()
+
+    def cancel(self) -> None:
+        self.stopped.set()
+
+    async def finished(self, limit: float) -> None:
+        try:
+            await asyncio.wait_for(self.done.wait(), limit)
+        except asyncio.TimeoutError:
+            log.warning("a live stream's thread did not end in %g s", limit)
+
+    def _put(self, item: tuple) -> bool:
+        """Hand one item over; False once the stream is cancelled."""
+        while not self.stopped.is_set():
+            future = asyncio.run_coroutine_threadsafe(self.queue.put(item), self.loop)
+            try:
+                future.result(timeout=1.0)
+                return True
+            except TimeoutError:
+                future.cancel()
+            except RuntimeError:   # the loop has closed
+                return False
+        return False
+
+    def _run(self) -> None:
         box: dict[str, Any] = {}
 
         def start_response(status, headers, exc_info=None):
             box["status"], box["headers"] = status, headers
             return lambda data: None
 
+        result = None
         try:
-            self.result = self.app(self.environ, start_response)
-            self.iterator = iter(self.result)
-            chunk = next(self.iterator, b"")
-        except Exception:
-            log.exception("web app failed")
-            return "500 Internal Server Error", [("Content-Type", "text/plain")], b"internal error"
-        return box["status"], box["headers"], chunk
-
-    def next(self) -> bytes | None:
-        try:
-            return next(self.iterator)
-        except StopIteration:
-            return None
+            result = self.app(self.environ, start_response)
+            iterator = iter(result)
+            first = next(iterator, b"")
+            if self._put(("head", box["status"], box["headers"])) and (not first or self._put(("chunk", first))):
+                for chunk in iterator:
+                    if self.stopped.is_set() or (chunk and not self._put(("chunk", chunk))):
+                        break
         except Exception:
             log.exception("web stream failed")
-            return None
-
-    def close(self) -> None:
-        close = getattr(self.result, "close", None)
-        if close is not None:
+            if "status" not in box:
+                self._put(("head", "500 Internal Server Error", [("Content-Type", "text/plain")]))
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:
+                    log.exception("closing a web stream failed")
+            self._put(("end",))
             try:
-                close()
-            except Exception:
-                log.exception("closing a web stream failed")
+                self.loop.call_soon_threadsafe(self.done.set)
+            except RuntimeError:
+                pass
 
 
 def _call_app(app: WSGIApp, environ: dict) -> tuple[str, list[tuple[str, str]], bytes]:
@@ -538,6 +630,10 @@ def _plain_response(refusal: _Refused, json_body: bool) -> bytes:
         headers.append(("Retry-After", str(refusal.retry_after)))
     status = f"{refusal.status} {REASONS.get(refusal.status, 'Error')}"
     return _response_head(status, headers, len(body), False) + body
+
+
+def _family(host: str) -> socket.AddressFamily:
+    return socket.AF_INET6 if ":" in host else socket.AF_INET
 
 
 def _raise_file_limit(wanted: int) -> None:

@@ -245,6 +245,32 @@ def test_fifty_phones_stream_while_the_server_is_under_attack(serve):
         for t in threads:
             t.join()
         assert len(told) == 50
+        # and every later change too, one after the other on the same streams
+        seqs = []
+        for i in range(4):
+            status, _, body = host.call("POST", "/api/action",
+                                        {"type": "flip", "card": "5"} if i % 2 == 0 else {"type": "undo"})
+            assert status == 200, body
+            seqs.append(json.loads(body)["seq"])
+        last = f"id: {seqs[-1]}".encode()
+        told.clear()
+
+        def listen_last(s):
+            got, deadline = b"", time.monotonic() + 5
+            while last not in got and time.monotonic() < deadline:
+                try:
+                    got += s.recv(65536)
+                except socket.timeout:
+                    pass
+            if last in got:
+                told.append(s)
+
+        threads = [threading.Thread(target=listen_last, args=(s,)) for s in phones]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(told) == 50
     finally:
         for s in half + phones:
             s.close()
