@@ -8,7 +8,8 @@ Why (issue 15): a thread-per-connection server is frozen by ~100 half-sent reque
 * reading a request costs no thread: the head must arrive within `head_timeout`, the
   body within `body_timeout`, an idle keep-alive connection is closed after
   `idle_timeout`; heads and bodies are bounded in size;
-* ordinary requests run in a small pool of `request_threads` that streams never use;
+* ordinary requests run in a small pool of `request_threads` that streams never use,
+  at most `requests_per_client` at a time from one address;
 * live streams (`stream_paths`, the SSE feed) each run in a thread of their own (the
   app's request context lives in it), never in the request pool, and their number is
   bounded per client address and in total (`streams`, `streams_per_client`);
@@ -53,6 +54,7 @@ class Limits:
     streams: int = 120
     streams_per_client: int = 6
     request_threads: int = 12
+    requests_per_client: int = 4
     head_timeout: float = 10.0
     body_timeout: float = 20.0
     idle_timeout: float = 15.0
@@ -73,7 +75,8 @@ class _Refused(Exception):
         self.status, self.words, self.retry_after = status, words, retry_after
 
 
-REASONS = {200: "OK", 400: "Bad Request", 408: "Request Timeout", 411: "Length Required",
+REASONS = {200: "OK", 400: "Bad Request", 405: "Method Not Allowed", 408: "Request Timeout",
+           411: "Length Required",
            413: "Content Too Large", 431: "Request Header Fields Too Large",
            500: "Internal Server Error", 501: "Not Implemented", 503: "Service Unavailable"}
 
@@ -122,6 +125,7 @@ class FrontServer:
         self._conns: dict[str, list[_Conn]] = {}
         self._streams: dict[str, int] = {}
         self._total_streams = 0
+        self._turns: dict[str, asyncio.Semaphore] = {}
         self._requests = ThreadPoolExecutor(limits.request_threads, thread_name_prefix="deckhand-req")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: socket.socket | None = None
@@ -248,6 +252,7 @@ class FrontServer:
                 conns.remove(conn)
             if not conns:
                 self._conns.pop(client, None)
+                self._turns.pop(client, None)   # nobody of that address waits on it now
             if writer is None:
                 conn.sock.close()
             elif not writer.is_closing():
@@ -310,11 +315,17 @@ class FrontServer:
                 return
             keep = version == "HTTP/1.1" and "close" not in headers.get("connection", "").lower()
             environ = _environ(method, target, version, headers, body, peer, writer)
-            if path in lim.stream_paths and method == "GET":
+            if path in lim.stream_paths:
+                if method != "GET":   # HEAD would run the endless stream in the request pool
+                    await self._answer_refusal(writer, _Refused(
+                        405, "a live stream is read with GET"), path)
+                    return
                 await self._stream(conn, reader, writer, environ, path)
                 return
-            status, out_headers, payload = await self._loop.run_in_executor(
-                self._requests, _call_app, self.app, environ)
+            turn = self._turns.setdefault(conn.client, asyncio.Semaphore(lim.requests_per_client))
+            async with turn:   # one device cannot take the whole request pool
+                status, out_headers, payload = await self._loop.run_in_executor(
+                    self._requests, _call_app, self.app, environ)
             self.counters.served += 1
             await self._write(writer, _response_head(status, out_headers, len(payload), keep)
                               + (b"" if method == "HEAD" else payload))

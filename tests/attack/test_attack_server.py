@@ -208,6 +208,29 @@ def test_oversized_heads_and_bodies_are_refused_in_words_without_reading_them(se
     assert status == 400
 
 
+def phones_told(phones: list[socket.socket], mark: bytes, limit: float = 5.0) -> int:
+    """How many of the phones' streams carry `mark` within `limit` seconds (read at once)."""
+    told = []
+
+    def listen(s):
+        got, deadline = b"", time.monotonic() + limit
+        s.settimeout(0.5)
+        while mark not in got and time.monotonic() < deadline:
+            try:
+                got += s.recv(65536)
+            except socket.timeout:
+                pass
+        if mark in got:
+            told.append(s)
+
+    threads = [threading.Thread(target=listen, args=(s,)) for s in phones]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return len(told)
+
+
 def test_fifty_phones_stream_while_the_server_is_under_attack(serve):
     server = serve(**{**SMALL, "streams": 80, "head_timeout": 20.0})
     half = []
@@ -226,25 +249,7 @@ def test_fifty_phones_stream_while_the_server_is_under_attack(serve):
         assert host.login() == 200
         took, (status, _, _) = timed(host.call, "POST", "/api/match", FLIP7)
         assert status == 200 and took < 2.0
-        told = []
-
-        def listen(s):
-            got, deadline = b"", time.monotonic() + 5
-            s.settimeout(0.5)
-            while b"Ann" not in got and time.monotonic() < deadline:
-                try:
-                    got += s.recv(65536)
-                except socket.timeout:
-                    pass
-            if b"Ann" in got:
-                told.append(s)
-
-        threads = [threading.Thread(target=listen, args=(s,)) for s in phones]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert len(told) == 50
+        assert phones_told(phones, b"Ann") == 50
         # and every later change too, one after the other on the same streams
         seqs = []
         for i in range(4):
@@ -252,25 +257,24 @@ def test_fifty_phones_stream_while_the_server_is_under_attack(serve):
                                         {"type": "flip", "card": "5"} if i % 2 == 0 else {"type": "undo"})
             assert status == 200, body
             seqs.append(json.loads(body)["seq"])
-        last = f"id: {seqs[-1]}".encode()
-        told.clear()
-
-        def listen_last(s):
-            got, deadline = b"", time.monotonic() + 5
-            while last not in got and time.monotonic() < deadline:
-                try:
-                    got += s.recv(65536)
-                except socket.timeout:
-                    pass
-            if last in got:
-                told.append(s)
-
-        threads = [threading.Thread(target=listen_last, args=(s,)) for s in phones]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert len(told) == 50
+        assert phones_told(phones, f"id: {seqs[-1]}".encode()) == 50
     finally:
         for s in half + phones:
+            s.close()
+
+
+def test_head_requests_on_the_stream_do_not_take_the_request_threads(serve):
+    server = serve(**{**SMALL, "request_threads": 4})
+    socks = []
+    try:
+        for n in range(12):   # HEAD would run the endless stream to its end in a request thread
+            s = connect(server.port, device(30 + n))
+            s.sendall(b"HEAD /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+            socks.append(s)
+        statuses = [read_head(s)[0] for s in socks]
+        assert set(statuses) == {405}
+        took, (status, _, _) = timed(request, server.port, "GET", "/api/state")
+        assert status == 200 and took < 2.0
+    finally:
+        for s in socks:
             s.close()
