@@ -33,8 +33,9 @@ apt_install() {
 }
 
 pick_python() {
+  # A shim (pyenv) may answer `command -v` for a version it then refuses to run: ask quietly.
   for py in python3.13 python3.12 python3.11 python3; do
-    if command -v "$py" >/dev/null 2>&1 && "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    if command -v "$py" >/dev/null 2>&1 && "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then
       echo "$py"; return 0
     fi
   done
@@ -53,9 +54,8 @@ setup() {
     want="pc${extras:+,$extras}"
   fi
   local pyhash
-  pyhash=$(cat pyproject.toml | sha256sum | cut -c1-16)
-  local key="$want:$pyhash"
-  if [ -f "$STAMP" ] && grep -qxF "$key" "$STAMP" && [ -x "$VENV/bin/python" ]; then
+  pyhash=$(sha256sum < pyproject.toml | cut -c1-16)
+  if stamp_covers "$pyhash" "$want" && [ -x "$VENV/bin/python" ]; then
     say "environment up to date ($want)"
     return 0
   fi
@@ -72,16 +72,50 @@ setup() {
       "$py" -m venv "$VENV"
     fi
   fi
-  "$VENV/bin/python" -m pip install -q --upgrade pip setuptools wheel >/dev/null
+  quietly "$VENV/bin/python" -m pip install -q --upgrade pip setuptools wheel
   local spec=".[${want#pi,}]"
   if is_pi; then
     # Only what apt does not provide: the base dependencies, plus test tools if asked.
     if [ -n "$extras" ]; then spec=".[$extras]"; else spec="."; fi
   fi
   say "pip install -e '$spec'"
-  "$VENV/bin/python" -m pip install -q -e "$spec"
-  echo "$key" > "$STAMP"
+  quietly "$VENV/bin/python" -m pip install -q -e "$spec"
+  # What is installed now: these extras, plus those a run before installed from the
+  # same pyproject.toml (pip keeps them), so `run` after `test` does not reinstall.
+  local have="$want"
+  if [ -f "$STAMP" ] && [ "$(cut -d' ' -f1 "$STAMP")" = "$pyhash" ]; then
+    have="$want,$(cut -d' ' -f2 "$STAMP")"
+  fi
+  echo "$pyhash $have" > "$STAMP"
   say "installed deckhand into .venv ($want)"
+}
+
+stamp_covers() {
+  # Whether the stamp says this pyproject.toml was installed with every extra in $2.
+  local pyhash="$1" want="$2" hash have item
+  [ -f "$STAMP" ] || return 1
+  read -r hash have < "$STAMP" || return 1
+  [ "$hash" = "$pyhash" ] || return 1
+  IFS=, read -ra items <<< "$want"
+  for item in "${items[@]}"; do
+    case ",$have," in *",$item,"*) ;; *) return 1 ;; esac
+  done
+}
+
+quietly() {
+  # Run a command with its output kept aside (pip's warnings about unused index
+  # locations and the like), shown only if it fails.
+  local out
+  out=$(mktemp)
+  if "$@" >"$out" 2>&1; then
+    rm -f "$out"
+  else
+    local status=$?
+    cat "$out" >&2
+    rm -f "$out"
+    say "failed: $*"
+    return $status
+  fi
 }
 
 setup_browser() {

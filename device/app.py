@@ -6,7 +6,7 @@ ticker for the referee's timeouts, and a supervisor that feeds systemd's watchdo
 while the camera and pad loops are alive. `web_app()` builds the Flask app over them.
 `deckhand run` (device/commands/run.py) serves it (web/server.py).
 
-Each part says what it is in one status line (`status_lines()`), which `run` prints and
+Each part says what it is in one status line (`status_lines()`), which the log shows and
 `deckhand check` reuses.
 """
 from __future__ import annotations

@@ -1,5 +1,12 @@
 """The `deckhand` command: parses the command line and hands over to one module per
-sub-command in `device.commands`."""
+sub-command in `device.commands`.
+
+Only the module of the command asked for is imported (all of them only for
+`deckhand --help`), and each imports OpenCV and numpy only when it reads a picture:
+`deckhand replay` and `simulate` start in a blink. OpenCV is told, before anything can
+import it, to keep its own WARN lines to itself: every command says what went wrong
+in words.
+"""
 from __future__ import annotations
 
 import argparse
@@ -11,11 +18,12 @@ import sys
 COMMANDS = ("run", "simulate", "replay", "recognize", "teach", "calibrate", "check", "install")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; `only` names the one sub-command to load (None: all of them)."""
     parser = argparse.ArgumentParser(prog="deckhand",
                                      description="Deckhand: a referee and score pad for card games.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in (only,) if only in COMMANDS else COMMANDS:
         try:
             module = importlib.import_module(f"device.commands.{name}")
         except ModuleNotFoundError as exc:
@@ -27,7 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import socket
 import sqlite3
 import sys
 import time
@@ -19,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from device.config import Config, ConfigError, find_config_path, load_config
+from device.ports import port_problem
 
 
 @dataclass(frozen=True)
@@ -145,13 +145,11 @@ def check_screen(config: Config, which: Callable[[str], str | None] = shutil.whi
     from device.camera.auto import is_raspberry_pi
     bind = config.server.bind or ("0.0.0.0" if is_raspberry_pi() else "127.0.0.1")
     port = config.server.port
-    try:
-        with socket.socket(socket.AF_INET6 if ":" in bind else socket.AF_INET) as probe:
-            probe.bind((bind, port))
+    problem = port_problem(bind, port)
+    if problem is None:
         findings.append(Finding("screen", True, f"web port {bind}:{port} is free"))
-    except OSError as exc:
-        findings.append(Finding("screen", False, f"web port {bind}:{port} is taken or not allowed "
-                                f"({exc.strerror}); is Deckhand already running?"))
+    else:
+        findings.append(Finding("screen", False, problem))
     return findings
 
 

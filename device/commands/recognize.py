@@ -12,8 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-
-import cv2
+from pathlib import Path
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -26,11 +25,24 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def builtin_profiles() -> list[str]:
+    """The names `--profile` knows without a file: each game, and each game/style."""
+    from vision.profile import GAMES
+    from vision.render.cards import STYLES
+
+    return [game if style == "deckhand" else f"{game}/{style}" for game in GAMES for style in STYLES]
+
+
 def run(args: argparse.Namespace) -> int:
+    import cv2
+
     from vision.pipeline import Recognizer
     from vision.profile import ProfileError, load_profile
 
     try:
+        if args.profile not in builtin_profiles() and not Path(args.profile).exists():
+            raise ProfileError(f"there is no built-in profile or profile file {args.profile!r}; "
+                               f"built-in profiles: {', '.join(builtin_profiles())}")
         profile = load_profile(args.profile)
     except ProfileError as exc:
         print(f"deckhand recognize: {exc}", file=sys.stderr)

@@ -38,6 +38,7 @@ def run(args) -> int:
     from device.app import DEFAULT_GAME, SIM_MAX_SEATS, Appliance, RunOptions
     from device.camera.auto import is_raspberry_pi
     from device.config import ConfigError, load_config
+    from device.ports import port_problem
     from engine.games import GAME_MODULES
     try:
         config = load_config(args.config)
@@ -64,14 +65,16 @@ def run(args) -> int:
                          bots=False if args.no_bots else None, speak=args.speak)
     port = args.port or config.server.port
     bind = args.bind or config.server.bind or ("0.0.0.0" if is_raspberry_pi() else "127.0.0.1")
+    problem = port_problem(bind, port)
+    if problem:
+        print(f"deckhand run: {problem}", file=sys.stderr)
+        return 2
     shown = "localhost" if bind in ("127.0.0.1", "0.0.0.0", "::") else bind
     print(f"Deckhand: open http://{shown}:{port}/ (phones: /phone, host: /host)", flush=True)
 
     def build_app():
-        appliance = Appliance(options, config).start()
+        appliance = Appliance(options, config).start()   # it logs each part's status line
         atexit.register(appliance.stop)
-        for line in appliance.status_lines():
-            print(line, flush=True)
         return appliance.web_app()
 
     from dataclasses import replace

@@ -5,7 +5,8 @@
 It imports `engine.<game>.selfplay`, which offers `STRATEGIES` (a tuple of strategy
 names) and `simulate(players, rounds, seed, strategies) -> dict` (`strategies`: a tuple
 of names, one per seat; empty for the game's defaults), and prints that dict
-(as JSON with --json), plus the time taken and rounds per second.
+(as JSON with --json), plus the time taken and how many a second, in the game's own
+word for what it counted: rounds (Flip 7), hands (Solo), matches (Raj, Hit the Deck).
 """
 from __future__ import annotations
 
@@ -19,11 +20,18 @@ from engine.core import IllegalAction
 from engine.games import GAME_MODULES
 
 
+# What each game's self-play counts: the key of its statistics, and the word for it.
+COUNTED = {"flip7": ("rounds", "rounds"), "solo": ("rounds", "hands"),
+           "raj": ("games", "matches"), "hitthedeck": ("games", "matches")}
+
+
 def add_parser(sub) -> None:
     p = sub.add_parser("simulate", help="let bots play a game and print statistics")
     p.add_argument("--game", required=True, help=f"one of: {', '.join(GAME_MODULES)}")
     p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
-    p.add_argument("--rounds", type=int, default=1000, help="rounds to play (default 1000)")
+    p.add_argument("--rounds", "--hands", "--matches", dest="rounds", type=int, default=1000,
+                   help="how many to play: rounds of Flip 7, hands of Solo, whole matches of Raj "
+                        "and Hit the Deck (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="seed of the virtual deck (default 0)")
     p.add_argument("--strategy", default=None,
                    help="comma-separated strategies, one per seat (a shorter list repeats)")
@@ -58,11 +66,13 @@ def run(args) -> int:
             reason += f" (this game's strategies: {', '.join(known)})"
         print(f"deckhand simulate: {reason}", file=sys.stderr)
         return 2
+    key, word = COUNTED.get(args.game, ("rounds", "rounds"))
     if args.json:
         print(json.dumps(stats, indent=2))
     else:
-        _print(stats)
-        print(f"time: {seconds:.2f} s ({args.rounds / seconds:,.0f} rounds/s)")
+        _print({(word if k == key else k): v for k, v in stats.items()})
+        count = stats.get(key, args.rounds)
+        print(f"time: {seconds:.2f} s ({count / seconds:,.0f} {word}/s)")
     return 0
 
 

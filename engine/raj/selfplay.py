@@ -94,7 +94,9 @@ def _round(state: RajState, card: str, strategies: Sequence[str], rng: random.Ra
 
 def simulate(players: int, rounds: int, seed: int, strategies: Sequence[str]) -> dict:
     """Play `rounds` whole games of Raj and report who wins how often."""
-    strategies = list(strategies) or ["shade", "match", "random"]
+    # Two copies of one deterministic bot bid alike and cancel each other every round:
+    # the default line-up has one of each, and random bots for the other seats.
+    strategies = list(strategies) or (["shade", "match"] + ["random"] * players)[:max(players, 1)]
     for s in strategies:
         if s not in STRATEGIES:
             raise ValueError(f"unknown Raj strategy {s!r} (known: {', '.join(STRATEGIES)})")
