@@ -136,7 +136,7 @@ def test_check_store_and_screen(tmp_path):
         busy = parse_config({"server": {"bind": "127.0.0.1", "port": port}})
         screen = check_screen(busy, which=lambda name: None)
     assert not screen[0].ok and not screen[0].needed and "no Chromium" in screen[0].text
-    assert not screen[1].ok and screen[1].needed and f"127.0.0.1:{port} is taken" in screen[1].text
+    assert not screen[1].ok and screen[1].needed and f"port {port} on 127.0.0.1 is already in use" in screen[1].text
 
 
 def test_check_command_runs_and_reports(tmp_path, capsys):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -78,7 +79,7 @@ def test_a_store_an_older_version_wrote_with_a_lone_surrogate_replays(capsys, tm
     db = tmp_path / "old.sqlite3"
     with EventStore(db) as store:
         match, _ = OpenMatch.start(store, SPEC, "host")
-    with sqlite3.connect(db) as conn:  # what a version before the edge checks could store
+    with closing(sqlite3.connect(db)) as conn, conn:  # what a version before the edge checks could store
         conn.execute("UPDATE matches SET spec = ?",
                      (json.dumps({**SPEC.to_json(), "seats": ["\ud800x", "Bob", "Cat"]}),))
     code, out, err = replay(capsys, "--store", str(db), "--match", str(match.id))
@@ -87,10 +88,9 @@ def test_a_store_an_older_version_wrote_with_a_lone_surrogate_replays(capsys, tm
 
 def test_a_foreign_sqlite_file_is_refused_without_changing_a_byte(tmp_path):
     foreign = tmp_path / "photos.db"
-    with sqlite3.connect(foreign) as conn:
+    with closing(sqlite3.connect(foreign)) as conn, conn:
         conn.execute("CREATE TABLE photo(path TEXT)")
         conn.execute("INSERT INTO photo VALUES ('a.jpg')")
-    conn.close()
     before = hashlib.sha256(foreign.read_bytes()).hexdigest()
     with pytest.raises(StoreCorrupt, match="not a Deckhand store"):
         EventStore(foreign)
@@ -100,10 +100,9 @@ def test_a_foreign_sqlite_file_is_refused_without_changing_a_byte(tmp_path):
 
 def test_a_foreign_sqlite_file_with_a_user_version_is_refused_too(tmp_path):
     foreign = tmp_path / "other.db"
-    with sqlite3.connect(foreign) as conn:
+    with closing(sqlite3.connect(foreign)) as conn, conn:
         conn.execute("CREATE TABLE players(name TEXT)")
         conn.execute("PRAGMA user_version=1")
-    conn.close()
     with pytest.raises(StoreCorrupt, match="not a Deckhand store"):
         EventStore(foreign)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -95,7 +96,7 @@ def test_text_an_older_version_stored_is_shown_with_replacement_characters(tmp_p
     table = LiveTable(store)
     table.new_match({"type": "start", **FLIP7}, "host")
     store.close()
-    with sqlite3.connect(path) as conn:  # what an older version wrote
+    with closing(sqlite3.connect(path)) as conn, conn:  # what an older version wrote
         spec = json.dumps({"type": "start", "game": "flip7", "settings": {},
                            "seats": [{"name": "\ud800x", "colour": "red"},
                                      *FLIP7["seats"][1:]]})
