@@ -12,12 +12,26 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision.classify import UNKNOWN, WORK_SIZE, Thresholds, classify, face_features
 from vision.detect import DetectSettings, Detection, EmptyTable, detect
 from vision.profile import DeckProfile
 from vision.warp import warp_card
+
+WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
+
+
+def to_working_size(image: np.ndarray, long_side: int = WORKING_SIZE) -> tuple[np.ndarray, float]:
+    """The picture with its long side at most `long_side` pixels (area-averaged, so a
+    2000-pixel photo costs one resize, not a full-size detection), and the scale used."""
+    h, w = image.shape[:2]
+    scale = min(1.0, long_side / max(h, w))
+    if scale >= 1.0:
+        return image, 1.0
+    size = (max(1, int(round(w * scale))), max(1, int(round(h * scale))))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA), scale
 
 
 @dataclass(frozen=True, eq=False)
