@@ -115,12 +115,12 @@ def score_scene(scene, reading, game: str) -> Tally:
 
 
 def accuracy(game: str, scenes: int, seed: int, style: str = "deckhand", profile=None,
-             difficulty: str = "default") -> Tally:
+             difficulty: str = "default", photo_tables: bool = False) -> Tally:
     profile = profile or builtin_profile(game)
     rng = np.random.default_rng(seed)
     total = Tally()
     for _ in range(scenes):
-        scene = random_scene(game, rng, difficulty=difficulty, style=style)
+        scene = random_scene(game, rng, difficulty=difficulty, style=style, photo_tables=photo_tables)
         recognizer = Recognizer.create(profile, scene.empty)
         total.add(score_scene(scene, recognizer.read(scene.image), game))
     return total
@@ -275,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--teach-scenes", type=int, default=None,
                         help="scenes of the taught alt deck per game (default: scenes / 4)")
     parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--photo-tables", action="store_true",
+                        help="accuracy scenes on real tables cut from ../shared/realphotos photos")
     parser.add_argument("--picture", metavar="PNG",
                         help="only draw the camera's view with what vision reads (docs/vision.md)")
     parser.add_argument("--skip", default="", help="comma list of parts to skip: "
@@ -291,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
         builtin_profile(game)  # render and cache outside the timings
         if "accuracy" not in skip:
             print_accuracy(game, accuracy(game, args.scenes, seed=1))
+            if args.photo_tables:
+                print_accuracy(game, accuracy(game, args.scenes, seed=1, photo_tables=True), "photo tables: ")
         if "distractors" not in skip:
             bad, n = distractors(game, n_distractors, seed=2)
             print(f"  distractor scenes with a false report: {bad}/{n} = {bad / n:.2%}")

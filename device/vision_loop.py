@@ -18,6 +18,7 @@ from typing import Any, Callable
 import numpy as np
 
 from engine.core import IllegalAction
+from vision.pipeline import StillFrames
 
 log = logging.getLogger("deckhand.camera")
 
@@ -48,6 +49,7 @@ class VisionLoop:
         self._latest: LatestFrame | None = None
         self._game: str | None = None
         self._recognizer = None
+        self._still = StillFrames()  # a frame like the last one read is not read again
         self._tracker = make_tracker(self._zones)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -107,7 +109,8 @@ class VisionLoop:
                 self._game = game
                 self._recognizer = self._make_recognizer(game, self._empty)
                 self._tracker = self._make_tracker(self._zones)
-            reading = self._recognizer.read(image)
+                self._still.forget()
+            reading = self._still.read(self._recognizer, image)
             for observation in self._tracker.update(reading, t_ns):
                 sent.append(observation)
                 self._send(observation)

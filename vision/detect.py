@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.realfind import RealSettings, find_outlines
 from vision.warp import CARD_ASPECT, order_corners, quad_contains, quad_overlap, side_lengths
 
 
@@ -45,6 +46,7 @@ class DetectSettings:
     frame_insets: tuple[float, ...] = () # printed frames inside the card's edge, as a
                                          # share of its short side (from the deck profile)
     strong_cells: bool = False           # also cells between strong edges only (taught decks)
+    real: RealSettings | None = RealSettings()  # also the real-table outlines (None: not)
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,6 +108,13 @@ class Detection:
 
     cards: tuple[FoundCard, ...]
     changed: np.ndarray | None
+
+    def scaled(self, factor: float, size: tuple[int, int]) -> "Detection":
+        """The same detection for the frame `factor` times larger, of `size` (w, h)."""
+        cards = tuple(FoundCard((c.corners * factor).astype(np.float32)) for c in self.cards)
+        changed = None if self.changed is None else \
+            cv2.resize(self.changed, size, interpolation=cv2.INTER_NEAREST)
+        return Detection(cards, changed)
 
     def changed_fraction(self, rect: tuple[float, float, float, float]) -> float | None:
         """Share of a normalised rectangle (x0, y0, x1, y1) that is not empty table, or
@@ -220,6 +229,16 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
     for _, _, quad in candidates:
         if all(quad_overlap(quad, other) < 0.3 for other in kept):
             kept.append(quad)
+    if settings.real is not None and changed is None:
+        # A photograph with no picture of the empty table (`deckhand recognize`, teaching
+        # from photos): add the real-table outlines the exact sources above could not
+        # close (a card on white paper, a shadow across it, light falling off) where they
+        # found nothing. With the empty table known (the appliance), what changed from it
+        # is the stronger evidence, and the exact sources stay alone (the tracker's tests
+        # and the frame budget were measured so).
+        for quad in find_outlines(frame, settings.real):
+            if all(quad_overlap(quad, other) < 0.3 for other in kept):
+                kept.append(quad)
     return Detection(tuple(FoundCard(q) for q in kept), changed)
 
 

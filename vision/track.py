@@ -207,6 +207,8 @@ def _step_pile(zone: Zone, s: PileState, cards, clear: bool, t_ns: int, settings
     if not cards:  # covered (a hand, a card in the air): wait
         return dataclasses.replace(s, candidate=None, candidate_pose=(), count=0,
                                    covered_since_top=True), None
+    if not known:  # only something unreadable shows (a hand's outline, a tilted card): the top is hidden
+        s = dataclasses.replace(s, covered_since_top=True)
     card = max(known, key=lambda c: c.confidence) if known else max(cards, key=lambda c: c.confidence)
     pose = _pose(card)
     if card.label == s.candidate and _pose_gap(pose, s.candidate_pose) <= settings.still_share:

@@ -25,18 +25,21 @@ from vision.render.layout import (grown, hand_over, in_frame, layout, overlaps, 
 from vision.render.stage import (ZONE_RECTS, FlatObject, PlacedCard, Placement, Scene,  # noqa: F401
                                  SceneSpec, Table, apply_homography, card_corners_plane,
                                  compose, image_corners, set_table, zone_polygons)
-from vision.render.table import TABLES, VARIANTS
+from vision.render.table import PHOTO, TABLES, VARIANTS
 
 DIFFICULTIES = ("default", "hard")
 
 
 def random_spec(rng: np.random.Generator, difficulty: str = "default",
-                size: tuple[int, int] = (640, 480)) -> SceneSpec:
+                size: tuple[int, int] = (640, 480), photo_tables: bool = False) -> SceneSpec:
+    """A random camera, table and light. `photo_tables`: the table is a real one, cut
+    from a shared photograph (see vision.render.table; the other draws are unchanged)."""
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"unknown difficulty {difficulty!r}; choose {' or '.join(DIFFICULTIES)}")
     hard = difficulty == "hard"
+    kind = TABLES[int(rng.integers(len(TABLES)))]  # drawn either way: the draws after it stay the same
     return SceneSpec(
-        table=TABLES[int(rng.integers(len(TABLES)))],
+        table=PHOTO if photo_tables else kind,
         tilt_deg=float(rng.uniform(0, 35 if hard else 20)),
         light=LIGHTS[int(rng.integers(len(LIGHTS)))],
         glare=bool(rng.random() < (0.5 if hard else 0.2)),
@@ -51,7 +54,7 @@ def random_spec(rng: np.random.Generator, difficulty: str = "default",
         roll_deg=float(rng.uniform(-180, 180)),
         zoom=float(rng.uniform(0.9, 1.15)),
         card_width=float(rng.uniform(0.09, 0.16) if hard else rng.uniform(0.11, 0.15)),
-        table_variant=int(rng.integers(VARIANTS)),
+        table_variant=int(rng.integers(1 << 16 if photo_tables else VARIANTS)),
         table_shift=(float(rng.uniform(-0.2, 0.2)), float(rng.uniform(-0.2, 0.2))),
         motion_dir_deg=float(rng.uniform(0, 180)),
     )
@@ -82,13 +85,14 @@ def render_scene(game: str, cards: Sequence, spec: SceneSpec, rng: np.random.Gen
 
 def random_scene(game: str, rng: np.random.Generator, n_cards: int | None = None,
                  difficulty: str = "default", style: str = "deckhand",
-                 size: tuple[int, int] = (640, 480), table: Table | None = None) -> Scene:
+                 size: tuple[int, int] = (640, 480), table: Table | None = None,
+                 photo_tables: bool = False) -> Scene:
     """Random cards of `game` (drawn from a real deck: no more copies than exist): a messy
     discard pile plus single cards, under a random camera, table and light, or on `table`
     (see `random_table`; faster, and all its scenes share one `empty`). "hard" scenes
     may also hold a face-down draw pile and a card half off the picture."""
     if table is None:
-        spec = random_spec(rng, difficulty, size)
+        spec = random_spec(rng, difficulty, size, photo_tables)
         table, hand = set_table(spec, rng), spec.hand
     else:
         hand = bool(rng.random() < (0.4 if difficulty == "hard" else 0.15))

@@ -20,7 +20,7 @@ from vision.render.camera import (FLAT, LIGHTS, Lighting, apply_homography, came
                                   develop, make_lighting, motion_kernel, optics_margin, sensor)
 from vision.render.cards import CARD_ASPECT, STYLES, back_face, card_face, card_mask, game_deck
 from vision.render.hands import HandPose, draw_flat_object, draw_hand
-from vision.render.table import TABLES, VARIANTS, table_texture
+from vision.render.table import PHOTO, TABLES, table_texture
 # Zones of the overhead view, as fractions of its width and height (x0, y0, x1, y1).
 ZONE_RECTS = {
     "discard": (0.30, 0.22, 0.54, 0.78),
@@ -54,8 +54,8 @@ class SceneSpec:
     card_shadows: bool = True      # cards cast a thin shadow on what is below them
 
     def __post_init__(self) -> None:
-        if self.table not in TABLES:
-            raise ValueError(f"unknown table {self.table!r}; tables: {', '.join(TABLES)}")
+        if self.table not in TABLES and self.table != PHOTO:
+            raise ValueError(f"unknown table {self.table!r}; tables: {', '.join(TABLES + (PHOTO,))}")
         if self.light not in LIGHTS + (FLAT,):
             raise ValueError(f"unknown light {self.light!r}; lights: {', '.join(LIGHTS + (FLAT,))}")
         if not 0 <= self.tilt_deg <= 60:
@@ -138,7 +138,7 @@ def set_table(spec: SceneSpec, rng: np.random.Generator) -> Table:
     """Camera, table texture and light for `spec` (the light's layout is drawn from rng)."""
     w, h = spec.size
     hom = camera_homography(spec.size, spec.tilt_deg, spec.tilt_dir_deg, spec.roll_deg, spec.zoom)
-    tex = table_texture(spec.table, spec.table_variant % VARIANTS)
+    tex = table_texture(spec.table, spec.table_variant)
     th, tw = tex.shape[:2]
     # texture px -> plane: centre the texture on the view, shifted by table_shift
     sx, sy = spec.table_shift

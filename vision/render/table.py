@@ -1,12 +1,20 @@
-"""Table-top textures: wood, felt, patterned cloth, light laminate and dark slate.
+"""Table-top textures: wood, felt, patterned cloth, light laminate and dark slate, and
+(where the shared photos are present) real tables.
 
 A few variants of each are generated once from fixed seeds and cached (deterministic,
 no image files); a scene picks a variant and views it through its camera homography,
 which reflects the texture at its edges so a steeply tilted view never runs out of table.
+
+The "photo" table is cut from a real photograph of ../shared/realphotos/cards-edje (the
+folder beside the repository, read at run time, never copied into it): the largest part
+of the photo that no labelled card's box touches, mirrored out to the texture's size.
+It is not among TABLES (seeded scenes stay as they were); ask for it by name.
 """
 from __future__ import annotations
 
+import csv
 from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -14,6 +22,9 @@ import numpy as np
 TABLES = ("wood", "felt", "cloth", "light", "dark")
 VARIANTS = 3
 TEXTURE_SIZE = (1024, 768)  # width, height of a cached texture, in table units
+PHOTO = "photo"             # a real table, cut from a shared photograph
+PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "realphotos" / "cards-edje"
+MIN_PHOTO_PATCH = 150       # pixels: a smaller card-free part of a photo is not used
 
 
 def _smooth_noise(rng: np.random.Generator, size, cells, octaves: int = 3) -> np.ndarray:
@@ -108,9 +119,67 @@ def _dark(rng, size):
 _MAKERS = {"wood": _wood, "felt": _felt, "cloth": _cloth, "light": _light, "dark": _dark}
 
 
-@lru_cache(maxsize=len(TABLES) * VARIANTS)
+@lru_cache(maxsize=None)
+def photo_patches(folder: Path = PHOTOS) -> tuple[tuple[str, tuple[int, int, int, int]], ...]:
+    """(photo file, (x0, y0, x1, y1)) for every photo with a card-free strip at least
+    MIN_PHOTO_PATCH pixels each way: the largest strip left of, right of, above or below
+    all its label boxes. Empty when the shared photos are not there."""
+    labels = folder / "labels.csv"
+    if not labels.is_file():
+        return ()
+    boxes: dict[str, list[tuple[float, ...]]] = {}
+    with open(labels, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            boxes.setdefault(row["file"], []).append(tuple(float(row[k]) for k in ("x1", "y1", "x2", "y2")))
+    sizes = {}
+    with open(folder / "meta.csv", newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            sizes[row["file"]] = (int(row["width"]), int(row["height"]))
+    out = []
+    for name in sorted(boxes):
+        if name not in sizes:
+            continue
+        w, h = sizes[name]
+        b = np.array(boxes[name])
+        strips = [(0, 0, int(b[:, 0].min()) - 4, h), (int(b[:, 2].max()) + 4, 0, w, h),
+                  (0, 0, w, int(b[:, 1].min()) - 4), (0, int(b[:, 3].max()) + 4, w, h)]
+        x0, y0, x1, y1 = max(strips, key=lambda r: max(0, r[2] - r[0]) * max(0, r[3] - r[1]))
+        if x1 - x0 >= MIN_PHOTO_PATCH and y1 - y0 >= MIN_PHOTO_PATCH:
+            out.append((name, (x0, y0, x1, y1)))
+    return tuple(out)
+
+
+def photo_texture(variant: int, folder: Path = PHOTOS) -> np.ndarray:
+    """A real table of TEXTURE_SIZE: photo patch number `variant` (modulo their count),
+    scaled so its short side is a third of the texture's and mirrored out."""
+    patches = photo_patches(folder)
+    if not patches:
+        raise ValueError(f"no photo tables: {folder} is missing (the shared folder beside the repository)")
+    name, (x0, y0, x1, y1) = patches[variant % len(patches)]
+    image = cv2.imread(str(folder / name), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError(f"cannot read {folder / name}")
+    patch = image[y0:y1, x0:x1]
+    scale = TEXTURE_SIZE[1] / 3 / min(patch.shape[:2])
+    patch = cv2.resize(patch, (max(1, round(patch.shape[1] * scale)), max(1, round(patch.shape[0] * scale))),
+                       interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    ph, pw = patch.shape[:2]
+    tw, th = TEXTURE_SIZE
+    while pw < tw or ph < th:  # mirror out (a reflection has no seam)
+        patch = cv2.copyMakeBorder(patch, 0, max(0, min(ph, th - ph)), 0, max(0, min(pw, tw - pw)),
+                                   cv2.BORDER_REFLECT)
+        ph, pw = patch.shape[:2]
+    return patch[:th, :tw].copy()
+
+
+@lru_cache(maxsize=len(TABLES) * VARIANTS + 16)
 def table_texture(kind: str, variant: int) -> np.ndarray:
     """A cached, read-only BGR uint8 texture of TEXTURE_SIZE."""
+    if kind == PHOTO:
+        img = photo_texture(variant)
+        img.flags.writeable = False
+        return img
+    variant %= VARIANTS
     if kind not in _MAKERS:
         raise ValueError(f"unknown table {kind!r}; tables: {', '.join(TABLES)}")
     rng = np.random.default_rng(1000 * TABLES.index(kind) + variant)

@@ -1,0 +1,85 @@
+"""Finding cards in real photographs (../shared/realphotos/cards-edje, read where it lies,
+never copied here): a handful of photos on carpet, dark cloth, a cluttered desk and four
+or five cards at once; every labelled card is found (its outline's bounding box has
+IoU >= 0.5 with the label's box) and nothing else is. bench/realphotos_find.py measures
+all 357 photos. Also: real tables as the renderer's backgrounds."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detect import DetectSettings, find_cards
+from vision.pipeline import Recognizer, to_working_size
+
+ROOT = Path(__file__).resolve().parents[1]
+PHOTOS = ROOT.parent / "shared" / "realphotos" / "cards-edje"
+pytestmark = pytest.mark.skipif(not PHOTOS.is_dir(), reason=f"the shared photos are not at {PHOTOS}")
+
+
+@lru_cache(maxsize=1)
+def _bench():
+    """bench/realphotos_find.py: its labels, matching and scoring are what the tests use."""
+    spec = importlib.util.spec_from_file_location("realphotos_find", ROOT / "bench" / "realphotos_find.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", [
+    "train_IMG_2385",      # one card on carpet
+    "train_IMG_2415",      # one card on dark crumpled cloth
+    "train_IMG_2499",      # a cluttered desk: a bowl, a pen, a sheet of paper
+    "train_IMG_2480",      # on a drum pad, amid cables
+    "train_IMG_2558",      # four cards
+    "train_IMG_2612",      # five cards, two overlapping
+    "train_cam_image48",   # a webcam frame, five cards
+])
+def test_every_labelled_card_is_found_and_nothing_else(name):
+    bench = _bench()
+    labels = bench.load_labels(PHOTOS)[f"images/{name}.jpg"]
+    image = cv2.imread(str(PHOTOS / "images" / f"{name}.jpg"), cv2.IMREAD_COLOR)
+    boxes, _, _, _ = bench.find_in_photo(image, DetectSettings())
+    score = bench.score_photo(labels, boxes)
+    assert score.found == len(labels), f"{name}: found {score.found} of {len(labels)}"
+    assert score.false == 0 and score.duplicates == 0, f"{name}: {score.false} false outlines"
+
+
+def test_a_large_photo_is_searched_at_the_working_size():
+    """A 2000-pixel photo is read in the working size's pixels (one resize), and what is
+    found comes back in the photo's own pixels."""
+    image = cv2.imread(str(PHOTOS / "images" / "train_IMG_2385.jpg"), cv2.IMREAD_COLOR)
+    big = cv2.resize(image, (image.shape[1] * 4, image.shape[0] * 4), interpolation=cv2.INTER_LINEAR)
+    small, scale = to_working_size(big)
+    assert max(small.shape[:2]) == 640 and scale == pytest.approx(640 / big.shape[0])
+    from vision.profile import builtin_profile
+    reading = Recognizer.create(builtin_profile("solo")).read(big)
+    found = find_cards(to_working_size(image)[0])
+    assert len(reading.cards) == len(found) == 1
+    assert reading.size == (big.shape[1], big.shape[0])
+    assert np.abs(reading.cards[0].corners.mean(axis=0) - found[0].corners.mean(axis=0) * 4).max() < 8
+
+
+def test_real_tables_are_the_renderers_backgrounds_on_request():
+    """Rendered scenes on real tables (cut from the photos around their cards): every
+    whole card is still found where it lies."""
+    from test_vision_support import match
+    from vision.render.scene import random_scene
+    from vision.render.table import TEXTURE_SIZE, photo_patches, table_texture
+
+    assert len(photo_patches()) > 100
+    assert table_texture("photo", 3).shape == (TEXTURE_SIZE[1], TEXTURE_SIZE[0], 3)
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        scene = random_scene("flip7", rng, n_cards=3, photo_tables=True)
+        assert scene.spec.table == "photo"
+        whole = [c for c in scene.cards if c.visible > 0.999 and c.top]
+        found = find_cards(scene.image)
+        missed = [card.code for card, seen in match(found, whole, among=scene.cards) if seen is None]
+        assert len(missed) <= 1, missed
