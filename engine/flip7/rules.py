@@ -203,6 +203,9 @@ def check(t: Table, action: Action) -> None:
         corrected(t.progress, action, "high")
         return
     if t.wait == OVER:
+        if kind is Target and t.forced:    # the choice that ended the match, named
+            _check_forced(t, action)
+            return
         raise IllegalAction("the match is over")
     if kind is Flip:
         i = INDEX.get(action.card)

@@ -51,3 +51,10 @@ def test_the_forced_choice_is_forgotten_after_the_next_action():
     state, _ = play("5 7 3 S1 S2 H0 FREEZE 4")
     assert state.forced == ()
     refused(state, Target(0, 0), "there is nothing to give now")
+
+
+def test_the_forced_choice_that_ended_the_match_may_still_be_named():
+    state, _ = play("5 7 3 S1 S2 H0 FREEZE", target=5)    # the round Ann ends ends the match
+    assert state.progress.finished
+    GAME.apply(state, Target(0, 0))
+    refused(state, Target(0, 2), "Ann is the only active player")
