@@ -72,5 +72,9 @@ def displayable_json(value: Any) -> Any:
 
 
 def shorten(text: str, limit: int = 200) -> str:
-    """`text` cut to at most `limit` characters, marked with "…" when cut."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    """`text` cut to at most `limit` characters, its middle replaced by "…" when cut
+    (the end of a refusal says what is wrong: "'xxxx…xxxx' is not a Flip 7 card")."""
+    if len(text) <= limit:
+        return text
+    tail = (limit - 1) // 3
+    return text[:limit - 1 - tail] + "…" + text[len(text) - tail:]
