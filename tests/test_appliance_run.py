@@ -70,6 +70,11 @@ def test_deckhand_run_serves_a_live_table_and_stops_cleanly_on_sigterm(tmp_path)
         for path in ("/", "/phone"):
             status, page = fetch(port, path)
             assert status == 200 and b"<html" in page.lower()
+        # listening on loopback only: the table screen says how to let phones in, and
+        # the made-up PIN it shows (to this computer) is the one printed at start
+        table_page = fetch(port, "/")[1].decode()
+        assert "deckhand run --bind 0.0.0.0" in table_page and '<div class="qr">' not in table_page
+        shown_pin = table_page.split('id="host-pin">')[1].split("<")[0]
         # the table plays itself: the camera reads the bots' cards, pads are pressed
         deadline = time.monotonic() + 20
         while True:
@@ -90,6 +95,9 @@ def test_deckhand_run_serves_a_live_table_and_stops_cleanly_on_sigterm(tmp_path)
     assert took < 10
     for part in ("store:", "camera: sim", "pads: mock", "bots: playing raj", "watchdog:"):
         assert part in text, part
+    assert text.count(f"host PIN for this run: {shown_pin}") == 1
+    assert text.count("phones cannot join: the server listens on 127.0.0.1") == 1
+    assert "run `deckhand run --bind 0.0.0.0`" in text
     assert "Traceback" not in text, text[-3000:]
     # the camera read cards itself (sources in the store), and pads were pressed
     import sqlite3
@@ -432,6 +440,24 @@ def test_seat_lights_flash_the_slap_loser_then_show_the_turn_and_repeat_nothing(
     loop._show_turn()
     loop._show_turn()
     assert lights.calls[1:] == [("loser", 2), ("turn", 1)]
+
+
+def test_run_prints_where_phones_join_and_a_made_up_pin_only(tmp_path, monkeypatch):
+    from device.commands.run import welcome_lines
+    from web import qr
+    from web.app import create_app
+
+    monkeypatch.setattr(qr, "lan_address", lambda: "192.168.1.77")
+    with EventStore(tmp_path / "w.db") as store:
+        table = LiveTable(store)
+        made_up = create_app(table, listen="0.0.0.0")
+        pin = made_up.config["DECKHAND_HOST_PIN"]
+        assert welcome_lines(made_up, "0.0.0.0", 8000) == [
+            "Deckhand: phones join at http://192.168.1.77:8000/phone",
+            f"Deckhand: host PIN for this run: {pin} (set your own with --host-pin or "
+            "host_pin_hash in the config)"]
+        chosen = create_app(table, host_pin="2468", listen="10.0.0.9")
+        assert welcome_lines(chosen, "10.0.0.9", 81) == ["Deckhand: phones join at http://10.0.0.9:81/phone"]
 
 
 def test_run_refuses_a_player_count_the_game_cannot_seat(capsys):

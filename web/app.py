@@ -18,7 +18,7 @@ from werkzeug.routing import IntegerConverter
 
 from web import i18n
 from web.camera import CameraProvider
-from web.cards import css_colour, face
+from web.cards import css_colour, face, seat_symbol
 from web.request import Deckhand, current_lang, error, wants_json
 from web.security import CSRF_FIELD, CSRF_HEADER, PinGate, csrf_ok, csrf_token, is_host, make_pin
 from web.table import TableService
@@ -31,7 +31,8 @@ def create_app(table: TableService, *, host_pin: str | None = None,
                public_url: str | None = None, show_pin: bool | None = None,
                pin_viewers: str = "local", pin_attempts: int = 5, pin_window: float = 300.0,
                pin_attempts_total: int = 20,
-               heartbeat: float = 15.0, clock: Callable[[], float] = time.monotonic) -> Flask:
+               heartbeat: float = 15.0, listen: str | None = None,
+               clock: Callable[[], float] = time.monotonic) -> Flask:
     """Build the Deckhand web app.
 
     table: the running table (web.table.TableService).
@@ -50,6 +51,9 @@ def create_app(table: TableService, *, host_pin: str | None = None,
     pin_attempts_total: wrong PIN entries allowed from all network clients together per
         window (the table's own screen on this machine is not held by it).
     heartbeat: seconds between SSE heartbeats when nothing happens.
+    listen: the address the server is bound to ("127.0.0.1", "0.0.0.0", ...), so the
+        join address shown to phones is one it really listens on; None: not known (the
+        address each page was reached at is taken as the one phones can use).
     """
     if pin_viewers not in ("local", "all"):
         raise ValueError('pin_viewers must be "local" or "all"')
@@ -72,7 +76,8 @@ def create_app(table: TableService, *, host_pin: str | None = None,
     app.extensions["deckhand"] = Deckhand(
         table=table, gate=PinGate(pin_check or pin, pin_attempts, pin_window, clock, pin_attempts_total), host_pin=pin,
         pin_generated=generated, show_pin=generated if show_pin is None else show_pin,
-        pin_viewers=pin_viewers, camera=camera, public_url=public_url, heartbeat=heartbeat)
+        pin_viewers=pin_viewers, camera=camera, public_url=public_url, heartbeat=heartbeat,
+        listen=listen)
 
     app.url_map.converters["int"] = WholeNumberInPath
     for module in (screens, host, api, history, vision, seats):
@@ -143,4 +148,5 @@ def _install_template_helpers(app: Flask) -> None:
             "is_host": is_host(),
             "card_face": face,
             "css_colour": css_colour,
+            "seat_symbol": seat_symbol,
         }

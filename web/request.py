@@ -38,6 +38,7 @@ class Deckhand:
     camera: CameraProvider | None
     public_url: str | None
     heartbeat: float
+    listen: str | None = None   # the bind address, when known (web.qr.join_address)
     fragments: FragmentCache = field(default_factory=FragmentCache)
     stopping: threading.Event = field(default_factory=threading.Event)
     feed: NoticeFeed = field(default_factory=NoticeFeed)

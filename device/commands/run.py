@@ -70,12 +70,15 @@ def run(args) -> int:
         print(f"deckhand run: {problem}", file=sys.stderr)
         return 2
     shown = "localhost" if bind in ("127.0.0.1", "0.0.0.0", "::") else bind
-    print(f"Deckhand: open http://{shown}:{port}/ (phones: /phone, host: /host)", flush=True)
+    print(f"Deckhand: the table screen is http://{shown}:{port}/ (host controls: /host)", flush=True)
 
     def build_app():
         appliance = Appliance(options, config).start()   # it logs each part's status line
         atexit.register(appliance.stop)
-        return appliance.web_app()
+        app = appliance.web_app(listen=bind)
+        for line in welcome_lines(app, bind, port):
+            print(line, flush=True)
+        return app
 
     from dataclasses import replace
 
@@ -89,3 +92,21 @@ def run(args) -> int:
         print(f"deckhand run: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def welcome_lines(app, bind: str, port: int) -> list[str]:
+    """What `run` prints once the app is built: where phones join (an address the server
+    really listens on, or how to let phones in when it listens on this computer only),
+    and the host PIN when it was made up for this run (it is written nowhere else)."""
+    from web.qr import LAN_BIND, join_address
+    d = app.extensions["deckhand"]
+    join = join_address(bind, None, port, configured=d.public_url)
+    if join.reachable:
+        lines = [f"Deckhand: phones join at {join.url}"]
+    else:
+        lines = [f"Deckhand: phones cannot join: the server listens on {bind} (this computer "
+                 f"only); to let phones on the network join, run `deckhand run --bind {LAN_BIND}`"]
+    if d.pin_generated:
+        lines.append(f"Deckhand: host PIN for this run: {d.host_pin} "
+                     "(set your own with --host-pin or host_pin_hash in the config)")
+    return lines

@@ -2,6 +2,8 @@
 with the host session, a CSRF token and a well-formed, legal body."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import FLIP7, PIN, csrf, post_json
@@ -170,19 +172,63 @@ def test_camera_pause_and_players(host, table):
     assert post_json(host, "/api/players", {"name": "x" * 41}).status_code == 400
 
 
-def test_history_and_csv(host, table):
-    post_json(host, "/api/match", FLIP7)
-    post_json(host, "/api/action", {"type": "flip", "card": "5"})
+def test_history_score_sheet_and_raw_log(host, table):
+    import csv
+    import io
+
+    from engine.core import MatchSpec
+    from engine.games import get_game
+    from engine.log import read_log
+    from engine.flip7.selfplay import play_match
+
+    start = {"type": "start", **FLIP7, "settings": {}, "seed": 3}
+    post_json(host, "/api/match", start)
+    for action in play_match(MatchSpec.from_json(start), None, 3, rounds=2):
+        table.submit_action(action, "bot")
     post_json(host, "/api/action", {"type": "end_match"})
+    view = table.snapshot()["view"]
     page = host.get("/history").get_data(as_text=True)
-    assert "Flip 7" in page and "Ann" in page and "Download CSV" in page
+    assert "Flip 7" in page and "Ann" in page and "Score sheet (CSV)" in page
     r = host.get("/history/1.csv")
     assert r.status_code == 200 and r.mimetype == "text/csv"
-    lines = r.get_data(as_text=True).strip().splitlines()
-    assert lines[0] == "seq,match_seq,time,source,type,action"
-    assert any(",host,flip," in line for line in lines) and lines[-1].split(",")[4] == "end_match"
-    assert host.get("/history/99.csv").status_code == 404
-    assert host.get("/api/matches/99/rows").status_code == 404
+    sheet = list(csv.reader(io.StringIO(r.get_data(as_text=True))))
+    assert sheet[0][0] == "Flip 7"
+    assert sheet[1] == ["Round", "Ann", "Bob", "Cat"]
+    assert len(view["history"]) == 2
+    for number, scores in enumerate(view["history"], start=1):
+        assert sheet[1 + number] == [str(number)] + [str(v) for v in scores]
+    assert sheet[-2] == ["Total"] + [str(v) for v in view["totals"]]
+    winners = [FLIP7["seats"][w]["name"] for w in view["winners"]]
+    assert sheet[-1] == ["Winner", ", ".join(winners)]
+    # in French, the words of the sheet are French
+    host.set_cookie("lang", "fr")
+    sheet_fr = list(csv.reader(io.StringIO(host.get("/history/1.csv").get_data(as_text=True))))
+    assert sheet_fr[1][0] == "Manche" and sheet_fr[-2][0] == "Total"
+    # the raw log: JSON lines that fold again to the same match
+    r = host.get("/history/1.jsonl")
+    assert r.status_code == 200 and r.mimetype == "application/x-ndjson"
+    lines = r.get_data(as_text=True).splitlines()
+    assert json.loads(lines[0])["game"] == "flip7" and json.loads(lines[-1]) == {"type": "end_match"}
+    replayed = read_log(lines)
+    assert get_game("flip7").view(replayed.state)["totals"] == view["totals"]
+    for url in ("/history/99.csv", "/history/99.jsonl", "/api/matches/99/rows"):
+        assert host.get(url).status_code == 404
+
+
+def test_score_sheet_keeps_formulas_out_and_survives_a_log_that_no_longer_folds():
+    import csv
+    import io
+
+    from web.scoresheet import score_sheet
+
+    record = {"game": "flip7", "seats": [{"name": "=SUM(A1)"}, {"name": "Bob"}],
+              "started_at": "2026-01-02T10:00:00", "ended_at": None, "totals": [5, -3],
+              "winners": []}
+    text = score_sheet(record, [{"action": {"type": "nonsense"}}], "Flip 7", lambda w: w)
+    sheet = list(csv.reader(io.StringIO(text)))
+    assert sheet[0] == ["Flip 7", "2026-01-02 10:00", "unfinished"]
+    assert sheet[1] == ["Round", "'=SUM(A1)", "Bob"]
+    assert sheet[2] == ["Total", "5", "-3"] and sheet[3] == ["Winner", ""]
 
 
 def test_unknown_things_are_json_404s(client):
@@ -247,17 +293,45 @@ def test_host_form_logout(host):
     assert "Enter the host PIN" in host.get("/host").get_data(as_text=True)
 
 
-def test_phone_address_for_the_qr_code(monkeypatch):
+def test_join_address_is_one_the_server_listens_on(monkeypatch):
     from web import qr
+    from web.qr import JoinAddress, join_address
 
     monkeypatch.setattr(qr, "lan_address", lambda: "192.168.1.77")
-    assert qr.phone_url("127.0.0.1:8000", None) == "http://192.168.1.77:8000/phone"
-    assert qr.phone_url("localhost:8000", None) == "http://192.168.1.77:8000/phone"
-    assert qr.phone_url("10.0.0.5:8000", None) == "http://10.0.0.5:8000/phone"
-    assert qr.phone_url("deckhand.local", None) == "http://deckhand.local/phone"
-    assert qr.phone_url("127.0.0.1:8000", "http://table.example:81/") == "http://table.example:81/phone"
+    # bound to every interface: the kiosk (loopback) advertises the LAN address
+    assert join_address("0.0.0.0", "127.0.0.1:8000") == JoinAddress("http://192.168.1.77:8000/phone", True)
+    assert join_address("::", "localhost:8000").url == "http://192.168.1.77:8000/phone"
+    assert join_address("0.0.0.0", "10.0.0.5:8000") == JoinAddress("http://10.0.0.5:8000/phone", True)
+    assert join_address("0.0.0.0", "deckhand.local").url == "http://deckhand.local/phone"
+    assert join_address("0.0.0.0", None, 8000).url == "http://192.168.1.77:8000/phone"
+    # bound to loopback only: never the LAN address, and phones cannot reach it
+    assert join_address("127.0.0.1", "127.0.0.1:8000") == JoinAddress("http://127.0.0.1:8000/phone", False)
+    assert join_address("127.0.0.1", "localhost:8000") == JoinAddress("http://localhost:8000/phone", False)
+    assert join_address("127.0.0.1", None, 8000) == JoinAddress("http://127.0.0.1:8000/phone", False)
+    # bound to one address: that address
+    assert join_address("10.0.0.9", "127.0.0.1:8000") == JoinAddress("http://10.0.0.9:8000/phone", True)
+    assert join_address("fe80::1", None, 81).url == "http://[fe80::1]:81/phone"
+    # a configured public address wins
+    assert join_address("127.0.0.1", "127.0.0.1:8000", configured="http://table.example:81/") == \
+        JoinAddress("http://table.example:81/phone", True)
+    # not told the bind, reached over loopback: only what is known
+    assert join_address(None, "127.0.0.1:8000") == JoinAddress("http://127.0.0.1:8000/phone", False)
+    # no LAN at all
     monkeypatch.setattr(qr, "lan_address", lambda: None)
-    assert qr.phone_url("127.0.0.1:8000", None) == "http://127.0.0.1:8000/phone"
+    assert join_address("0.0.0.0", "127.0.0.1:8000") == JoinAddress("http://127.0.0.1:8000/phone", False)
+
+
+def test_table_screen_shows_the_qr_only_for_an_address_phones_can_reach(table, monkeypatch):
+    from web import qr
+    from web.app import create_app
+
+    monkeypatch.setattr(qr, "lan_address", lambda: "192.168.1.77")
+    lan = create_app(table, host_pin=PIN, listen="0.0.0.0").test_client().get("/").get_data(as_text=True)
+    assert '<div class="qr"><svg' in lan and "http://192.168.1.77/phone" in lan
+    assert "deckhand run --bind" not in lan
+    local = create_app(table, host_pin=PIN, listen="127.0.0.1").test_client().get("/").get_data(as_text=True)
+    assert '<div class="qr">' not in local and "192.168.1.77" not in local
+    assert "Phones cannot join yet" in local and "<code>deckhand run --bind 0.0.0.0</code>" in local
 
 
 def test_oversized_bodies_are_refused(host, table):

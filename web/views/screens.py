@@ -8,7 +8,7 @@ from flask import Blueprint, abort, current_app, make_response, redirect, render
 
 from web.live import render_live
 from web.present import present
-from web.qr import is_loopback, phone_url, qr_svg
+from web.qr import LAN_BIND, is_loopback, join_address, qr_svg
 from web.request import current_lang, deckhand
 from web.seats import join_key
 
@@ -36,15 +36,17 @@ def live_page(template: str, screen: str, **extra):
 @bp.get("/")
 def table_screen():
     d = deckhand()
-    url = phone_url(request.host, d.public_url)
+    join = join_address(d.listen, request.host, configured=d.public_url)
+    url = join.url
     match = d.table.snapshot().get("match")
     seat_url = None
-    if match is not None:
+    if match is not None and join.reachable:
         key = join_key(str(current_app.config["SECRET_KEY"]), match["id"])
         seat_url = url.removesuffix("/phone") + "/join?k=" + key
-    return live_page("table.html", "table", pin=pin_for_this_screen(), qr=qr_svg(url),
-                     phone_url=url, seat_qr=qr_svg(seat_url) if seat_url else None,
-                     seat_url=seat_url)
+    return live_page("table.html", "table", pin=pin_for_this_screen(),
+                     qr=qr_svg(url) if join.reachable else "", phone_url=url,
+                     seat_qr=qr_svg(seat_url) if seat_url else None, seat_url=seat_url,
+                     lan_bind=LAN_BIND)
 
 
 @bp.get("/phone")
