@@ -1,10 +1,7 @@
-"""History: finished and unfinished matches with date, players, winner and scores; a
-CSV export of any match's log; player profiles (name, colour) reused across matches."""
+"""History: finished and unfinished matches with date, players, winner and scores; each
+match's score sheet as CSV and its raw log as JSON lines (web.scoresheet); player
+profiles (name, colour) reused across matches."""
 from __future__ import annotations
-
-import csv
-import io
-import json
 
 from flask import Blueprint, Response, abort, render_template
 
@@ -12,6 +9,7 @@ from web.cards import css_colour
 from web.i18n import translate
 from web.present import GAME_TITLES, STAT_LABELS
 from web.request import current_lang, deckhand
+from web.scoresheet import raw_log, score_sheet
 
 bp = Blueprint("history", __name__)
 
@@ -37,27 +35,35 @@ def matches():
     return render_template("history.html", matches=rows)
 
 
-def _cell(value: str) -> str:
-    """Keep spreadsheet programs from running a cell as a formula."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
+def _match(match_id: int) -> tuple[dict, list[dict]]:
+    """The match's history record and log rows, or a 404."""
+    table = deckhand().table
+    record = next((m for m in table.history() if m.get("id") == match_id), None)
+    if record is None:
+        abort(404)
+    try:
+        return record, table.match_rows(match_id)
+    except KeyError:
+        abort(404)
 
 
 @bp.get("/history/<int:match_id>.csv")
 def match_csv(match_id: int):
-    try:
-        rows = deckhand().table.match_rows(match_id)
-    except KeyError:
-        abort(404)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["seq", "match_seq", "time", "source", "type", "action"])
-    for r in rows:
-        action = r.get("action") or {}
-        writer.writerow([r.get("seq"), r.get("match_seq"), r.get("t"), _cell(str(r.get("source", ""))),
-                         _cell(str(action.get("type", ""))),
-                         json.dumps(action, separators=(",", ":"), ensure_ascii=False)])
-    return Response(out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="match-{match_id}.csv"'})
+    """The score sheet: names, every round's scores, totals, winner."""
+    record, rows = _match(match_id)
+    lang = current_lang()
+    title = translate(GAME_TITLES.get(record.get("game"), record.get("game") or ""), lang)
+    text = score_sheet(record, rows, title, lambda words: translate(words, lang))
+    return Response(text, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="match-{match_id}-scores.csv"'})
+
+
+@bp.get("/history/<int:match_id>.jsonl")
+def match_log(match_id: int):
+    """The raw log as JSON lines (`deckhand replay FILE` folds it again)."""
+    record, rows = _match(match_id)
+    return Response(raw_log(record, rows), mimetype="application/x-ndjson", headers={
+        "Content-Disposition": f'attachment; filename="match-{match_id}.jsonl"'})
 
 
 @bp.get("/players")
