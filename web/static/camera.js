@@ -1,10 +1,11 @@
-// Camera page: the newest frame, the cards found in it outlined and labelled, the
-// zones; host forms to teach a card and to set the zones.
+// Camera page: the newest frame, the cards found in it outlined and labelled; the host
+// form to teach a card. The zones are drawn and edited by zones.js (it hears each
+// reading as a "deckhand:camera" event).
 (function () {
   "use strict";
   var img = document.getElementById("frame"), overlay = document.getElementById("overlay");
-  var list = document.getElementById("detections"), zonesText = document.getElementById("zones-json");
-  var NS = "http://www.w3.org/2000/svg", zonesFilled = false;
+  var list = document.getElementById("detections");
+  var NS = "http://www.w3.org/2000/svg";
   function svg(tag, attrs, text) {
     var e = document.createElementNS(NS, tag);
     Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
@@ -13,11 +14,6 @@
   }
   function draw(data) {
     overlay.textContent = ""; list.textContent = "";
-    Object.keys(data.zones || {}).forEach(function (name) {
-      var z = data.zones[name];
-      overlay.appendChild(svg("rect", { x: z[0], y: z[1], width: z[2] - z[0], height: z[3] - z[1], "class": "zone" }));
-      overlay.appendChild(svg("text", { x: z[0] + 0.005, y: z[1] + 0.035, "class": "zonename" }, name));
-    });
     (data.detections || []).forEach(function (d) {
       var pts = (d.quad || []).map(function (p) { return p[0] + "," + p[1]; }).join(" ");
       overlay.appendChild(svg("polygon", { points: pts, "class": d.card ? "found" : "unsure" }));
@@ -28,7 +24,7 @@
       li.textContent = (d.label || d.card || "?") + " — " + Math.round((d.confidence || 0) * 100) + "%" + (d.zone ? " (" + d.zone + ")" : "");
       list.appendChild(li);
     });
-    if (zonesText && !zonesFilled) { zonesText.value = JSON.stringify(data.zones || {}, null, 1); zonesFilled = true; }
+    document.dispatchEvent(new CustomEvent("deckhand:camera", { detail: data }));
   }
   function tick() {
     fetch("/api/camera", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(draw)
@@ -43,12 +39,5 @@
     e.preventDefault();
     window.deckhand.post("/api/camera/teach", { label: teach.label.value })
       .then(function (r) { window.deckhand.show("host-ok", r.message || "OK"); }).catch(function () {});
-  });
-  var zones = document.getElementById("zones-form");
-  if (zones) zones.addEventListener("submit", function (e) {
-    e.preventDefault();
-    var data;
-    try { data = JSON.parse(zonesText.value); } catch (err) { window.deckhand.show("host-error", String(err)); return; }
-    window.deckhand.post("/api/camera/zones", data).catch(function () {});
   });
 })();
