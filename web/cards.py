@@ -18,6 +18,15 @@ COLOURS = {
 }
 SEAT_PALETTE = ("#d62828", "#1d63d6", "#2a9d3f", "#e09a00", "#7b3fbf", "#129a94",
                 "#e0559a", "#8a5a2b", "#555555", "#f07c00")
+# A shape per seat, drawn beside its colour, so seats are told apart without colour.
+SEAT_SYMBOLS = ("●", "▲", "■", "◆", "★", "✚", "♥", "♣", "⬟", "✱")
+# Card colours a player tells apart (each gets its letter on the card, not only its hue).
+LETTERED = ("red", "green", "blue", "yellow")
+
+
+def seat_symbol(index: int | None) -> str:
+    """The shape that marks seat `index` wherever its colour is shown."""
+    return SEAT_SYMBOLS[index % len(SEAT_SYMBOLS)] if isinstance(index, int) and index >= 0 else "?"
 
 
 def css_colour(name: str | None, index: int = 0) -> str:
@@ -41,15 +50,17 @@ def deck_of(game: str) -> Deck | None:
 
 def face(game: str | None, code: Any) -> dict[str, Any]:
     """What to draw for card `code` of `game`: {"code", "label", "short", "colour"
-    (CSS), "kind", "known"}. An unknown code is drawn as its own text."""
+    (CSS), "colour_name" (a lettered colour's English name, else ""), "kind", "known"}.
+    An unknown code is drawn as its own text."""
     code = "" if code is None else str(code)
     deck = deck_of(game) if game else None
     if deck is None or code not in deck:
-        return {"code": code, "label": code, "short": code, "colour": "", "kind": "unknown",
-                "known": False}
+        return {"code": code, "label": code, "short": code, "colour": "", "colour_name": "",
+                "kind": "unknown", "known": False}
     card = deck[code]
     colour = css_colour(card.colour) if card.colour and card.colour != "seat" else ""
     return {"code": code, "label": card.label, "short": _short(game, card), "colour": colour,
+            "colour_name": card.colour if card.colour in LETTERED else "",
             "kind": card.kind, "known": True}
 
 

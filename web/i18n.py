@@ -78,6 +78,28 @@ FRENCH: dict[str, str] = {
     "did not slap": "n'a pas tapé",
     "Sound on": "Son activé",
     "Sound off": "Son coupé",
+    # The table screen, offline and joining (issue 13, screens)
+    "Referee offline — reconnecting": "Arbitre hors ligne — reconnexion",
+    "What you see may be out of date. The screen updates by itself when the referee is back.":
+        "Ce qui est affiché n'est peut-être plus à jour. L'écran se remet à jour tout seul "
+        "quand l'arbitre revient.",
+    "Phones cannot join yet": "Les téléphones ne peuvent pas encore suivre",
+    "The referee listens on this computer only. To let phones on the same network follow the game, restart it with:":
+        "L'arbitre n'écoute que sur cet ordinateur. Pour que les téléphones du même réseau "
+        "suivent la partie, relancez-le avec :",
+    "HIT THE DECK!": "TAPE LE DECK !",
+    "Score sheet (CSV)": "Feuille de scores (CSV)",
+    "Raw log (JSON lines)": "Journal brut (lignes JSON)",
+    "Each zone is x, y, w, h: its top left corner and its size as fractions of the picture (0 to 1), as the command line's --zone takes them. Choose a zone, then drag a rectangle on the picture.":
+        "Chaque zone s'écrit x, y, l, h : son coin en haut à gauche et sa taille, en fractions "
+        "de l'image (de 0 à 1), comme l'option --zone de la ligne de commande. Choisissez une "
+        "zone, puis tracez un rectangle sur l'image.",
+    "Draw": "Tracer",
+    "Zone": "Zone",
+    "Remove": "Retirer",
+    "New zone name": "Nom de la nouvelle zone",
+    "Add zone": "Ajouter une zone",
+    "Command line": "Ligne de commande",
     # Flip 7
     "Bust": "Éliminé",
     "Stayed": "Arrêté",
