@@ -176,3 +176,92 @@ def test_table_screen_screenshot_at_the_end_of_a_round(browser, tmp_path, game, 
         context.close()
     store.close()
     assert (ARTIFACTS / f"table-{game}.png").stat().st_size > 10_000
+
+
+def test_offline_is_shown_within_3_s_and_goes_when_the_referee_is_back(browser, table):
+    """The server stops (its streams end, its port closes): the table screen is covered
+    by "Referee offline — reconnecting" and phones get a banner, within 3 s; when a
+    server answers on the same port again both go away by themselves."""
+    import time
+
+    from werkzeug.serving import make_server
+
+    table.new_match({"type": "start", **FLIP7}, "host")
+    app = create_app(table, host_pin=PIN, heartbeat=1.0)
+    srv = ServerThread(app).__enter__()
+    base = f"http://127.0.0.1:{srv.port}"
+    kiosk = browser.new_context(viewport={"width": 800, "height": 480})
+    phone = browser.new_context(viewport={"width": 390, "height": 844})
+    tv, ph = kiosk.new_page(), phone.new_page()
+    tv.goto(f"{base}/")
+    ph.goto(f"{base}/phone")
+    for pg in (tv, ph):
+        pg.wait_for_selector("#conn.ok")
+        assert pg.locator("#offline").is_hidden()
+    back = None
+    try:
+        t0 = time.monotonic()
+        app.extensions["deckhand"].stopping.set()
+        srv.server.shutdown()
+        srv.server.server_close()
+        for pg in (tv, ph):
+            pg.wait_for_selector("#offline", state="visible", timeout=3000)
+        took = time.monotonic() - t0
+        assert took < 3.0, took
+        assert tv.locator("#offline .offline-title").inner_text() == "Referee offline — reconnecting"
+        cover = tv.locator("#offline").bounding_box()
+        assert cover == {"x": 0, "y": 0, "width": 800, "height": 480}   # the whole screen
+        assert tv.evaluate("parseFloat(getComputedStyle(document.querySelector('.offline-title')).fontSize)") >= 0.08 * 480
+        banner = ph.locator("#offline").bounding_box()
+        assert banner["y"] == 0 and banner["width"] == 390 and banner["height"] < 844 / 3
+        # the referee is back on the same address: the notices go, the game goes on live
+        back = make_server("127.0.0.1", srv.port, create_app(table, host_pin=PIN, heartbeat=1.0),
+                           threaded=True)
+        import threading
+        threading.Thread(target=back.serve_forever, daemon=True).start()
+        for pg in (tv, ph):
+            pg.wait_for_selector("#offline", state="hidden", timeout=8000)
+        table.submit({"type": "flip", "card": "9"}, "camera")
+        tv.wait_for_selector('#live [data-code="9"]')
+    finally:
+        if back is not None:
+            back.shutdown()
+        kiosk.close()
+        phone.close()
+
+
+def test_zones_are_drawn_by_dragging_and_read_as_x_y_w_h(browser, table):
+    """The host drags a rectangle on the camera picture: the zone's x, y, w, h (as the
+    command line's --zone takes them) follow the drag, and Save sets them."""
+    from test_web_camera import StandInCamera
+
+    camera = StandInCamera()
+    app = create_app(table, host_pin=PIN, camera=camera)
+    with ServerThread(app) as srv:
+        base = f"http://127.0.0.1:{srv.port}"
+        context = browser.new_context(viewport={"width": 900, "height": 1000})
+        pg = context.new_page()
+        pg.goto(f"{base}/host")
+        pg.fill("input[name=pin]", PIN)
+        pg.click("button[type=submit]")
+        pg.wait_for_selector("#match-form")
+        pg.goto(f"{base}/camera")
+        pg.wait_for_selector('#zone-rows input[aria-label="discard x"]')
+        # the stored [x0, y0, x1, y1] = [0.1, 0.1, 0.5, 0.6] reads as x,y,w,h
+        values = [pg.input_value(f'#zone-rows input[aria-label="discard {k}"]') for k in "xywh"]
+        assert values == ["0.1", "0.1", "0.4", "0.5"]
+        assert pg.locator("#zone-cli").inner_text() == "--zone discard=0.1,0.1,0.4,0.5"
+        box = pg.locator("#zone-layer").bounding_box()
+        pg.mouse.move(box["x"] + 0.25 * box["width"], box["y"] + 0.2 * box["height"])
+        pg.mouse.down()
+        pg.mouse.move(box["x"] + 0.5 * box["width"], box["y"] + 0.5 * box["height"], steps=5)
+        pg.mouse.move(box["x"] + 0.75 * box["width"], box["y"] + 0.8 * box["height"], steps=5)
+        pg.mouse.up()
+        x, y, w, h = (float(pg.input_value(f'#zone-rows input[aria-label="discard {k}"]')) for k in "xywh")
+        assert (x, y, w, h) == pytest.approx((0.25, 0.2, 0.5, 0.6), abs=0.003)
+        with pg.expect_response(lambda r: r.url.endswith("/api/camera/zones")) as resp:
+            pg.click("#zones-form button[type=submit]")
+        assert resp.value.status == 200
+        x0, y0, x1, y1 = camera.zones()["discard"]
+        assert (x0, y0, x1 - x0, y1 - y0) == pytest.approx((x, y, w, h), abs=1e-9)
+        context.close()
