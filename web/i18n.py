@@ -88,6 +88,8 @@ FRENCH: dict[str, str] = {
         "L'arbitre n'écoute que sur cet ordinateur. Pour que les téléphones du même réseau "
         "suivent la partie, relancez-le avec :",
     "HIT THE DECK!": "TAPE LE DECK !",
+    "Follow the game": "Suivre la partie",
+    "Take a seat": "Prendre une place",
     "Score sheet (CSV)": "Feuille de scores (CSV)",
     "Raw log (JSON lines)": "Journal brut (lignes JSON)",
     "Each zone is x, y, w, h: its top left corner and its size as fractions of the picture (0 to 1), as the command line's --zone takes them. Choose a zone, then drag a rectangle on the picture.":
