@@ -75,12 +75,13 @@ CODE_PATTERNS = (
 
 # Common English words of the screens; on a French page none of them may show (game
 # titles, player names and the language link "English" are taken out first; words that
-# French spells the same, such as "score", "pot" or "direction", are not listed).
+# French spells the same, such as "score", "pot" or "direction", are not listed, nor
+# "deck": the French edition's own cards and rules say "HIT THE DECK", « tape le deck »).
 ENGLISH_WORDS = (
     "the", "and", "or", "of", "to", "is", "with", "your", "you", "play", "plays", "played",
     "draw", "draws", "round", "rounds", "turn", "whose", "player",
     "players", "host", "card", "cards", "hand", "hands", "history", "winner", "waiting",
-    "bid", "down", "top", "demand", "clockwise", "anticlockwise", "deck", "stayed", "stay",
+    "bid", "down", "top", "demand", "clockwise", "anticlockwise", "stayed", "stay",
     "bust", "frozen", "undo", "undone", "start", "names", "colour", "red", "green", "blue",
     "yellow", "hits", "discards", "left", "last", "point", "scan", "phone", "lost", "settings",
     "save", "download", "next", "new", "end", "game", "over", "nobody", "took", "stays",

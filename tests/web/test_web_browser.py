@@ -53,12 +53,13 @@ def test_phone_updates_live_as_actions_arrive(page, served):
     table.new_match({"type": "start", **FLIP7}, "host")
     page.goto(f"{base}/phone")
     page.wait_for_selector("#conn.ok")
-    assert page.locator(".turn .big").inner_text() == "Bob"
+    assert page.locator(".turn .turnname").inner_text() == "Bob"
+    assert page.locator(".turn .seatmark").inner_text() == "▲"   # Bob's seat, not by colour alone
     for card in ("9", "11", "+4"):
         table.submit({"type": "flip", "card": card}, "camera")
     page.wait_for_selector('#live .line [data-code="+4"]')
     assert page.locator('#live .line [data-code="9"]').count() == 1
-    assert page.locator(".turn .big").inner_text() == "Bob"  # the deal is over: Bob to play
+    assert page.locator(".turn .turnname").inner_text() == "Bob"  # the deal is over: Bob to play
     assert int(page.locator("#live").get_attribute("data-seq")) == table.snapshot()["seq"]
 
 
