@@ -14,13 +14,11 @@ and 1920×1080 in both languages go to tests/artifacts/ (git-ignored), and the f
 from __future__ import annotations
 
 import importlib.util
-import os
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 
+from browsing import ARTIFACTS, chromium, playwright_or_skip
 from conftest import PIN
 from crawl import (AUDIT_JS, CODE_PATTERNS, ENGLISH_WORDS, GAMES, PAGE_FLOOR_PX, SEATS, SIZES,
                    TABLE_FLOOR, build_state)
@@ -29,10 +27,6 @@ from web.app import create_app
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("DECKHAND_CHROMIUM") or shutil.which("chromium")
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
 PAGES = ("/", "/phone", "/host", "/pad/0")
 SHOT_SIZES = ((800, 480), (1920, 1080))
 NAMES = tuple(s["name"] for s in SEATS)
@@ -45,10 +39,7 @@ WORDS_PENDING = importlib.util.find_spec("web.catalog") is None
 WORDS_REASON = ("the engine's sentences and the host page's action and card names are put into "
                 "words by the i18n branch (gettext catalogs), not merged yet")
 
-if not CHROMIUM:
-    pytest.skip("no Chromium installed (apt-get install chromium, or set DECKHAND_CHROMIUM)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+sync_api = playwright_or_skip()
 
 
 def _login(context, base: str) -> None:
@@ -81,8 +72,7 @@ def crawl(tmp_path_factory):
         servers.append(ServerThread(app).__enter__())
     results: dict[tuple, dict] = {}
     try:
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        with chromium(sync_api) as browser:
             for lang in ("en", "fr"):
                 context = browser.new_context(viewport={"width": 800, "height": 480})
                 context.add_cookies([{"name": "lang", "value": lang, "domain": "127.0.0.1",
@@ -109,7 +99,6 @@ def crawl(tmp_path_factory):
                 for w, h in SIZES:
                     results[("/history", "-", "end", lang, (w, h))] = _audit(page, "/history", w, h)
                 context.close()
-            browser.close()
     finally:
         for srv in servers:
             srv.__exit__(None, None, None)

@@ -69,9 +69,9 @@ def test_flip7_lines_show_cards_status_and_round_scores(table):
 def test_raj_shows_pot_bids_and_who_took_what(table):
     snap = played(table, "raj")
     client = create_app(table, host_pin="1").test_client()
-    # the match is over: the table screen shows its summary, the phones the last table too
+    # the match is over: the table screen shows its summary and who took what
     kiosk = client.get("/").get_data(as_text=True)
-    assert 'class="card-block summary"' in kiosk and "Last pot" not in kiosk
+    assert 'class="card-block summary"' in kiosk and "Last pot" in kiosk
     page = client.get("/phone").get_data(as_text=True)
     tb = snap["view"]["table"]
     assert "Last pot" in page
