@@ -97,6 +97,8 @@ AUDIT_JS = r"""
   const out = {scrollH: doc.scrollHeight, scrollW: doc.scrollWidth, vw, vh,
                minFont: null, minText: "", small: [], overlaps: [], cut: [], text: ""};
   function visible(el) {
+    // checkVisibility also knows what a closed <details> skips (content-visibility)
+    if (el.checkVisibility && !el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) return false;
     for (let e = el; e && e !== document.body; e = e.parentElement) {
       const cs = getComputedStyle(e);
       if (cs.display === "none" || cs.visibility === "hidden" || parseFloat(cs.opacity) === 0) return false;

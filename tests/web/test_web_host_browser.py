@@ -55,6 +55,8 @@ def browser():
 def served(table):
     app = create_app(table, host_pin=PIN, secret_key="browser-test", heartbeat=1.0)
     with ServerThread(app) as srv:
+        # the pages' phones are browsers on this machine: this is the address they reach
+        app.extensions["deckhand"].public_url = f"http://127.0.0.1:{srv.port}"
         yield f"http://127.0.0.1:{srv.port}", table
 
 
