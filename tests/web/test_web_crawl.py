@@ -51,6 +51,8 @@ def _login(context, base: str) -> None:
 
 def _audit(page, path: str, width: int, height: int) -> dict:
     page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function("([w, h]) => window.innerWidth === w && window.innerHeight === h",
+                           arg=[width, height])
     table = path == "/"
     floor = TABLE_FLOOR * height if table else PAGE_FLOOR_PX
     result = page.evaluate(AUDIT_JS, [floor, table])
