@@ -10,9 +10,9 @@ event that logged it is measured.
     .venv/bin/python bench/e2e_latency.py [--cards 60] [--phones 5] [--fps 30] [--game flip7]
 
 Prints median, p95 and max in milliseconds, the camera's frame rate and what it spent
-per frame. The web server here is werkzeug's threaded server (gunicorn forks, and the
-probes need the appliance in this process); `deckhand run` serves the same app with
-gunicorn's threads.
+per frame. The web server here is werkzeug's threaded server (the probes need the
+appliance in this process); `deckhand run` serves the same app with the asyncio front of
+web/front.py.
 """
 from __future__ import annotations
 
