@@ -127,6 +127,7 @@ class LiveTable:
         self._notices: tuple[Notice, ...] = ()
         self._change: dict[str, Any] | None = None
         self._stats: tuple[tuple[int, int], dict[str, Any] | None] | None = None
+        self._last: tuple[tuple[int, int], dict[str, Any] | None] | None = None
         self._match: OpenMatch | None = None
         matches = store.matches()
         if matches:
@@ -362,7 +363,15 @@ class LiveTable:
 
     def _last_in_effect(self, match: OpenMatch) -> dict[str, Any] | None:
         """The last action still in effect, as the screens name it: {"action": JSON,
-        "seat": whose it is (or None), "row": the match's row count when it was read}."""
+        "seat": whose it is (or None), "row": the match's row count when it was read}.
+        Read once per row (a Flip 7 flip names its receiver from the state before it)."""
+        key = (match.id, match.rows_logged)
+        if self._last is None or self._last[0] != key:
+            self._last = (key, self._read_last(match))
+        return self._last[1]
+
+    @staticmethod
+    def _read_last(match: OpenMatch) -> dict[str, Any] | None:
         actions = match.timeline.actions
         if not actions:
             return None

@@ -143,7 +143,7 @@ def test_a_new_match_during_a_running_one_asks_first(browser, served):
     assert table.snapshot()["match"]["game"] == "flip7"
     host.click("#match-form button[type=submit]")
     host.click('[data-running="end"]')
-    host.wait_for_selector("#picker")
+    expect(host.locator("#live .gamehead .gametitle")).to_have_text("Solo")
     assert table.snapshot()["match"]["game"] == "solo"
     first = next(m for m in table.history() if m["id"] == 1)
     assert first["ended_at"] is not None

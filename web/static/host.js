@@ -38,6 +38,8 @@
   // The card picker: "enter" sends the tapped card (to the chosen seat, or where the
   // referee expects it); "correct" replaces the last card with it.
   var pickMode = "enter", pickSeat = "";
+  var reloading = false;
+  function reload() { if (!reloading) { reloading = true; location.reload(); } }
   function applyPicker() {
     var picker = $("#picker");
     if (!picker) return;
@@ -85,7 +87,7 @@
     var free = e.target.closest("[data-free-seat]");
     if (free) { e.preventDefault(); post("/api/seats/" + free.dataset.freeSeat + "/free", {}).catch(function () {}); return; }
     var re = e.target.closest("#rematch");
-    if (re) { e.preventDefault(); post("/api/rematch", {}).then(function () { location.reload(); }).catch(function () {}); return; }
+    if (re) { e.preventDefault(); post("/api/rematch", {}).then(reload).catch(function () {}); return; }
     var b = e.target.closest("[data-action]");
     if (b) { e.preventDefault(); send(JSON.parse(b.dataset.action), b.dataset.confirm); return; }
     var c = e.target.closest("[data-camera]");
@@ -112,7 +114,7 @@
   });
 
   document.addEventListener("deckhand:update", function (e) {
-    if (e.detail.kind === "match" && $("#action-form")) { location.reload(); return; }
+    if (e.detail.kind === "match" && $("#action-form")) { reload(); return; }
     armed = null; clearTimeout(armTimer);   // the buttons were drawn again: ask again
     applyPicker();
   });
@@ -291,7 +293,7 @@
       var ask = $("#running-ask");
       function start(running) {
         if (running) spec.running = running;
-        post("/api/match", spec).then(function () { location.reload(); }).catch(function (err) {
+        post("/api/match", spec).then(reload).catch(function (err) {
           if (err.status === 409 && err.data && err.data.running && ask) {
             window.deckhand.show("host-error", "");
             $("#running-words").textContent = err.data.error;
