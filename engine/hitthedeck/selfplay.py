@@ -41,6 +41,10 @@ from engine.observations import DISCARD, CardSeen, CardsLaidOut, PadPressed, Tic
 Chooser = Callable[[list[str], random.Random], str]
 
 
+class EndlessLoop(RuntimeError):
+    """The simulated table has come back to a position it cannot leave."""
+
+
 def _random(legal: list[str], rng: random.Random) -> str:
     return rng.choice(legal)
 
@@ -155,13 +159,31 @@ class Simulator:
                 self._deal()
                 yield from self._card_seen(self._expose())  # the referee infers the deal
             guard = 0
+            loop: set[tuple] = set()
             while self.state.phase in (START, PLAY):
                 guard += 1
                 if guard > 20_000:
                     raise RuntimeError("a simulated hand did not end")
+                self._check_endless(loop)
                 yield from self._next_event()
             if self.state.phase == COUNTING:
                 yield from self._count()
+
+    def _check_endless(self, seen: set[tuple]) -> None:
+        """A CUT and a FLIP that expose each other with one card in each pile swap the
+        piles for ever: the rule books have no way out, at a real table either. Raise
+        `EndlessLoop` when the same position comes back while cutting and flipping."""
+        s = self.state
+        if s.must not in (MUST_CUT, MUST_FLIP):
+            seen.clear()
+            return
+        position = (s.must, s.turn, s.direction, s.top, tuple(self.table.draw), tuple(self.table.discard),
+                    tuple(tuple(h) for h in self.table.hands))
+        if position in seen:
+            raise EndlessLoop(f"the piles swap for ever: {s.draw_size} card(s) to draw, "
+                              f"{s.discard_size} on the discard pile, each CUT exposing a FLIP "
+                              "and each FLIP a CUT")
+        seen.add(position)
 
     def _deal(self) -> None:
         cards = list(DECK.full())
