@@ -67,3 +67,27 @@ class CameraView:
         if latest is None:
             return {"ok": False, "message": "no picture from the camera yet"}
         return self._teacher(label, latest)
+
+    # -- live teaching of many frames (device.live_teaching.LiveTeacher) ------------------
+
+    def teach_start(self, labels: list[str]) -> dict[str, Any]:
+        if self._teacher is None or not hasattr(self._teacher, "start"):
+            return {"ok": False, "message": "teaching is not available on this table"}
+        return {"ok": True, **self._teacher.start(labels, lambda: self._loop.latest,
+                                                  lambda: self._loop.empty_table)}
+
+    def teach_stop(self) -> dict[str, Any]:
+        if self._teacher is not None and hasattr(self._teacher, "stop"):
+            self._teacher.stop()
+        return self.teach_status()
+
+    def teach_train(self) -> dict[str, Any]:
+        if self._teacher is None or not hasattr(self._teacher, "train"):
+            return {"ok": False, "message": "teaching is not available on this table"}
+        self._teacher.train()
+        return {"ok": True, **self._teacher.status()}
+
+    def teach_status(self) -> dict[str, Any]:
+        if self._teacher is None or not hasattr(self._teacher, "status"):
+            return {"available": False}
+        return {"available": True, **self._teacher.status()}

@@ -1,38 +1,257 @@
-"""Teaching a deck live from the camera (the host's teaching page): each card shown is
-added to a teaching session, the profile is rebuilt and saved beside the event store, and
-the answer says what the self-check thinks — which cards to show again."""
+"""Teaching a deck live from the camera (the host's camera page).
+
+The host names a face, or a row of different faces laid left to right, and starts
+collecting: a collector thread takes the camera's newest frames, finds the cards in each
+and keeps a shot of every face whenever it has moved or turned since its last shot (a
+card lying still teaches nothing new). Each face has enough at `ENOUGH` shots; the page
+shows the count per face. Training (`vision.teach.finish`: the learned reader and an
+honest self-check on held-out shots) runs in a background thread with its progress on
+the page; the profile is saved beside the event store. "Teach" on one frame (the older
+single-shot button) adds one shot and trains in the background too.
+
+All state is in one `LiveTeacher` per appliance, behind a lock; `status()` is what the
+page polls.
+"""
 from __future__ import annotations
 
 import threading
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+import numpy as np
+
+ENOUGH = 8             # shots of a face that are enough (held-out ones included)
+MOVED = 0.12           # of the card's short side: a shot this far from the last is new
+TURNED_DEG = 8.0       # or turned this much
+POLL_S = 0.15          # how often the collector looks at the newest frame
+
+
+@dataclass
+class FaceProgress:
+    label: str
+    shots: int = 0
+    last: tuple[float, float, float] | None = None   # centre x, y and angle of the last shot
+
+
+@dataclass
+class TeachState:
+    collecting: tuple[str, ...] = ()       # labels being collected, left to right
+    faces: dict[str, FaceProgress] = field(default_factory=dict)
+    seen: str = ""                         # what the collector sees now, in words
+    training: bool = False
+    progress: float = 0.0                  # of the current training, 0..1
+    stale: bool = False                    # shots came in while training
+    result: list[str] = field(default_factory=list)   # the last self-check, in words
+    message: str = ""
+    trained_at: float = 0.0
+    trained_seconds: float = 0.0
 
 
 class LiveTeacher:
-    def __init__(self, profile_path: Path, name: str = "taught deck"):
+    def __init__(self, profile_path: Path, name: str = "taught deck",
+                 on_trained: Callable[[Any], None] | None = None):
         from vision.teach import start_session
         self.path = Path(profile_path)
         self._session = start_session(name)
         self._lock = threading.Lock()
+        self._state = TeachState()
+        self._collector: threading.Thread | None = None
+        self._trainer: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._on_trained = on_trained
+
+    # -- one frame, one shot (the "Teach" button) ----------------------------------------
 
     def __call__(self, label: str, latest: Any) -> dict[str, Any]:
-        """Learn the card in the newest frame (`device.vision_loop.LatestFrame`) as `label`."""
-        from vision.profile import save_profile
-        from vision.teach import TeachError, add_frame, finish
-        if not isinstance(label, str) or not label.strip():
-            raise ValueError("say which card this is (its label)")
+        """Learn the card in the newest frame (`device.vision_loop.LatestFrame`) as
+        `label`, then train in the background."""
+        from vision.teach import TeachError, add_frame
+        label = self._label(label)
         with self._lock:
             try:
-                session = add_frame(self._session, latest.image, label)
-                taught = finish(session)
+                self._session = add_frame(self._session, latest.image, label)
             except TeachError as exc:
                 return {"ok": False, "message": str(exc)}
-            self._session = session
-            saved = save_profile(taught.profile, self.path)
-        counts = session.counts()
-        again = taught.check.needs_more[:6]
-        message = (f"Learned {label.strip()} ({counts[label.strip()]} shot(s)); {len(counts)} card(s) "
-                   f"taught so far, saved to {saved}.")
-        if again:
-            message += " Show these again: " + ", ".join(again) + "."
-        return {"ok": True, "message": message, "cards": len(counts), "profile": str(saved)}
+            counts = self._session.counts()
+            self._face(label).shots = counts[label]
+        self.train()
+        return {"ok": True, "cards": len(counts), "profile": str(self.path),
+                "message": f"Learned {label} ({counts[label]} shot(s)); {len(counts)} card(s) taught so far. "
+                           "Training in the background."}
+
+    # -- collecting many frames -----------------------------------------------------------
+
+    def start(self, labels: list[str], frames: Callable[[], Any],
+              empty: Callable[[], np.ndarray | None] = lambda: None) -> dict[str, Any]:
+        """Collect shots of these faces (laid left to right) from `frames()` (the newest
+        LatestFrame; cards are found against `empty()`, the picture of the empty table)
+        until each has ENOUGH or `stop()`."""
+        clean = tuple(self._label(label) for label in labels)
+        if not clean:
+            raise ValueError("say which card (or cards, left to right) lie under the camera")
+        if len(set(clean)) != len(clean):
+            raise ValueError("each card of a row must be a different card")
+        self.stop()
+        with self._lock:
+            self._state.collecting = clean
+            for label in clean:
+                self._face(label)
+            self._state.seen = "looking for the card" + ("s" if len(clean) > 1 else "")
+        self._stop.clear()
+        self._collector = threading.Thread(target=self._collect, args=(clean, frames, empty),
+                                           name="teach-collect", daemon=True)
+        self._collector.start()
+        return self.status()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._collector is not None:
+            self._collector.join(timeout=5)
+            self._collector = None
+        with self._lock:
+            self._state.collecting = ()
+
+    def _collect(self, labels: tuple[str, ...], frames: Callable[[], Any],
+                 empty: Callable[[], np.ndarray | None]) -> None:
+        from vision.detect import EmptyTable
+        last_index, table, table_of = None, None, None
+        while not self._stop.is_set():
+            latest = frames()
+            if latest is not None and latest.index != last_index:
+                last_index = latest.index
+                picture = empty()
+                if picture is not table_of:
+                    table_of = picture
+                    table = EmptyTable.from_image(picture) if picture is not None \
+                        and picture.shape == latest.image.shape else None
+                self._take(labels, latest.image, table)
+                with self._lock:
+                    done = all(self._state.faces[lb].shots >= ENOUGH for lb in labels)
+                if done:
+                    with self._lock:
+                        self._state.collecting = ()
+                        self._state.seen = "enough of " + ", ".join(labels) + ": training"
+                    self.train()
+                    return
+            self._stop.wait(POLL_S)
+
+    def _take(self, labels: tuple[str, ...], image: np.ndarray, table: Any = None) -> None:
+        """Keep a shot of each face of the row that moved since its last shot."""
+        from vision.detect import find_cards
+        from vision.teach import add_face, table_around
+        from vision.warp import CANONICAL_SIZE, side_lengths, warp_card
+        found = sorted(find_cards(image, table), key=lambda c: c.centre[0])
+        if len(found) != len(labels):
+            with self._lock:
+                self._state.seen = (f"I see {len(found)} card(s), expecting {len(labels)}: "
+                                    "lay them in a row, apart, whole in view")
+            return
+        kept = 0
+        for label, card in zip(labels, found):
+            short = side_lengths(card.corners)[0]
+            edge = card.corners[1] - card.corners[0]
+            pose = (*card.centre, float(np.degrees(np.arctan2(edge[1], edge[0]))))
+            with self._lock:
+                face = self._state.faces[label]
+                if face.shots >= ENOUGH or not _moved(face.last, pose, short):
+                    continue
+            shot_face = warp_card(image, card.corners, CANONICAL_SIZE)
+            background = table_around(image, card.corners)
+            with self._lock:
+                self._session = add_face(self._session, shot_face, label, source="camera",
+                                         background=background)
+                face.shots += 1
+                face.last = pose
+                kept += 1
+        with self._lock:
+            self._state.seen = ("kept a new view" if kept else
+                                "slide or turn the card" + ("s" if len(labels) > 1 else "") + " a little")
+
+    # -- training --------------------------------------------------------------------------
+
+    def train(self) -> None:
+        """Train on every shot so far, in the background (again after, if shots arrive
+        meanwhile)."""
+        with self._lock:
+            if self._state.training:
+                self._state.stale = True
+                return
+            self._state.training = True
+            self._state.progress = 0.0
+            self._state.stale = False
+        self._trainer = threading.Thread(target=self._train, name="teach-train", daemon=True)
+        self._trainer.start()
+
+    def _train(self) -> None:
+        from vision.profile import save_profile
+        from vision.teach import TeachError, finish
+        while True:
+            with self._lock:
+                session = self._session
+            started = time.monotonic()
+            try:
+                taught = finish(session, progress=self._progress)
+                save_profile(taught.profile, self.path)
+                lines, message = taught.check.lines(), f"trained on {len(session.shots)} shots"
+            except (TeachError, OSError) as exc:
+                taught, lines, message = None, [], f"training failed: {exc}"
+            with self._lock:
+                self._state.result = lines
+                self._state.message = message
+                self._state.trained_seconds = round(time.monotonic() - started, 1)
+                self._state.trained_at = time.time()
+                again = self._state.stale
+                self._state.stale = False
+                if not again:
+                    self._state.training = False
+                    self._state.progress = 1.0
+            if taught is not None and self._on_trained is not None:
+                self._on_trained(taught.profile)
+            if not again:
+                return
+
+    def _progress(self, share: float) -> None:
+        with self._lock:
+            self._state.progress = round(float(share), 3)
+
+    def wait(self, timeout: float = 120.0) -> bool:
+        """Until training and collecting are over (tests, benches)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self._lock:
+                busy = self._state.training or bool(self._state.collecting)
+            if not busy:
+                return True
+            time.sleep(0.05)
+        return False
+
+    # -- what the page shows ---------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        with self._lock:
+            s = self._state
+            return {"collecting": list(s.collecting), "seen": s.seen, "enough": ENOUGH,
+                    "faces": [{"label": f.label, "shots": f.shots, "enough": f.shots >= ENOUGH}
+                              for f in s.faces.values()],
+                    "training": s.training, "progress": s.progress, "check": list(s.result),
+                    "message": s.message, "seconds": s.trained_seconds,
+                    "profile": str(self.path) if s.trained_at else None}
+
+    def _face(self, label: str) -> FaceProgress:
+        return self._state.faces.setdefault(label, FaceProgress(label))
+
+    @staticmethod
+    def _label(label: Any) -> str:
+        if not isinstance(label, str) or not label.strip():
+            raise ValueError("say which card this is (its label)")
+        return label.strip()
+
+
+def _moved(last: tuple[float, float, float] | None, pose: tuple[float, float, float], short: float) -> bool:
+    if last is None:
+        return True
+    shift = float(np.hypot(pose[0] - last[0], pose[1] - last[1]))
+    turn = abs((pose[2] - last[2] + 90) % 180 - 90)
+    return shift > MOVED * short or turn > TURNED_DEG

@@ -148,6 +148,12 @@ class VisionLoop:
             self._zones = dict(zones)
             self._tracker = self._make_tracker(self._zones)
 
+    @property
+    def empty_table(self) -> np.ndarray | None:
+        """The picture of the table without cards (live teaching finds cards against it)."""
+        with self._lock:
+            return self._empty
+
     def set_empty_table(self, image: np.ndarray) -> None:
         with self._lock:
             self._empty = image.copy()

@@ -7,7 +7,7 @@ import pytest
 
 from device.app import Appliance, RunOptions
 from device.config import Config, load_config
-from device.live_teaching import LiveTeacher
+from device.live_teaching import ENOUGH, LiveTeacher
 from device.vision_loop import LatestFrame
 from vision.render.scene import SceneSpec, render_scene
 
@@ -24,9 +24,48 @@ def test_each_card_shown_is_learned_and_the_profile_saved(tmp_path):
     first = teacher("7", frame_with("7"))
     assert first["ok"] and first["cards"] == 1 and "Learned 7" in first["message"]
     second = teacher("12", frame_with("12", 1))
-    assert second["ok"] and second["cards"] == 2
+    assert second["ok"] and second["cards"] == 2 and "background" in second["message"]
+    assert teacher.wait(300)
     profile = load_profile_file(Path(second["profile"]))
     assert set(profile.labels) == {"7", "12"}
+    assert teacher.status()["check"][0].startswith("self-check")
+
+
+class SlidingTable:
+    """The simulated table while a host slides a row of cards: every look at the camera
+    gives the next frame (as the vision loop's `latest` would)."""
+
+    def __init__(self, codes, seed=3):
+        from vision.render.teaching import empty_of, sliding_row
+        self.render = sliding_row("solo", codes, "alt", seed)
+        self.empty = empty_of("solo", seed)
+        self.index = 0
+
+    def latest(self):
+        self.index += 1
+        return LatestFrame(self.render(self.index), self.index, self.index, None, None)
+
+
+def test_a_row_of_cards_slid_under_the_camera_is_taught_live(tmp_path):
+    from vision.pipeline import Recognizer
+    from vision.profile import load_profile_file
+    from vision.render.teaching import empty_of, sliding_row
+    codes = ["R7", "G-MISS", "B2"]
+    table = SlidingTable(codes)
+    teacher = LiveTeacher(tmp_path / "taught.npz")
+    status = teacher.start(["Red 7", "Green miss", "Blue 2"], table.latest, lambda: table.empty)
+    assert status["collecting"] == ["Red 7", "Green miss", "Blue 2"]
+    assert teacher.wait(600)
+    status = teacher.status()
+    assert [f["shots"] for f in status["faces"]] == [ENOUGH] * 3 and all(f["enough"] for f in status["faces"])
+    assert not status["training"] and status["progress"] == 1.0
+    assert "held-out" in status["check"][0]     # an honest check: shots kept out of training
+    profile = load_profile_file(tmp_path / "taught.npz")
+    # a frame not used in teaching (another stretch of the slide) reads right
+    frame = sliding_row("solo", codes, "alt", 3)(200)
+    reading = Recognizer.create(profile, empty_of("solo", 3)).read(frame)
+    read = [c.label for c in sorted(reading.cards, key=lambda c: c.centre[0])]
+    assert read == ["Red 7", "Green miss", "Blue 2"]
 
 
 def test_a_frame_without_a_card_teaches_nothing_and_says_why(tmp_path):

@@ -25,19 +25,29 @@ def photo(code, seed, style="alt"):
 
 @pytest.fixture(scope="module")
 def deck_folder(tmp_path_factory):
+    """One photo per card; the 7's first photo lies on a checked cloth where no card is
+    found (card1.png), so a second photo of it (card7.png) is in the folder too."""
     folder = tmp_path_factory.mktemp("mydeck")
     rows = ["file,label,colour"]
     for i, code in enumerate(CODES):
         image, _ = photo(code, i)
         cv2.imwrite(str(folder / f"card{i}.png"), image)
         rows.append(f"card{i}.png,{code},")
+    cv2.imwrite(str(folder / "card7.png"), photo("7", 21)[0])
+    rows.append("card7.png,7,")
     (folder / "labels.csv").write_text("\n".join(rows) + "\n")
     return folder
 
 
-def test_a_deck_taught_from_one_photo_per_card_reads_new_pictures_of_it(deck_folder):
-    taught = teach_folder(deck_folder, deck_folder / "labels.csv", "my flip7")
+@pytest.fixture(scope="module")
+def taught_deck(deck_folder):
+    return teach_folder(deck_folder, deck_folder / "labels.csv", "my flip7")
+
+
+def test_a_deck_taught_from_one_photo_per_card_reads_new_pictures_of_it(taught_deck):
+    taught = taught_deck
     assert set(taught.profile.labels) == set(CODES)
+    assert [file for file, _ in taught.skipped] == ["card1.png"]
     spec = SceneSpec(table="felt", tilt_deg=10, roll_deg=70, noise=3, card_width=0.14)
     scene = render_scene("flip7", list(CODES), spec, np.random.default_rng(99), style="alt")
     reading = Recognizer.create(taught.profile, scene.empty).read(scene.image)
@@ -90,8 +100,26 @@ def test_bad_label_files_are_refused_in_words(tmp_path, text, message):
 
 def test_a_missing_photo_is_named(tmp_path):
     (tmp_path / "labels.csv").write_text("file,label\nnot-there.png,x\n")
-    with pytest.raises(TeachError, match="not-there.png"):
+    with pytest.raises(TeachError, match="no photo could be taught: not-there.png"):
         teach_folder(tmp_path, tmp_path / "labels.csv")
+
+
+def test_bad_photos_are_skipped_and_named_and_the_good_ones_teach(tmp_path, capsys):
+    rows = ["file,label"]
+    for i, code in enumerate(("3", "FREEZE")):
+        cv2.imwrite(str(tmp_path / f"good{i}.png"), photo(code, 30 + 2 * i)[0])
+        rows.append(f"good{i}.png,{code}")
+    cv2.imwrite(str(tmp_path / "empty.png"), np.full((300, 400, 3), 90, np.uint8))
+    (tmp_path / "broken.png").write_text("not a picture")
+    rows += ["empty.png,12", "broken.png,+4", "gone.png,7"]
+    (tmp_path / "labels.csv").write_text("\n".join(rows) + "\n")
+    assert deckhand(["teach", "--images", str(tmp_path), "--labels", str(tmp_path / "labels.csv"),
+                     "--out", str(tmp_path / "deck")]) == 0
+    said = capsys.readouterr().out
+    assert "taught 2 cards" in said
+    tail = said[said.index("3 photo(s) taught nothing"):]
+    assert "empty.png: no card found" in tail
+    assert "broken.png: missing, or not a picture" in tail and "gone.png: missing" in tail
 
 
 def test_the_commands_teach_then_recognize(deck_folder, tmp_path, capsys):
@@ -100,6 +128,7 @@ def test_the_commands_teach_then_recognize(deck_folder, tmp_path, capsys):
                      str(deck_folder / "labels.csv"), "--out", str(out)]) == 0
     said = capsys.readouterr().out
     assert "taught 6 cards" in said and "self-check" in said
+    assert "1 photo(s) taught nothing" in said and "card1.png: no card found" in said
     image, empty = photo("12", 40)
     cv2.imwrite(str(tmp_path / "one.png"), image)
     cv2.imwrite(str(tmp_path / "empty.png"), empty)

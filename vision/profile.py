@@ -17,7 +17,7 @@ import hashlib
 import importlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -25,11 +25,13 @@ import cv2
 import numpy as np
 
 from vision.classify import TEMPLATE_SIZE, WORK_SIZE, FaceFeatures, face_features
+from vision.reader import LinearReader
 from vision.warp import CARD_ASPECT, warp_card
 
 GAMES = ("hitthedeck", "solo", "flip7", "raj")
 SAME_SYMBOL = 0.985     # template correlation above which two labels share a symbol
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+READABLE_FORMATS = (2, 3)   # 2: before the learned reader (templates only)
 VIEWS = 8                # camera-like views of each card kept as extra templates
 WEIGHT_POWER = 1.0       # see build_profile; taught decks use vision.teach.TAUGHT_WEIGHT_POWER
 
@@ -53,6 +55,8 @@ class DeckProfile:
     frame_insets: tuple[float, ...] = ()  # printed frames inside the edge, share of short side
     ink_cap: float = 0.0              # face_features' ink_cap the templates were made with
     min_confidence: float = 0.0       # a stricter bar than the reader's, set by a self-check
+    reader: LinearReader | None = None  # the learned reader (vision.reader), if trained
+    inks: dict = field(default_factory=dict)  # colour name -> fixed ink prototype (vision.colour)
 
     def whiten(self, symbols: np.ndarray) -> np.ndarray:
         """Raw unit-norm templates (n x D) to the profile's matching space: the deck's
@@ -321,12 +325,19 @@ def save_profile(profile: DeckProfile, path: str | os.PathLike) -> Path:
             "colours": list(profile.colours), "aspect": profile.aspect,
             "frame_insets": list(profile.frame_insets), "ink_cap": profile.ink_cap,
             "min_confidence": profile.min_confidence,
-            "template_size": list(TEMPLATE_SIZE)}
+            "template_size": list(TEMPLATE_SIZE),
+            "inks": {k: list(v) for k, v in profile.inks.items()}}
+    arrays = {}
+    if profile.reader is not None:
+        r = profile.reader
+        meta["reader_temperature"] = r.temperature
+        arrays = {"reader_classes": r.classes, "reader_mean": r.mean, "reader_weights": r.weights,
+                  "reader_bias": r.bias}
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), templates=profile.templates,
                         label_starts=profile.label_starts, colour_protos=profile.colour_protos,
                         symbol_class=profile.symbol_class, symbol_mean=profile.symbol_mean,
-                        symbol_weight=profile.symbol_weight)
+                        symbol_weight=profile.symbol_weight, **arrays)
     os.replace(tmp, path)
     return path
 
@@ -338,12 +349,22 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
             meta = json.loads(str(data["meta"]))
             arrays = {k: data[k] for k in ("templates", "label_starts", "colour_protos",
                                            "symbol_class", "symbol_mean", "symbol_weight")}
+            learned = {k: data[k] for k in ("reader_classes", "reader_mean", "reader_weights",
+                                            "reader_bias") if k in data}
     except FileNotFoundError:
         raise ProfileError(f"no profile file at {path}") from None
     except (OSError, ValueError, KeyError) as exc:
         raise ProfileError(f"{path} is not a Deckhand deck profile ({exc})") from None
-    if meta.get("format") != FORMAT_VERSION or tuple(meta.get("template_size", ())) != TEMPLATE_SIZE:
+    if meta.get("format") not in READABLE_FORMATS or tuple(meta.get("template_size", ())) != TEMPLATE_SIZE:
         raise ProfileError(f"{path} was made by another version of Deckhand; teach the deck again")
+    reader = None
+    if len(learned) == 4:
+        reader = LinearReader(learned["reader_classes"].astype(np.int64),
+                              learned["reader_mean"].astype(np.float32),
+                              learned["reader_weights"].astype(np.float32),
+                              learned["reader_bias"].astype(np.float32),
+                              float(meta.get("reader_temperature", 10.0)))
+    inks = {k: (None if v[0] is None else float(v[0]), float(v[1])) for k, v in meta.get("inks", {}).items()}
     return DeckProfile(meta["name"], tuple(meta["labels"]), tuple(meta["colours"]),
                        arrays["templates"].astype(np.float32), arrays["label_starts"].astype(np.int64),
                        arrays["colour_protos"].astype(np.float32),
@@ -351,7 +372,7 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                        arrays["symbol_mean"].astype(np.float32),
                        arrays["symbol_weight"].astype(np.float32), float(meta["aspect"]),
                        tuple(meta.get("frame_insets", ())), float(meta.get("ink_cap", 0.0)),
-                       float(meta.get("min_confidence", 0.0)))
+                       float(meta.get("min_confidence", 0.0)), reader, inks)
 
 
 def load_profile(spec: str) -> DeckProfile:

@@ -24,17 +24,21 @@ import dataclasses
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, Sequence
 
 import cv2
 import numpy as np
 
-from vision.classify import UNKNOWN, Thresholds, classify, face_features
+from vision.classify import UNKNOWN, WORK_SIZE, Thresholds, classify, face_features, learned_features
+from vision.colour import deck_inks, measure_inks
+from vision.learn import Example, train_reader
 from vision.detect import DetectSettings, EmptyTable, find_cards
-from vision.profile import VIEWS, DeckProfile, camera_views, measure_frame_insets, profile_from_faces
+from vision.profile import DeckProfile, camera_views, measure_frame_insets, profile_from_faces
 from vision.warp import CANONICAL_SIZE, CARD_ASPECT, order_corners, warp_card
 
+MIN_FACE_DETAIL = 10.0  # grey levels (sd) a printed face shows at least; a cloth's square less
 DETECT_WIDTH = 800   # photos are searched for their card at this width at most
-TAUGHT_VIEWS = 24    # simulated camera views per taught label (split among its shots)
+TEMPLATE_VIEWS = 2   # simulated camera views per shot for the templates (see finish)
 # A deck seen once may print its symbols on coloured panels: capped ink (anything clearly
 # not paper counts alike) compares shapes, not shades (measured: the "alt" Hit the Deck
 # taught from one photo a card, 61% -> 72% read right, wrong codes 33 -> 14 in 150 scenes).
@@ -48,6 +52,8 @@ TAUGHT_WEIGHT_POWER = 4.0
 # 2/1/3/0 at 0.25; at 0.25 the bench still had 5/4/4/0 wrong in 200 scenes, hence 0.35
 # (Hit the Deck/Raj/Solo/Flip 7).
 TAUGHT_MIN_CONFIDENCE = 0.35
+# The learned reader's confidence is a calibrated probability: below this, "unknown".
+LEARNED_MIN_CONFIDENCE = 0.5
 
 
 class TeachError(ValueError):
@@ -60,6 +66,7 @@ class Shot:
     colour: str
     face: np.ndarray     # upright face, CANONICAL_SIZE
     source: str = ""     # where it came from (a file name, "camera")
+    background: np.ndarray | None = None   # the picture around it, card blanked (negatives)
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,7 @@ class SelfCheck:
     known: tuple[tuple[float, bool], ...] = ()       # (confidence, right) of every card named
     views_each: int = 1                              # views read per label
     bar: float = 0.0                                 # the confidence bar the profile was given
+    held_out: bool = False                           # read held-out shots (True) or simulated ones
 
     @property
     def needs_more(self) -> tuple[str, ...]:
@@ -103,8 +111,12 @@ class SelfCheck:
 
     def lines(self) -> list[str]:
         total = max(self.views, 1)
-        out = [f"self-check: {self.right} of {total} fresh views read right (harsh simulated views"
-               " of a simulated second photo of each card, none used in teaching)"]
+        if self.held_out:
+            out = [f"self-check: {self.right} of {total} held-out views read right (pictures of the"
+                   " cards kept out of training, and harsh views of them; none used in teaching)"]
+        else:
+            out = [f"self-check: {self.right} of {total} fresh views read right (harsh simulated views"
+                   " of a simulated second photo of each card, none used in teaching)"]
         for a, b, n in self.confused:
             out.append(f"  likely confused: {a} read as {b} ({n} of the views of {a})")
         for a, n in self.unsure:
@@ -123,6 +135,7 @@ class SelfCheck:
 class Taught:
     profile: DeckProfile
     check: SelfCheck
+    skipped: tuple[tuple[str, str], ...] = ()   # (photo, why) of photos taught nothing
 
 
 # --- live teaching --------------------------------------------------------------------
@@ -134,40 +147,103 @@ def start_session(name: str, aspect: float = CARD_ASPECT) -> TeachingSession:
 
 
 def add_face(session: TeachingSession, face: np.ndarray, label: str, colour: str = "",
-             source: str = "") -> TeachingSession:
-    """Keep an upright face image (any size) as one shot of `label`."""
+             source: str = "", background: np.ndarray | None = None) -> TeachingSession:
+    """Keep an upright face image (any size) as one shot of `label` (and the picture
+    around it, the card blanked out, as an example of what is no card)."""
     label, colour = label.strip(), colour.strip().lower()
     if not label:
         raise TeachError(f"{source or 'a picture'}: the label is empty")
     if label == UNKNOWN:
         raise TeachError(f"{source or 'a picture'}: {UNKNOWN!r} cannot be a card's label")
     upright = cv2.resize(face, CANONICAL_SIZE, interpolation=cv2.INTER_AREA)
-    return dataclasses.replace(session, shots=session.shots + (Shot(label, colour, upright, source),))
+    shot = Shot(label, colour, upright, source, background)
+    return dataclasses.replace(session, shots=session.shots + (shot,))
 
 
 def add_frame(session: TeachingSession, frame: np.ndarray, label: str, colour: str = "",
               empty_table: np.ndarray | None = None, source: str = "camera") -> TeachingSession:
     """Find the one card in a camera frame (or photo) and keep it as a shot of `label`."""
-    return add_face(session, card_face(frame, session.aspect, empty_table, source), label, colour, source)
+    face, corners = card_face_and_corners(frame, session.aspect, empty_table, source)
+    return add_face(session, face, label, colour, source, table_around(frame, corners))
 
 
-def finish(session: TeachingSession, check_views: int = 4) -> Taught:
+def table_around(image: np.ndarray, corners: np.ndarray, width: int = 320) -> np.ndarray:
+    """The picture with the card painted over in the colour around it, at most `width`
+    pixels wide: what the table looks like (the reader's examples of "no card")."""
+    scale = min(1.0, width / image.shape[1])
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image.copy()
+    quad = (np.asarray(corners, np.float32) * scale)
+    grown = quad.mean(axis=0) + (quad - quad.mean(axis=0)) * 1.15
+    mask = np.zeros(small.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, grown.astype(np.int32), 255)
+    around = small[mask == 0]
+    small[mask > 0] = np.median(around, axis=0) if len(around) else 128
+    return small
+
+
+def finish(session: TeachingSession, check_views: int = 4,
+           progress: Callable[[float], None] | None = None) -> Taught:
     """The profile of the shots so far, and its self-check."""
     if not session.shots:
         raise TeachError("nothing taught yet: show the camera one card at a time")
     faces = [(s.label, s.colour, s.face) for s in session.shots]
-    views = max(VIEWS, TAUGHT_VIEWS // max(session.counts().values()))
-    profile = profile_from_faces(session.name, faces, session.aspect, views=views, harsh=True,
+    # The templates are only the fallback reader's now (the learned one reads): few views.
+    profile = profile_from_faces(session.name, faces, session.aspect, views=TEMPLATE_VIEWS, harsh=True,
                                  ink_cap=TAUGHT_INK_CAP, weight_power=TAUGHT_WEIGHT_POWER)
-    profile = dataclasses.replace(profile, frame_insets=measure_frame_insets([s.face for s in session.shots[:8]]),
-                                  min_confidence=TAUGHT_MIN_CONFIDENCE)
-    return Taught(profile, self_check(profile, session.shots, check_views))
+    profile = dataclasses.replace(profile, frame_insets=measure_frame_insets([s.face for s in session.shots[:8]]))
+    held = held_out(session.shots)
+    if not held:
+        profile = with_reader(profile, session.shots, progress=progress)
+        return Taught(profile, self_check(profile, session.shots, check_views))
+    # An honest check: a reader trained without the held-out shots reads them; then the
+    # profile's own reader is trained on every shot.
+    rest = [s for s in session.shots if not any(s is h for h in held)]
+    half = (lambda share: progress(share / 2)) if progress else None
+    checker = with_reader(profile, rest, seed=1, progress=half)
+    check = held_out_check(checker, held, max(1, check_views // 2))
+    rest_of = (lambda share: progress(0.5 + share / 2)) if progress else None
+    return Taught(with_reader(profile, session.shots, progress=rest_of), check)
+
+
+def held_out(shots: Sequence[Shot]) -> list[Shot]:
+    """The shots kept out of the self-check's reader: of every label taught at least
+    twice, every fourth shot (at least one), from the end."""
+    by_label: dict[str, list[Shot]] = {}
+    for shot in shots:
+        by_label.setdefault(shot.label, []).append(shot)
+    out: list[Shot] = []
+    for group in by_label.values():
+        if len(group) >= 2:
+            out += group[::-1][:max(1, len(group) // 4)]
+    return out
+
+
+def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
+                progress: Callable[[float], None] | None = None) -> DeckProfile:
+    """The profile with a learned reader trained on the shots (`vision.learn`) and the
+    fixed ink prototypes of its colour names (`vision.colour`; a name the table does not
+    know is measured from the shots)."""
+    examples = [Example(profile.index(s.label), s.face) for s in shots]
+    backgrounds = [s.background for s in shots if s.background is not None]
+    reader = train_reader(examples, len(profile.labels), learned_features, WORK_SIZE,
+                          backgrounds, seed, progress=progress)
+    names = sorted({s.colour for s in shots if s.colour})
+    measured = measure_inks([(s.colour, face_features(s.face).ink_colour) for s in shots if s.colour])
+    return dataclasses.replace(profile, reader=reader, inks=deck_inks(names, measured),
+                               min_confidence=LEARNED_MIN_CONFIDENCE)
 
 
 def card_face(image: np.ndarray, aspect: float = CARD_ASPECT, empty_table: np.ndarray | None = None,
               source: str = "picture") -> np.ndarray:
     """The upright face of the single largest card in a picture; a picture that is
     itself card-shaped (a cropped scan) is taken whole."""
+    return card_face_and_corners(image, aspect, empty_table, source)[0]
+
+
+def card_face_and_corners(image: np.ndarray, aspect: float = CARD_ASPECT,
+                          empty_table: np.ndarray | None = None,
+                          source: str = "picture") -> tuple[np.ndarray, np.ndarray]:
+    """`card_face` and the card's corners in the picture."""
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise TeachError(f"{source}: not a colour picture")
     h, w = image.shape[:2]
@@ -178,16 +254,23 @@ def card_face(image: np.ndarray, aspect: float = CARD_ASPECT, empty_table: np.nd
     if empty_table is not None:
         table = EmptyTable.from_image(cv2.resize(empty_table, (small.shape[1], small.shape[0]),
                                                  interpolation=cv2.INTER_AREA))
-    found = find_cards(small, table, DetectSettings(aspect=aspect))
+    found = [c for c in find_cards(small, table, DetectSettings(aspect=aspect)) if _has_detail(small, c.corners)]
     if found:
         corners = found[0].corners / scale
-        return warp_card(image, corners, CANONICAL_SIZE)
+        return warp_card(image, corners, CANONICAL_SIZE), corners
     long, short = max(w, h), min(w, h)
     if abs(long / short - aspect) < 0.04 * aspect:
         corners = order_corners(np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
-        return warp_card(image, corners, CANONICAL_SIZE)
+        return warp_card(image, corners, CANONICAL_SIZE), corners
     raise TeachError(f"{source}: no card found (lay the card flat on a plain table, whole, "
                      "or crop the picture to the card)")
+
+
+def _has_detail(image: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether a card-shaped outline holds a printed face, not a plain patch of the
+    table (a checked cloth has card-shaped squares)."""
+    face = cv2.cvtColor(warp_card(image, corners, (33, 46)), cv2.COLOR_BGR2GRAY)
+    return float(face.std()) >= MIN_FACE_DETAIL
 
 
 # --- a folder of photos ---------------------------------------------------------------
@@ -219,19 +302,36 @@ def read_labels(labels_csv: str | Path) -> list[tuple[str, str, str]]:
 
 
 def teach_folder(images: str | Path, labels_csv: str | Path, name: str | None = None,
-                 aspect: float = CARD_ASPECT) -> Taught:
-    """Teach a deck from a folder of labelled photos (one per card at least)."""
+                 aspect: float = CARD_ASPECT, on_photo: Callable[[str, str | None], None] | None = None,
+                 progress: Callable[[float], None] | None = None) -> Taught:
+    """Teach a deck from a folder of labelled photos (one per card at least). A photo
+    that cannot be taught (missing, unreadable, no card found) is skipped, never the end
+    of the run: `Taught.skipped` names each with the reason, and `on_photo(file, why)`
+    hears of every photo as it is read (why None: taught). Only when no photo at all can
+    be taught is it an error, which names them all."""
     folder = Path(images)
     if not folder.is_dir():
         raise TeachError(f"{folder} is not a folder of pictures")
     session = start_session(name or folder.name, aspect)
+    skipped: list[tuple[str, str]] = []
     for file, label, colour in read_labels(labels_csv):
-        path = folder / file
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        why = None
+        image = cv2.imread(str(folder / file), cv2.IMREAD_COLOR)
         if image is None:
-            raise TeachError(f"{path}: missing or not a picture OpenCV can read")
-        session = add_frame(session, image, label, colour, source=file)
-    return finish(session)
+            why = "missing, or not a picture OpenCV can read"
+        else:
+            try:
+                session = add_frame(session, image, label, colour, source=file)
+            except TeachError as exc:
+                why = str(exc).removeprefix(f"{file}: ")
+        if why is not None:
+            skipped.append((file, why))
+        if on_photo is not None:
+            on_photo(file, why)
+    if not session.shots:
+        raise TeachError("no photo could be taught: " + "; ".join(f"{f}: {why}" for f, why in skipped))
+    taught = finish(session, progress=progress)
+    return dataclasses.replace(taught, skipped=tuple(skipped))
 
 
 # --- the self-check -------------------------------------------------------------------
@@ -253,24 +353,50 @@ def self_check(profile: DeckProfile, shots: tuple[Shot, ...] | list[Shot], views
     first: dict[str, Shot] = {}
     for shot in shots:
         first.setdefault(shot.label, shot)
+    cases = [(label, camera_views(second_photo(shot.face, rng), rng, 1, harsh=True)[0])
+             for label, shot in first.items() for _ in range(views)]
+    return _check(profile, cases, views, thresholds)
+
+
+def held_out_check(profile: DeckProfile, held: Sequence[Shot], views: int = 2, seed: int = 7,
+                   thresholds: Thresholds = Thresholds()) -> SelfCheck:
+    """Read shots the profile was not trained on: each as it is, and `views` harsh
+    camera views of it."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    for shot in held:
+        cases.append((shot.label, shot.face))
+        cases += [(shot.label, v) for v in camera_views(shot.face, rng, views, harsh=True)]
+    each = max(Counter(label for label, _ in cases).values())
+    return dataclasses.replace(_check(profile, cases, each, thresholds), held_out=True)
+
+
+def _check(profile: DeckProfile, cases: list[tuple[str, np.ndarray]], views_each: int,
+           thresholds: Thresholds) -> SelfCheck:
     confused: Counter = Counter()
     unsure: Counter = Counter()
     right = 0
     wrong_confidence = 0.0
     known = []
-    for label, shot in first.items():
-        for _ in range(views):
-            face = camera_views(second_photo(shot.face, rng), rng, 1, harsh=True)[0]
-            reading = classify(face_features(face, profile.ink_cap), profile, thresholds)
-            if reading.known:
-                known.append((reading.confidence, reading.label == label))
-            if reading.label == label:
-                right += 1
-            elif reading.label == UNKNOWN:
-                unsure[label] += 1
-            else:
-                confused[(label, reading.label)] += 1
-                wrong_confidence = max(wrong_confidence, reading.confidence)
+    for label, face in cases:
+        reading = classify(face_features(face, profile.ink_cap), profile, thresholds)
+        if reading.known:
+            known.append((reading.confidence, reading.label == label))
+        if reading.label == label:
+            right += 1
+        elif reading.label == UNKNOWN:
+            unsure[label] += 1
+        else:
+            confused[(label, reading.label)] += 1
+            wrong_confidence = max(wrong_confidence, reading.confidence)
+    return SelfCheck(len(cases), right,
+                     tuple((a, b, n) for (a, b), n in confused.most_common()),
+                     tuple(unsure.most_common()), similar_colours(profile, thresholds), wrong_confidence,
+                     tuple(known), views_each, profile.min_confidence)
+
+
+def similar_colours(profile: DeckProfile, thresholds: Thresholds = Thresholds()) -> tuple[tuple[str, str], ...]:
+    """Pairs of labels told apart by colour alone whose colours are close."""
     similar = []
     for group in set(profile.symbol_class.tolist()):
         members = np.flatnonzero(profile.symbol_class == group)
@@ -279,7 +405,4 @@ def self_check(profile: DeckProfile, shots: tuple[Shot, ...] | list[Shot], views
                 gap = float(np.linalg.norm(profile.colour_protos[a] - profile.colour_protos[b]))
                 if gap < 2 * thresholds.max_colour_distance * 0.6:
                     similar.append((profile.labels[a], profile.labels[b]))
-    return SelfCheck(views * len(first), right,
-                     tuple((a, b, n) for (a, b), n in confused.most_common()),
-                     tuple(unsure.most_common()), tuple(similar), wrong_confidence,
-                     tuple(known), views, profile.min_confidence)
+    return tuple(similar)

@@ -3,7 +3,8 @@
 The CSV has a header line with the columns `file,label` and optionally `colour`; labels
 are free text, so any deck can be taught. One photo per card is enough, more help
 (several rows may name the same label). Each photo should show the card whole, flat on
-a plain table, or be cropped to the card. After building, a self-check reads simulated
+a plain table, or be cropped to the card; a photo where no card is found is skipped
+and named at the end (with the reason), the others still teach. After building, a self-check reads simulated
 camera views of every card and names the pairs likely to be confused: photograph those
 cards again (other light, other positions) and teach once more. Use the profile with
 `deckhand recognize --profile PROFILE`.
@@ -28,8 +29,15 @@ def run(args: argparse.Namespace) -> int:
     from vision.profile import save_profile
     from vision.teach import TeachError, teach_folder
 
+    def said(file: str, why: str | None) -> None:
+        if why is not None:
+            print(f"  skipped {file}: {why}", flush=True)
+
+    def training(share: float) -> None:
+        print(f"\r  training the reader: {round(100 * share)} %", end="" if share < 1 else "\n", flush=True)
+
     try:
-        taught = teach_folder(args.images, args.labels, args.name)
+        taught = teach_folder(args.images, args.labels, args.name, on_photo=said, progress=training)
     except TeachError as exc:
         print(f"deckhand teach: {exc}", file=sys.stderr)
         return 2
@@ -38,4 +46,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"taught {len(labels)} cards of {taught.profile.name!r}; profile written to {path}")
     for line in taught.check.lines():
         print(line)
+    if taught.skipped:
+        print(f"{len(taught.skipped)} photo(s) taught nothing (take them again, the card whole and flat):")
+        for file, why in taught.skipped:
+            print(f"  {file}: {why}")
     return 0

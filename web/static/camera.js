@@ -34,6 +34,42 @@
       });
   }
   tick();
+  var liveFaces = document.getElementById("live-faces");
+  function showTeaching(s) {
+    if (!liveFaces || !s.available) return;
+    document.getElementById("live-seen").textContent = (s.collecting.length ? s.seen : s.message) || "";
+    liveFaces.textContent = "";
+    (s.faces || []).forEach(function (f) {
+      var li = document.createElement("li");
+      li.className = f.enough ? "ok" : "";
+      li.setAttribute("data-label", f.label);
+      li.textContent = f.label + ": " + f.shots + " / " + s.enough + (f.enough ? " ✓" : "");
+      liveFaces.appendChild(li);
+    });
+    document.getElementById("live-training").hidden = !s.training;
+    document.getElementById("live-progress").value = s.progress || 0;
+    document.getElementById("live-percent").textContent = Math.round((s.progress || 0) * 100) + " %";
+    document.getElementById("live-check").textContent = (s.check || []).join("\n");
+  }
+  function teachTick() {
+    fetch("/api/camera/teaching", { credentials: "same-origin" }).then(function (r) { return r.json(); })
+      .then(showTeaching).catch(function () {}).then(function () { setTimeout(teachTick, 500); });
+  }
+  if (liveFaces) teachTick();
+  var live = document.getElementById("live-form");
+  if (live) {
+    live.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var labels = live.labels.value.split(",").map(function (x) { return x.trim(); }).filter(Boolean);
+      window.deckhand.post("/api/camera/teaching/start", { labels: labels }).then(showTeaching).catch(function () {});
+    });
+    document.getElementById("live-stop").addEventListener("click", function () {
+      window.deckhand.post("/api/camera/teaching/stop", {}).then(showTeaching).catch(function () {});
+    });
+    document.getElementById("live-train").addEventListener("click", function () {
+      window.deckhand.post("/api/camera/teaching/train", {}).then(showTeaching).catch(function () {});
+    });
+  }
   var teach = document.getElementById("teach-form");
   if (teach) teach.addEventListener("submit", function (e) {
     e.preventDefault();

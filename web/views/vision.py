@@ -87,3 +87,53 @@ def teach():
     except ValueError as exc:
         return error(str(exc), 400)
     return jsonify(result), (200 if result.get("ok") else 422)
+
+
+def _live_teaching():
+    """The camera's live teaching (device.camera_view.CameraView.teach_*), or None."""
+    camera = deckhand().camera
+    return camera if camera is not None and hasattr(camera, "teach_status") else None
+
+
+@bp.get("/api/camera/teaching")
+def teaching_status():
+    camera = _live_teaching()
+    if camera is None:
+        return jsonify({"available": False})
+    return jsonify(camera.teach_status())
+
+
+@bp.post("/api/camera/teaching/start")
+@require_host
+def teaching_start():
+    camera = _live_teaching()
+    if camera is None:
+        return error("live teaching is not available on this table", 404)
+    data, refusal = json_body()
+    if refusal:
+        return refusal
+    labels = data.get("labels")
+    if not isinstance(labels, list) or not labels or not all(isinstance(x, str) and x.strip() for x in labels):
+        return error('send {"labels": ["<card>", ...]}: the cards under the camera, left to right', 400)
+    try:
+        return jsonify(camera.teach_start(labels))
+    except ValueError as exc:
+        return error(str(exc), 400)
+
+
+@bp.post("/api/camera/teaching/stop")
+@require_host
+def teaching_stop():
+    camera = _live_teaching()
+    if camera is None:
+        return error("live teaching is not available on this table", 404)
+    return jsonify(camera.teach_stop())
+
+
+@bp.post("/api/camera/teaching/train")
+@require_host
+def teaching_train():
+    camera = _live_teaching()
+    if camera is None:
+        return error("live teaching is not available on this table", 404)
+    return jsonify(camera.teach_train())

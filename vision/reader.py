@@ -1,0 +1,123 @@
+"""The learned symbol reader: HOG features of a card's colour-free ink map, scored by a
+linear classifier, with calibrated probabilities.
+
+Why this reader: pixel templates need exact alignment and real outlines are a few pixels
+off; a histogram of gradient directions per 8-pixel cell (HOG) tolerates that, and a
+linear classifier trained on many simulated views of a few taught photos (see
+`vision.learn`) learns which cells tell the cards apart. It runs with OpenCV and numpy
+only (HOG computed here, as OpenCV 5 moved cv2.HOGDescriptor out of the main package,
+and one matrix product: well under a millisecond a card).
+
+The ink map is the card's distance from its own paper after white balance, whatever the
+ink's colour, so a symbol printed in four colours is one shape to the reader; colour is
+judged apart (`vision.colour`). Both 180-degree orientations are scored and the better one
+counts for each class. The last class is "no card of this deck" (table, clutter, a card
+of another deck), trained on negatives.
+
+What does not live here: training (`vision.learn`), the ink map itself
+(`vision.classify.face_features`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+HOG_WINDOW = (48, 72)   # (w, h) the ink map is shrunk to: 6 x 9 cells of 8 pixels
+CELL = 8
+BLUR = 0.048           # the layout's HOG: ink blurred by this share of the card's height
+BLUR_WINDOW = (32, 48)  # and shrunk to this: 4 x 6 cells
+DENSITY_GRID = (8, 11)  # (w, h) cells of the ink density feature
+DENSITY_WEIGHT = 3.0    # its weight against the HOG's
+INK_CAP = 60.0          # ink strength counted at most (a pale ink counts as a dark one)
+BINS = 9                # unsigned gradient directions, 20 degrees each
+NONE = "\x00none"       # the class of things that are no card of the deck
+
+
+def hog_pair(ink: np.ndarray) -> np.ndarray:
+    """Features of an ink map (float, any size of card shape), upright and turned half
+    round (2 x D float32): square-rooted HOG of the ink as it is (a digit's or an icon's
+    shape), HOG of the ink blurred by about a pip's size (the layout: blurred, the pips
+    of a card are blobs whose number and places count, not their shape), and the ink's
+    density on a coarse grid. Measured on the real photos, teaching 2 photos a rank:
+    sharp HOG alone 66 % read right, blurred 78 %, blurred with the density grid 80 %,
+    all three 78 %; but blurred HOG alone confused a taught 4 with a 5 on rendered decks,
+    so all three are kept. A half turn maps every gradient's unsigned direction onto
+    itself, so the turned features are the same cells in reverse order."""
+    h, w = ink.shape
+    ink = ink.astype(np.float32)
+    sharp = hog_cells(cv2.resize(ink, HOG_WINDOW, interpolation=cv2.INTER_AREA))
+    blurred = hog_cells(cv2.resize(cv2.GaussianBlur(ink, (0, 0), BLUR * h), BLUR_WINDOW,
+                                   interpolation=cv2.INTER_AREA))
+    density = cv2.resize(np.minimum(ink, INK_CAP), DENSITY_GRID,
+                         interpolation=cv2.INTER_AREA) * (DENSITY_WEIGHT / INK_CAP)
+    up = np.concatenate([np.sqrt(hog_blocks(sharp)), np.sqrt(hog_blocks(blurred)), density.ravel()])
+    turned = np.concatenate([np.sqrt(hog_blocks(sharp[::-1, ::-1])), np.sqrt(hog_blocks(blurred[::-1, ::-1])),
+                             density[::-1, ::-1].ravel()])
+    return np.stack([up, turned])
+
+
+def hog_cells(image: np.ndarray) -> np.ndarray:
+    """Dalal-Triggs cell histograms of a float image whose sides are multiples of CELL:
+    gradient directions (unsigned, BINS bins, shared linearly between neighbours)
+    weighted by their strength, summed per cell (rows x cols x BINS)."""
+    gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=1)
+    magnitude, angle = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+    position = (angle.ravel() % 180.0) * (BINS / 180.0) - 0.5
+    low = np.floor(position)
+    share = position - low
+    low = low.astype(np.int64) % BINS
+    h, w = image.shape
+    cell = _cell_index(h, w)
+    index = np.concatenate([cell + low, cell + (low + 1) % BINS])
+    strength = magnitude.ravel()
+    weights = np.concatenate([strength * (1 - share), strength * share])
+    counts = np.bincount(index, weights, minlength=(h // CELL) * (w // CELL) * BINS)
+    return counts.reshape(h // CELL, w // CELL, BINS).astype(np.float32)
+
+
+def _cell_index(h: int, w: int) -> np.ndarray:
+    """Per pixel (raveled): BINS x the number of its cell."""
+    key = (h, w)
+    if key not in _CELL_INDEX:
+        ys, xs = np.mgrid[0:h, 0:w]
+        _CELL_INDEX[key] = ((ys // CELL) * (w // CELL) + xs // CELL).ravel() * BINS
+    return _CELL_INDEX[key]
+
+
+_CELL_INDEX: dict[tuple[int, int], np.ndarray] = {}   # a cache of constants, not state
+
+
+def hog_blocks(cells: np.ndarray) -> np.ndarray:
+    """Blocks of 2 x 2 cells, L2-Hys normalised, as one vector (D,) float32."""
+    blocks = np.concatenate([cells[:-1, :-1], cells[:-1, 1:], cells[1:, :-1], cells[1:, 1:]], axis=-1)
+    blocks /= np.sqrt((blocks ** 2).sum(axis=-1, keepdims=True) + 1e-3)
+    blocks = np.minimum(blocks, 0.2)
+    blocks /= np.sqrt((blocks ** 2).sum(axis=-1, keepdims=True) + 1e-3)
+    return blocks.ravel().astype(np.float32)
+
+
+@dataclass(frozen=True, eq=False)
+class LinearReader:
+    """Scores = (features - mean) @ weights + bias, one column per class; `classes` are
+    the profile's label indices and -1 for the "no card" class; probabilities are the
+    softmax of `temperature` x scores (the temperature fitted on held-out views)."""
+
+    classes: np.ndarray        # (C,) int64
+    mean: np.ndarray           # (D,)
+    weights: np.ndarray        # (D, C)
+    bias: np.ndarray           # (C,)
+    temperature: float = 10.0
+
+    def scores(self, pair: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(scores per class, the better of both orientations; turned per class)."""
+        both = (pair - self.mean) @ self.weights + self.bias      # (2, C)
+        turned = both[1] > both[0]
+        return np.maximum(both[0], both[1]), turned
+
+    def probabilities(self, scores: np.ndarray) -> np.ndarray:
+        z = scores * self.temperature
+        z = np.exp(z - z.max(axis=-1, keepdims=True))
+        return z / z.sum(axis=-1, keepdims=True)
