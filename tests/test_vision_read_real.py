@@ -92,7 +92,7 @@ def test_ranks_taught_from_two_photos_each_read_other_photos_right(taught):
     assert read >= 15, "the finder found too few of the labelled cards to judge the reader"
     # measured on all of them: 93 % right of the cards the finder finds
     # (bench/realphotos_read.py); before the learned reader 24 %
-    assert right >= 0.75 * read and wrong <= 0.2 * read, (right, wrong, unknown)
+    assert right >= 0.7 * read and wrong <= 0.15 * read, (right, wrong, unknown)
 
 
 def test_the_self_check_reads_held_out_photos(taught):

@@ -1,0 +1,119 @@
+"""How long teaching a 54-face deck takes, live and from photos (wall time, this machine).
+
+    .venv/bin/python bench/teach_speed.py                  # both
+    .venv/bin/python bench/teach_speed.py --skip photos    # live only
+
+The deck is Solo's "alt" printing (a deck of the UNO family drawn as a commercial deck
+might be), its first 54 faces.
+
+* **live**: the simulated table (`vision.render.teaching.sliding_row`) shows rows of 6
+  faces slid and turned a little every frame; `device.live_teaching.LiveTeacher`
+  collects until every face has enough views, row after row, then trains in the
+  background. Printed: frames looked at, the collector's time, the players' time at the
+  camera (frames looked at x the collector's pace, at least one look every 0.15 s), and
+  the training's wall time (players need not wait for it).
+* **photos**: 162 photos (3 a face) rendered on random tables, some cut from the real
+  photographs in ../shared; `vision.teach.teach_folder` as `deckhand teach` runs it:
+  wall time, photos skipped.
+
+Fixed seeds. Say the machine's load when quoting the times.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from device.live_teaching import ENOUGH, POLL_S, LiveTeacher  # noqa: E402
+from device.vision_loop import LatestFrame  # noqa: E402
+from vision.render.cards import deck_codes  # noqa: E402
+from vision.render.scene import spread_scene  # noqa: E402
+from vision.render.teaching import empty_of, sliding_row  # noqa: E402
+from vision.teach import teach_folder  # noqa: E402
+
+ROW = 6
+
+
+class Feed:
+    def __init__(self, codes, seed):
+        self.render = sliding_row("solo", codes, "alt", seed)
+        self.empty = empty_of("solo", seed)
+        self.looks = 0
+
+    def latest(self):
+        self.looks += 1
+        return LatestFrame(self.render(self.looks), self.looks, self.looks, None, None)
+
+
+def live(codes: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        teacher = LiveTeacher(Path(tmp) / "taught.npz")
+        looks, collecting = 0, 0.0
+        for start in range(0, len(codes), ROW):
+            row = codes[start:start + ROW]
+            feed = Feed(row, seed=start)
+            t0 = time.perf_counter()
+            teacher.start(row, feed.latest, lambda: feed.empty)
+            while any(f["shots"] < ENOUGH for f in teacher.status()["faces"] if f["label"] in row):
+                if feed.looks > 400:
+                    print(f"  row {row}: gave up after 400 frames")
+                    break
+                time.sleep(0.05)
+            teacher.stop()
+            collecting += time.perf_counter() - t0
+            looks += feed.looks
+        t0 = time.perf_counter()
+        teacher.train()
+        teacher.wait(3600)
+        training = time.perf_counter() - t0
+        status = teacher.status()
+        per_look = collecting / max(looks, 1)
+        print(f"live: {len(codes)} faces in rows of {ROW}, {ENOUGH} views each: {looks} frames looked at, "
+              f"collector {collecting:.0f} s ({1000 * per_look:.0f} ms a frame); players' time at the camera "
+              f"≈ {looks * max(per_look, POLL_S) / 60:.1f} min (+ laying out {len(codes) // ROW + 1} rows)")
+        print(f"  training in the background: {training:.0f} s wall; " + (status["check"] or ["no check"])[0])
+
+
+def photos(codes: list[str]) -> None:
+    rng = np.random.default_rng(3)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        rows = ["file,label"]
+        for code in codes:
+            for k in range(3):
+                scene = spread_scene("solo", [code], rng, style="alt")
+                name = f"{code}-{k}.jpg"
+                cv2.imwrite(str(folder / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+                rows.append(f"{name},{code}")
+        (folder / "labels.csv").write_text("\n".join(rows) + "\n")
+        t0 = time.perf_counter()
+        taught = teach_folder(folder, folder / "labels.csv", "solo-alt")
+        seconds = time.perf_counter() - t0
+        print(f"photos: {len(rows) - 1} photos of {len(codes)} faces taught in {seconds:.0f} s wall "
+              f"({len(taught.skipped)} skipped: no card found); {taught.check.lines()[0]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--faces", type=int, default=54)
+    parser.add_argument("--skip", default="", help="live,photos")
+    args = parser.parse_args(argv)
+    codes = list(deck_codes("solo"))[:args.faces]
+    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if "live" not in args.skip:
+        live(codes)
+    if "photos" not in args.skip:
+        photos(codes)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
