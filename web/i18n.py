@@ -185,6 +185,16 @@ FRENCH: dict[str, str] = {
     "Put one card under the camera, choose what it is, and press Teach.":
         "Posez une carte sous la caméra, choisissez laquelle c'est, puis appuyez sur Apprendre.",
     "Teach": "Apprendre",
+    "Teach a deck live": "Apprendre un jeu en direct",
+    "Lay one card, or a row of different cards, under the camera; name them left to right, separated by commas, and press Start. Then slide and turn the cards slowly until each has enough views.":
+        "Posez une carte, ou une rangée de cartes différentes, sous la caméra ; nommez-les de gauche à droite, "
+        "séparées par des virgules, puis appuyez sur Commencer. Faites ensuite glisser et tourner les cartes "
+        "lentement jusqu'à ce que chacune ait assez de vues.",
+    "e.g. Red 7, Green 7, Skip": "p. ex. 7 rouge, 7 vert, Passe",
+    "Start": "Commencer",
+    "Stop": "Arrêter",
+    "Train now": "Entraîner maintenant",
+    "Training": "Entraînement",
     "Calibrate zones": "Calibrer les zones",
     "Zones as JSON: name → [x0, y0, x1, y1], from 0 to 1.":
         "Zones en JSON : nom → [x0, y0, x1, y1], de 0 à 1.",
