@@ -35,7 +35,8 @@ def raw_log(record: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> str
     return "\n".join(lines) + "\n"
 
 
-def final_view(record: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+def final_view(record: Mapping[str, Any],
+               rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     """The game's view after folding the match's rows, or None if they no longer fold
     (a game this build lacks, or rules that changed since)."""
     try:
@@ -76,8 +77,9 @@ def score_sheet(record: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
     winners = [names[w] for w in winners or [] if isinstance(w, int) and 0 <= w < len(names)]
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow([_cell(title), _cell((record.get("started_at") or "")[:16].replace("T", " ")),
-                     _cell((record.get("ended_at") or "")[:16].replace("T", " ") or t("unfinished"))])
+    started = (record.get("started_at") or "")[:16].replace("T", " ")
+    ended = (record.get("ended_at") or "")[:16].replace("T", " ") or t("unfinished")
+    writer.writerow([_cell(title), _cell(started), _cell(ended)])
     writer.writerow([t("Round")] + [_cell(n) for n in names])
     for number, scores in enumerate(rounds, start=1):
         writer.writerow([number] + [_cell(v) for v in scores])
