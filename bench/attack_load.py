@@ -277,8 +277,9 @@ def main() -> int:
               f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after "
               f"(1 min; other sessions share this machine)")
         print(f"  attacker {ATTACKER}: keeps asking for {args.attack} connections (a third idle, a "
-              f"third half-sent, a third unread streams); the server let it hold at most "
-              f"{attacker.peak_open} at once ({held} at the end); {attacker.opened} opened in all, "
+              f"third half-sent, a third unread streams); open as it counts them (with those still "
+              f"in the listen queue) at most {attacker.peak_open}, {held} at the end; "
+              f"{attacker.opened} opened in all, "
               f"{attacker.refused} answered 503/408 and closed, {attacker.failed} connects failed")
         print(f"  phones: {phones.connected}/{args.phones} streams opened, {phones.closed} closed by "
               f"the server; {told} were told the last action (seq {last_seq}), all of them "

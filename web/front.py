@@ -29,6 +29,7 @@ import asyncio
 import io
 import json
 import logging
+import queue
 import signal
 import socket
 import sys
@@ -440,7 +441,8 @@ class FrontServer:
                 kind, *data = item.result()
                 if kind == "end":
                     break
-                await self._write(writer, data[0])
+                if kind == "chunk":
+                    await self._write(writer, data[0])
         finally:
             eof.cancel()
             pump.cancel()
@@ -476,13 +478,22 @@ class _StreamPump:
 
     def __init__(self, app: WSGIApp, environ: dict, loop: asyncio.AbstractEventLoop):
         self.app, self.environ, self.loop = app, environ, loop
-        self.queue: asyncio.Queue = asyncio.Queue(self.PENDING)
+        self.items: queue.Queue = queue.Queue(self.PENDING)
+        self.arrived = asyncio.Event()
         self.stopped = threading.Event()
         self.done = asyncio.Event()
         threading.Thread(target=self._run, name="deckhand-stream", daemon=True).start()
 
     async def get(self) -> tuple:
-        return await self.queue.get()
+        while True:
+            try:
+                return self.items.get_nowait()
+            except queue.Empty:
+                self.arrived.clear()
+            try:   # again after clearing: an item put meanwhile must not be slept through
+                return self.items.get_nowait()
+            except queue.Empty:
+                await self.arrived.wait()
 
     def cancel(self) -> None:
         self.stopped.set()
@@ -494,16 +505,18 @@ class _StreamPump:
             log.warning("a live stream's thread did not end in %g s", limit)
 
     def _put(self, item: tuple) -> bool:
-        """Hand one item over; False once the stream is cancelled."""
+        """Hand one item over (waiting while the queue is full); False once the stream
+        is cancelled or the loop is gone."""
         while not self.stopped.is_set():
-            future = asyncio.run_coroutine_threadsafe(self.queue.put(item), self.loop)
             try:
-                future.result(timeout=1.0)
-                return True
-            except TimeoutError:
-                future.cancel()
+                self.items.put(item, timeout=1.0)
+            except queue.Full:
+                continue
+            try:
+                self.loop.call_soon_threadsafe(self.arrived.set)
             except RuntimeError:   # the loop has closed
                 return False
+            return True
         return False
 
     def _run(self) -> None:
