@@ -10,7 +10,7 @@ the phones still get every change.
 at --root (default: this one; point it at another checkout to compare servers). The
 attacker is 127.0.0.2, each phone its own loopback address (127.0.0.x: all this
 machine), the host 127.0.0.1. Every request has a 5 s time-out: one that times out is
-counted as "no answer". The attacker tops its connections back up every half second
+counted as "no answer". The attacker (a process of its own) tops its connections back up every half second
 (what the server closes or refuses, it opens again), so it holds what it can all along.
 Loopback only; everything stops by itself after --seconds at most.
 """
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import selectors
 import signal
@@ -84,12 +85,12 @@ class Host:
         assert status == 200, body
 
 
-class Attacker(threading.Thread):
+class Attacker:
     """One address holding `total` connections: a third idle, a third half-sent heads,
-    a third live streams it never reads."""
+    a third live streams it never reads. Runs in a process of its own (`attack`), so
+    its socket work does not slow the host's timed requests in this one."""
 
     def __init__(self, port: int, total: int, until: float):
-        super().__init__(daemon=True)
         self.port, self.total, self.until = port, total, until
         self.socks: dict[str, list[socket.socket]] = {"idle": [], "half": [], "silent": []}
         self.opened = self.failed = self.refused = 0
@@ -136,21 +137,27 @@ class Attacker(threading.Thread):
     def held(self) -> int:
         return sum(len(v) for v in self.socks.values())
 
-    def run(self) -> None:
-        share = self.total // 3
-        while time.monotonic() < self.until:
-            self._prune()
-            for kind in self.socks:
-                while len(self.socks[kind]) < share and time.monotonic() < self.until:
-                    self._open(kind)
-            time.sleep(0.5)
-            self._prune()
-            self.peak_open = max(self.peak_open, self.held())
-
     def close(self) -> None:
         for socks in self.socks.values():
             for s in socks:
                 s.close()
+
+
+def attack(port: int, total: int, until: float, report, stop) -> None:
+    """The attacker's process: attack until `until` or `stop`, then report its counts."""
+    attacker = Attacker(port, total, until)
+    share = total // 3
+    while time.monotonic() < attacker.until and not stop.is_set():
+        attacker._prune()
+        for kind in attacker.socks:
+            while len(attacker.socks[kind]) < share and time.monotonic() < attacker.until:
+                attacker._open(kind)
+        time.sleep(0.5)
+        attacker._prune()
+        attacker.peak_open = max(attacker.peak_open, attacker.held())
+    report.put({"peak_open": attacker.peak_open, "held": attacker.held(), "opened": attacker.opened,
+                "refused": attacker.refused, "failed": attacker.failed})
+    attacker.close()
 
 
 class Phones(threading.Thread):
@@ -243,7 +250,9 @@ def main() -> int:
         host.login()
         assert host.call("POST", "/api/match", FLIP7)[0] == 200
         load_before = os.getloadavg()
-        attacker = Attacker(port, args.attack, until)
+        report, stop = multiprocessing.Queue(), multiprocessing.Event()
+        attacker = multiprocessing.Process(target=attack, args=(port, args.attack, until, report, stop),
+                                           daemon=True)
         attacker.start()
         time.sleep(3.0)   # the attacker opens what it can
         phones = Phones(port, args.phones, until)
@@ -272,15 +281,16 @@ def main() -> int:
         waited = time.monotonic() - waited
         told = phones.told(last_seq) if last_seq else 0
         load_after = os.getloadavg()
-        held = attacker.held()
+        stop.set()
+        counts = report.get(timeout=30)
         print(f"attack load: `deckhand run` from {args.root}, {os.cpu_count()} cores, "
               f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after "
               f"(1 min; other sessions share this machine)")
         print(f"  attacker {ATTACKER}: keeps asking for {args.attack} connections (a third idle, a "
               f"third half-sent, a third unread streams); open as it counts them (with those still "
-              f"in the listen queue) at most {attacker.peak_open}, {held} at the end; "
-              f"{attacker.opened} opened in all, "
-              f"{attacker.refused} answered 503/408 and closed, {attacker.failed} connects failed")
+              f"in the listen queue) at most {counts['peak_open']}, {counts['held']} at the end; "
+              f"{counts['opened']} opened in all, "
+              f"{counts['refused']} answered 503/408 and closed, {counts['failed']} connects failed")
         print(f"  phones: {phones.connected}/{args.phones} streams opened, {phones.closed} closed by "
               f"the server; {told} were told the last action (seq {last_seq}), all of them "
               f"{waited:.1f} s after its answer")
@@ -291,9 +301,8 @@ def main() -> int:
         print(f"  goal (p95 < 200 ms, every request answered): {'met' if goal else 'NOT met'}")
         return 0
     finally:
-        if attacker is not None:
-            attacker.until = 0
-            attacker.close()
+        if attacker is not None and attacker.is_alive():
+            attacker.terminate()
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)
             try:
