@@ -56,7 +56,7 @@ from engine.core import Action, Game, IllegalAction, MatchSpec, Notice, Undo, pa
 from engine.games import get_game
 from engine.serial import from_jsonable, to_jsonable
 from engine.untrusted import displayable_json, encodable, json_problem
-from engine.log import Timeline
+from engine.log import Timeline, undone_notice
 from engine.stats import match_statistics
 
 SCHEMA_VERSION = 1
@@ -714,7 +714,7 @@ class OpenMatch:
             for action in actions:
                 if isinstance(action, Undo):
                     undone = self.timeline.undo()
-                    notices.append(Notice("undo", f"Undone: {undone}"))
+                    notices.append(undone_notice(undone))
                     reverts.append(undone)
                 else:
                     notices.extend(self.timeline.apply(action))

@@ -135,9 +135,9 @@ class LiveTable:
                 self._match = OpenMatch.resume(store, matches[0].id, games)
             except (IllegalAction, StoreError) as exc:
                 # Start anyway (the rows stay in the log); the screens say why.
-                reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)
-                self._notices = (Notice("resume_failed", f"Match {matches[0].id} could not "
-                                                         f"be resumed: {reason}"),)
+                why = exc.to_json() if isinstance(exc, IllegalAction) else {
+                    "code": "store_error", "params": {}}
+                self._notices = (Notice("resume_failed", {"match": matches[0].id, "why": why}),)
         last = store.last_event()
         self._seq = last.seq if last else 0
         self._kind = last.kind if last else "match"
@@ -190,7 +190,7 @@ class LiveTable:
                 self._submit(running, (EndMatch(),), source)
             match, seq = OpenMatch.start(self._store, parsed, source, self._games)
             self._match = match
-            self._notices = (Notice("match_started", f"A new match of {match.game.title}"),)
+            self._notices = (Notice("match_started", {"game": match.game.name}),)
             self._publish(seq, "match", source, {"type": "start", "game": match.game.name})
             return self._snapshot
 
@@ -243,7 +243,7 @@ class LiveTable:
             match = OpenMatch.resume(self._store, match_id, self._games)
             seq = self._store.record_match_event(match_id)
             self._match = match
-            self._notices = (Notice("match_resumed", f"Back to match {match_id}"),)
+            self._notices = (Notice("match_resumed", {"match": match_id}),)
             self._publish(seq, "match")
             return self._snapshot
 

@@ -4,8 +4,16 @@ and the `Game` interface each game package implements.
 The contract (DESIGN.md, STYLE.md):
 
 * A game state is a frozen dataclass. `game.apply(state, action)` returns
-  `(new_state, notices)` or raises `IllegalAction` with a reason in words; the old state
-  is never changed. Stepping a finished match raises `IllegalAction("the match is over")`.
+  `(new_state, notices)` or raises `IllegalAction`; the old state is never changed.
+  Stepping a finished match raises `IllegalAction("match_over")`.
+* The engine says what happened as data, never as a sentence: a notice, a refusal and a
+  prompt are a stable `code` and its `params`; the screens put them in words in the
+  device's language (web.words, catalogs in web/translations). Params are JSON values
+  named by what they hold, so a renderer knows how to say them:
+  `seat`/`*_seat` a seat index, `seats`/`*_seats` a list of them, `card`/`*_card` a card
+  code, `cards`/`*_cards` a list of them, `colour`/`*_colour` a colour word of the deck
+  ("red"), `action` an action's JSON type, `setting` a settings field, `game` a game name,
+  an object with a "code" a nested message; anything else is a number (or a count).
 * `game.check(state, action)` is the one place that says whether an action is legal
   now (it raises the same `IllegalAction` as `apply`); the screens use it for hints.
 * An action is a small frozen dataclass with a `kind` (its JSON `type`) and
@@ -24,6 +32,8 @@ What does not live here: any game's rules (see the game packages) and folding a 
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 
@@ -31,24 +41,55 @@ from engine.serial import from_jsonable, to_jsonable
 
 
 class IllegalAction(ValueError):
-    """An action the rules refuse now; `reason` is a sentence for the screen."""
+    """An action the rules refuse now: a stable `code` and its `params` (see the module
+    docstring); the screens say why in words. `reason` is the code and params for logs."""
 
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, code: str, **params: Any):
+        self.code = code
+        self.params = params
+        super().__init__(self.reason)
+
+    @property
+    def reason(self) -> str:
+        if not self.params:
+            return self.code
+        return f"{self.code} {json.dumps(to_jsonable(self.params), sort_keys=True)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "params": to_jsonable(self.params)}
+
+    @classmethod
+    def saying(cls, message: Mapping[str, Any]) -> "IllegalAction":
+        """The refusal that says `message` ({"code", "params"}, as `say` makes)."""
+        return cls(message["code"], **message.get("params", {}))
 
 
 @dataclass(frozen=True)
 class Notice:
-    """Something the screens should say: a stable `code` (for translations), the
-    English `text`, and the `seats` it concerns."""
+    """Something the screens should say: a stable `code`, its `params` (see the module
+    docstring) and the `seats` it concerns (for highlighting)."""
 
     code: str
-    text: str
+    params: dict[str, Any] = field(default_factory=dict)
     seats: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "text": self.text, "seats": list(self.seats)}
+        if isinstance(self.params, str):  # not yet converted: an English sentence (going)
+            return {"code": self.code, "params": {}, "seats": list(self.seats),
+                    "text": self.params}
+        return {"code": self.code, "params": to_jsonable(dict(self.params)),
+                "seats": list(self.seats)}
+
+    @property
+    def text(self) -> str:
+        """Transition only: the English sentence of a notice not yet converted."""
+        return self.params if isinstance(self.params, str) else ""
+
+
+def say(code: str, **params: Any) -> dict[str, Any]:
+    """A message as JSON ({"code", "params"}): a view's prompt, a demand, a nested
+    part of another message."""
+    return {"code": code, "params": to_jsonable(params)}
 
 
 @dataclass(frozen=True)
@@ -115,19 +156,30 @@ AFTER_THE_END: tuple[type[Action], ...] = (CorrectRound,)
 def parse_action(data: Any, vocabulary: Mapping[str, type[Action]]) -> Action:
     """Read one action from its JSON object, using a game's vocabulary."""
     if not isinstance(data, dict):
-        raise IllegalAction(f"an action must be a JSON object, not {type(data).__name__}")
+        raise IllegalAction("action_not_object")
     kind = data.get("type")
     if not isinstance(kind, str):
-        raise IllegalAction("an action needs a \"type\"")
+        raise IllegalAction("action_no_type")
     cls = vocabulary.get(kind)
     if cls is None:
-        known = ", ".join(sorted(vocabulary))
-        raise IllegalAction(f"unknown action type {kind!r} (this game knows: {known})")
+        raise IllegalAction("action_unknown", name=kind)
     fields = {k: v for k, v in data.items() if k != "type"}
     try:
         return from_jsonable(cls, fields)
     except ValueError as exc:
-        raise IllegalAction(f"bad {kind!r} action: {exc}") from None
+        if "missing field" in str(exc):
+            raise IllegalAction("action_missing_field", action=kind, field=_field_of(exc)) from None
+        raise IllegalAction("action_bad_field", action=kind, field=_field_of(exc)) from None
+
+
+def _field_of(exc: ValueError) -> str:
+    """The top-level field a serial error names ("$.seat: expected ..." -> "seat")."""
+    path = str(exc).split(":", 1)[0]
+    head = path.removeprefix("$.").split(".", 1)[0].split("[", 1)[0]
+    if head.startswith("$"):  # a problem with the object itself: name the unknown field
+        found = re.search(r"(?:unknown field\(s\) \[|missing field )'([^']+)'", str(exc))
+        return found.group(1) if found else ""
+    return head
 
 
 @dataclass(frozen=True)
@@ -159,13 +211,13 @@ class MatchSpec:
     @classmethod
     def from_json(cls, data: Any) -> "MatchSpec":
         if not isinstance(data, dict) or data.get("type") != "start":
-            raise IllegalAction('a match log starts with {"type": "start", "game": ..., "seats": [...]}')
+            raise IllegalAction("start_not_start")
         game = data.get("game")
         if not isinstance(game, str):
-            raise IllegalAction("the start line needs a \"game\"")
+            raise IllegalAction("start_no_game")
         raw_seats = data.get("seats")
         if not isinstance(raw_seats, list) or not raw_seats:
-            raise IllegalAction("the start line needs a list of \"seats\"")
+            raise IllegalAction("start_no_seats")
         seats = []
         for i, s in enumerate(raw_seats):
             if isinstance(s, str):
@@ -173,20 +225,20 @@ class MatchSpec:
             elif isinstance(s, dict) and isinstance(s.get("name"), str):
                 seats.append(Seat(s["name"], str(s.get("colour", ""))))
             else:
-                raise IllegalAction(f"seat {i} must be a name or {{\"name\": ..., \"colour\": ...}}")
+                raise IllegalAction("start_bad_seat", number=i + 1)
         settings = data.get("settings", {}) or {}
         if not isinstance(settings, dict):
-            raise IllegalAction("\"settings\" must be an object")
+            raise IllegalAction("start_bad_settings")
         seed = data.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise IllegalAction("\"seed\" must be a whole number")
+            raise IllegalAction("start_bad_seed")
         dealer = data.get("dealer")
         if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
                                    or not 0 <= dealer < len(seats)):
-            raise IllegalAction(f"\"dealer\" must be a seat number from 0 to {len(seats) - 1}")
+            raise IllegalAction("start_bad_dealer", count=len(seats))
         unknown = set(data) - {"type", "game", "seats", "settings", "seed", "dealer"}
         if unknown:
-            raise IllegalAction(f"unknown key(s) in the start line: {sorted(unknown)}")
+            raise IllegalAction("start_unknown_keys", names=sorted(unknown))
         return cls(game, tuple(seats), settings, seed, dealer)
 
 
@@ -195,7 +247,9 @@ def parse_settings(settings_type: type, raw: Mapping[str, Any]) -> Any:
     try:
         return from_jsonable(settings_type, dict(raw))
     except ValueError as exc:
-        raise IllegalAction(f"bad settings: {exc}") from None
+        if "unknown field" in str(exc):
+            raise IllegalAction("unknown_setting", name=_field_of(exc)) from None
+        raise IllegalAction("bad_setting", setting=_field_of(exc)) from None
 
 
 @runtime_checkable

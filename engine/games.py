@@ -16,7 +16,7 @@ GAME_MODULES = {
 def get_game(name: str) -> Game:
     module = GAME_MODULES.get(name)
     if module is None:
-        raise IllegalAction(f"unknown game {name!r}; Deckhand plays: {', '.join(GAME_MODULES)}")
+        raise IllegalAction("unknown_game", name=name, games=list(GAME_MODULES))
     return importlib.import_module(module).GAME
 
 

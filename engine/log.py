@@ -26,6 +26,11 @@ KEEP_RECENT = 32            # the last this many of them
 _PARSED_LINES = 4096        # read_log: distinct action lines remembered (a log repeats a few)
 
 
+def undone_notice(action: Action) -> Notice:
+    """What an undo says: the action it took back, as its JSON (the screens name it)."""
+    return Notice("undo", {"undone": action.to_json()})
+
+
 class Timeline:
     """The states of one match in order; the last is the current state. It starts at the
     start of the match, or at `base`, a state folded earlier (a subclass says how to undo
@@ -59,14 +64,14 @@ class Timeline:
     def check(self, action: Action) -> None:
         if isinstance(action, Undo):
             if not self.depth:
-                raise IllegalAction("there is nothing to undo")
+                raise IllegalAction("nothing_to_undo")
             return
         self.game.check(self.state, action)
 
     def apply(self, action: Action) -> tuple[Notice, ...]:
         """Apply one action (or undo); raise IllegalAction and change nothing if refused."""
         if isinstance(action, Undo):
-            return (Notice("undo", f"Undone: {self.undo()}"),)
+            return (undone_notice(self.undo()),)
         new_state, notices = self.game.apply(self.state, action)
         self._states.append(new_state)
         self._actions.append(action)
@@ -83,7 +88,7 @@ class Timeline:
         """Fold from the start of the match up to the base, so what is under it can be
         undone; refuse when nothing is."""
         if not self._base_depth:
-            raise IllegalAction("there is nothing to undo")
+            raise IllegalAction("nothing_to_undo")
         actions = list(self._earlier()) if self._earlier else []
         states = [self.game.start(self.spec)]
         for action in actions:
@@ -95,7 +100,7 @@ class Timeline:
         self._base_depth = 0
 
     def _base_disagrees(self) -> None:
-        raise IllegalAction("the folded state disagrees with the actions under it")
+        raise IllegalAction("base_disagrees")
 
 
 def fold(game: Game, spec: MatchSpec, actions: Iterable[Action]) -> Any:
@@ -112,6 +117,7 @@ class LogError(Exception):
 
     line: int
     reason: str
+    refusal: dict | None = None   # the engine's refusal ({"code", "params"}), if it was one
 
     def __str__(self) -> str:
         return f"line {self.line}: {shorten(self.reason, 300)}"
@@ -207,7 +213,7 @@ def read_log(lines: Iterable[str],
                 actions.append(action)
                 _keep(kept, len(actions), steps)
         except IllegalAction as exc:
-            raise LogError(number, exc.reason) from None
+            raise LogError(number, exc.reason, exc.to_json()) from None
         if notices:
             for notice in said:
                 on_notice(number, notice)

@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 from engine.core import EndMatch, IllegalAction, MatchSpec, Seat, Undo
 from engine.log import LogError, Timeline, fold, read_log
 from test_store_toygame import RACE, Add, Score, race_spec
+from said import refused_in_words
 
 
 def test_undo_takes_back_the_last_action_still_in_effect():
@@ -19,7 +20,7 @@ def test_undo_takes_back_the_last_action_still_in_effect():
     s1 = tl.state
     tl.apply(Add(2, 3))
     notices = tl.apply(Undo())
-    assert notices[0].code == "undo" and notices[0].text == "Undone: add(seat=2, n=3)"
+    assert notices[0].code == "undo" and notices[0].params == {"undone": {"type": "add", "seat": 2, "n": 3}}
     assert tl.state is s1 and tl.actions == (Add(1, 2),)
     tl.apply(Undo())
     assert tl.state is s0 and tl.actions == ()
@@ -29,9 +30,9 @@ def test_undo_takes_back_the_last_action_still_in_effect():
 
 def test_there_is_nothing_to_undo_at_the_start():
     tl = Timeline(RACE, race_spec())
-    with pytest.raises(IllegalAction, match="nothing to undo"):
+    with refused_in_words("raj", "nothing to undo"):
         tl.check(Undo())
-    with pytest.raises(IllegalAction, match="nothing to undo"):
+    with refused_in_words("raj", "nothing to undo"):
         tl.apply(Undo())
     tl.apply(Add(1, 1))
     tl.check(Undo())                              # now there is
@@ -42,9 +43,9 @@ def test_a_refused_action_changes_nothing_and_check_never_changes_anything():
     tl = Timeline(RACE, race_spec())
     tl.apply(Add(1, 1))
     state = tl.state
-    with pytest.raises(IllegalAction, match="turn"):
+    with refused_in_words("raj", "turn"):
         tl.check(Add(0, 1))
-    with pytest.raises(IllegalAction, match="turn"):
+    with refused_in_words("raj", "turn"):
         tl.apply(Add(0, 1))
     tl.check(Add(2, 1))
     assert tl.state is state and tl.actions == (Add(1, 1),)
@@ -55,7 +56,7 @@ def test_undo_reopens_a_finished_match():
     tl.apply(Add(1, 2))
     tl.apply(Score())
     assert RACE.view(tl.state)["finished"]
-    with pytest.raises(IllegalAction, match="over"):
+    with refused_in_words("raj", "over"):
         tl.apply(Add(0, 1))
     tl.apply(Undo())
     assert not RACE.view(tl.state)["finished"]
@@ -110,15 +111,15 @@ def test_read_log_skips_blank_and_comment_lines_but_counts_them():
 @pytest.mark.parametrize("log, line, reason", [
     ([], 0, "the log is empty: it must start with a start line"),
     (["", "# nothing"], 0, "the log is empty"),
-    (["", {"type": "undo"}], 2, "a match log starts with"),
-    ([{**RAJ_START, "game": "chess"}], 1, "unknown game 'chess'"),
-    ([RAJ_START, {"type": "undo"}], 2, "there is nothing to undo"),
-    ([RAJ_START, {"type": "fly"}], 2, "unknown action type 'fly'"),
+    (["", {"type": "undo"}], 2, "start_not_start"),
+    ([{**RAJ_START, "game": "chess"}], 1, "unknown_game"),
+    ([RAJ_START, {"type": "undo"}], 2, "nothing_to_undo"),
+    ([RAJ_START, {"type": "fly"}], 2, "action_unknown"),
     ([RAJ_START, {"type": "reveal_point", "card": "P8"}, "", {"type": "reveal_point", "card": "P9"}],
      4, ""),
     ([RAJ_START, {"type": "reveal_point", "card": "P8"}, {"type": "bid", "card": "red:99"}],
-     3, "not a player card"),
-    ([RAJ_START, "[1, 2]"], 2, "must be a JSON object"),
+     3, "raj.not_player_card"),
+    ([RAJ_START, "[1, 2]"], 2, "action_not_object"),
 ])
 def test_log_errors_name_the_line(log, line, reason):
     with pytest.raises(LogError) as info:

@@ -13,6 +13,7 @@ from engine.raj.deck import POINT_CARDS
 from engine.raj.referee import interpret
 from engine.raj.rules import Bid, BidDown, RevealPoint
 from engine.raj.selfplay import STRATEGIES, choose_bid, play_match, simulate
+from said import refused_in_words
 
 SPEC3 = MatchSpec("raj", (Seat("Ann", "red"), Seat("Bob", "blue"), Seat("Cat", "green")))
 
@@ -34,14 +35,14 @@ def test_referee_reads_bids_by_colour_or_by_seat_zone():
 
 def test_referee_pad_press_means_bid_down_only_while_bidding():
     state = GAME.start(SPEC3)
-    with pytest.raises(IllegalAction, match="no bid is being collected"):
+    with refused_in_words("raj", "no bid is being collected"):
         interpret(state, PadPressed(1, 10))
     state, _ = GAME.apply(state, RevealPoint("P1"))
     assert interpret(state, PadPressed(1, 10)) == (BidDown(1),)
     state, _ = GAME.apply(state, BidDown(1))
     assert interpret(state, PadPressed(1, 11)) == ()
     assert interpret(state, Tick(12)) == ()
-    with pytest.raises(IllegalAction, match="not a Raj card"):
+    with refused_in_words("raj", "not part of this game"):
         interpret(state, CardSeen("reveal", "FREEZE", 1))
 
 

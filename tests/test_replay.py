@@ -61,7 +61,7 @@ def test_every_shipped_example_replays(example, capsys):
 
 
 @pytest.mark.parametrize("bad, reason", [
-    ('{"type": "bid", "card": "red:99"}', "'red:99' is not a player card"),
+    ('{"type": "bid", "card": "red:99"}', "That is not a player card."),
     ('{"type": "bid", ', "not JSON: "),
     ('{"type": "undo"}{', "not JSON: Extra data"),
 ])
@@ -93,7 +93,7 @@ def test_stdin_through_the_real_command_line():
     bad = subprocess.run([sys.executable, "-m", "device.cli", "replay", "-"],
                          input=text.replace('"type": "bid_down"', '"type": "bid_up"', 1),
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert bad.returncode == 1 and bad.stderr.startswith("line 3: unknown action type 'bid_up'")
+    assert bad.returncode == 1 and bad.stderr.startswith("line 3: This game has no action “bid_up”.")
 
 
 def test_a_stored_match_replays_and_exports_as_a_log(tmp_path, capsys):

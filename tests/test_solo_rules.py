@@ -12,13 +12,15 @@ from engine.solo.actions import (CallSolo, CatchSolo, ChooseColour, Claim, Draw,
                                  TakePenalty)
 from engine.solo.state import card_points
 
+from said import said
 from solo_helpers import run, spec, started, with_hands
 
 
 def refused(state, action, words: str) -> None:
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, action)
-    assert words in err.value.reason, err.value.reason
+    reason = said(err.value, "solo", state)
+    assert words in reason, reason
 
 
 # --- matching -------------------------------------------------------------------------

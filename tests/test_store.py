@@ -69,7 +69,7 @@ def test_undo_is_a_row_and_the_log_keeps_both(db):
 def test_nothing_to_undo_logs_nothing(db):
     with EventStore(db) as store:
         match = start(store)
-        with pytest.raises(IllegalAction, match="nothing to undo"):
+        with pytest.raises(IllegalAction, match="nothing_to_undo"):
             match.submit([Undo()], "host")
         assert store.rows(match.id) == []
 

@@ -72,7 +72,7 @@ def test_a_match_starts_is_played_and_undone(table):
     assert out == {"seq": start_seq + 1, "notices": []}
     table.submit({"type": "add", "seat": 2, "n": 1}, "pad")
     out = table.submit({"type": "score"}, "host")
-    assert out["notices"] == [{"code": "scored", "text": "Seat 0 scores 4", "seats": [0]}]
+    assert out["notices"] == [{"code": "scored", "params": {}, "text": "Seat 0 scores 4", "seats": [0]}]
     assert table.snapshot()["view"]["totals"] == [4, 0, 0]
     out = table.submit({"type": "undo"}, "host")
     assert out["notices"][0]["code"] == "undo"
@@ -89,9 +89,9 @@ def test_refusals_log_nothing_and_publish_nothing(table):
     table.new_match(SPEC, "host")
     before = table.snapshot()
     for bad, reason in [({"type": "add", "seat": 0, "n": 1}, "turn"),
-                        ({"type": "jump"}, "unknown action type"),
-                        ({"type": "add", "seat": 1}, "missing field"),
-                        ({"type": "undo"}, "nothing to undo")]:
+                        ({"type": "jump"}, "action_unknown"),
+                        ({"type": "add", "seat": 1}, "action_missing_field"),
+                        ({"type": "undo"}, "nothing_to_undo")]:
         with pytest.raises(IllegalAction, match=reason):
             table.submit(bad, "host")
     with pytest.raises(IllegalAction, match="unknown source"):
@@ -101,7 +101,7 @@ def test_refusals_log_nothing_and_publish_nothing(table):
     assert table.match_rows(before["match"]["id"]) == []
     with pytest.raises(IllegalAction, match="players"):
         table.new_match(race_spec(seats=7).to_json(), "host")
-    with pytest.raises(IllegalAction, match="a match log starts with"):
+    with pytest.raises(IllegalAction, match="start_not_start"):
         table.new_match({"game": "race"}, "host")
     assert table.snapshot() is before
 
@@ -308,6 +308,6 @@ def test_a_match_that_cannot_be_resumed_does_not_stop_the_table(db):
         snap = table.snapshot()
         assert snap["match"] is None
         assert snap["notices"][0]["code"] == "resume_failed"
-        assert "row 1 no longer applies" in snap["notices"][0]["text"]
+        assert snap["notices"][0]["params"]["why"]["code"] == "store_error"
         assert len(table.history()) == 1                 # nothing was lost
         assert table.new_match(SPEC, "host")["match"]["id"] == 2

@@ -35,7 +35,7 @@ def test_cards_and_pads_at_a_flip7_table(tmp_path):
     table = LiveTable(store, monotonic_ns=clock)
     start = table.new_match(SPEC.to_json(), "host")
     match_id = start["match"]["id"]
-    assert start["view"]["prompt"] == "Deal a card to Bob."
+    assert start["view"]["prompt"] == {"code": "flip7.deal_to", "params": {"seat": 1}}
     for card in ("5", "9", "3"):                       # the deal: Bob, Cat, Ann
         table.observe_event(CardSeen("discard", card, clock()), "camera")
     view = table.snapshot()["view"]

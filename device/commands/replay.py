@@ -60,6 +60,13 @@ def replay_lines(lines: Iterable[str],
 
 def _print(view: dict, out: TextIO) -> None:
     out.write(json.dumps(view, indent=2, ensure_ascii=False) + "\n")
+def _said(exc: LogError) -> str:
+    """A log error in words: the line and the engine's refusal in English."""
+    if exc.refusal is None:
+        return str(exc)
+    from web.words import english
+
+    return f"line {exc.line}: {english(exc.refusal)}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             with open(args.file, "rb") as handle:
                 view = replay_lines(decoded(handle), hear)
     except LogError as exc:
-        print(str(exc), file=sys.stderr)
+        print(_said(exc), file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
@@ -122,7 +129,7 @@ def _from_store(path: str, match_id: int, as_jsonl: bool, out: TextIO,
     try:
         view = replay_lines(lines, _hear(said) if notices else None)
     except LogError as exc:
-        print(f"match {match_id}, {exc}", file=sys.stderr)
+        print(f"match {match_id}, {_said(exc)}", file=sys.stderr)
         return 1
     if notices:
         out.writelines(said)

@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 from engine.core import IllegalAction
+from web.words import english
 from engine.games import GAME_MODULES
 
 
@@ -43,12 +44,12 @@ def load_selfplay(game: str) -> Any:
     """The game's self-play module, or IllegalAction saying why there is none."""
     module = GAME_MODULES.get(game)
     if module is None:
-        raise IllegalAction(f"unknown game {game!r}; Deckhand plays: {', '.join(GAME_MODULES)}")
+        raise IllegalAction("unknown_game", name=game, games=list(GAME_MODULES))
     try:
         return importlib.import_module(f"{module}.selfplay")
     except ModuleNotFoundError as exc:
         if exc.name in (module, f"{module}.selfplay"):
-            raise IllegalAction(f"{game} has no self-play yet ({module}.selfplay is missing)") from None
+            raise IllegalAction("no_selfplay", game=game) from None
         raise
 
 
@@ -60,7 +61,7 @@ def run(args) -> int:
         stats = selfplay.simulate(args.players, args.rounds, args.seed, strategies)
         seconds = time.perf_counter() - started
     except (IllegalAction, ValueError) as exc:  # bad game, seats, rounds or strategy
-        reason = str(exc)
+        reason = english(exc.to_json(), args.game) if isinstance(exc, IllegalAction) else str(exc)
         known = getattr(locals().get("selfplay"), "STRATEGIES", ())
         if known and "strateg" in reason:
             reason += f" (this game's strategies: {', '.join(known)})"

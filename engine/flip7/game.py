@@ -29,21 +29,21 @@ class Flip7Game:
         """A fresh working `Table` for `spec` (self-play steps it in place)."""
         n = len(spec.seats)
         if not self.min_seats <= n <= self.max_seats:
-            raise IllegalAction(f"Flip 7 is played by {self.min_seats} to {self.max_seats} "
-                                f"players, not {n}")
+            raise IllegalAction("players_count", game="flip7", low=self.min_seats,
+                                high=self.max_seats, count=n)
         settings = parse_settings(Flip7Settings, spec.settings)
         if isinstance(settings.target, bool) or settings.target < 1:
-            raise IllegalAction("the target score must be at least 1")
+            raise IllegalAction("target_too_low")
         return new_table(tuple(spec.seats), settings, spec.first_dealer)
 
     def check(self, state: Flip7State, action: Action) -> None:
         if isinstance(action, Undo):
-            raise IllegalAction("undo is folded by the match log, not by the game")
+            raise IllegalAction("undo_not_here")
         check(thaw(state), action)
 
     def apply(self, state: Flip7State, action: Action) -> tuple[Flip7State, tuple[Notice, ...]]:
         if isinstance(action, Undo):
-            raise IllegalAction("undo is folded by the match log, not by the game")
+            raise IllegalAction("undo_not_here")
         t = thaw(state)
         t.notes = []
         step(t, action)

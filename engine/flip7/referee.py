@@ -62,11 +62,11 @@ def _card(state: Flip7State, seen: CardSeen) -> tuple[Action, ...]:
 def _pad(state: Flip7State, press: PadPressed) -> tuple[Action, ...]:
     t = thaw(state)
     if t.wait == OVER:
-        raise IllegalAction("the match is over")
+        raise IllegalAction("match_over")
     if t.wait == TARGET:
         return (Target(t.who, press.seat),)
     if t.wait != DECIDE:
-        raise IllegalAction(f"pad ignored: {waiting_reason(t)}")
+        raise IllegalAction("flip7.pad_ignored", why=waiting_reason(t))
     if press.seat != t.who:
-        raise IllegalAction(f"it is {t.name(t.who)}'s turn, not {t.name(press.seat)}'s")
+        raise IllegalAction("not_your_turn", seat=t.who, other_seat=press.seat)
     return (Stay(press.seat),) if press.held else (Hit(press.seat),)

@@ -16,7 +16,8 @@ the end of a round, the next turn), and `wait`/`who` say whose input comes next:
 """
 from __future__ import annotations
 
-from engine.core import Action, CorrectRound, EndMatch, IllegalAction, Notice, Seat, SetTotals
+from engine.core import (Action, CorrectRound, EndMatch, IllegalAction, Notice, Seat, SetTotals,
+                         say)
 from engine.flip7.actions import Flip, Hit, Stay, Target
 from engine.flip7.deck import DECK
 from engine.flip7.state import (ACTIVE, BUSTED, CODES, FLIP7_COUNT, FROZEN, STAYED, Choice,
@@ -154,8 +155,8 @@ def _new_round(t: Table) -> None:
     t.turn_done, t.flip7 = False, None
 
 
-def _note(t: Table, code: str, text: str, *seats: int) -> None:
-    t.notes.append(Notice(code, text, seats))
+def _note(t: Table, code: str, params: dict, *seats: int) -> None:
+    t.notes.append(Notice(code, params, seats))
 
 
 def _set_aside(t: Table, code: str) -> None:
@@ -175,25 +176,25 @@ def target_options(t: Table, chooser: int, card: str) -> list[int]:
 
 # --- what is legal now -------------------------------------------------------------
 
-def waiting_reason(t: Table) -> str:
-    """Why only one kind of input is accepted now, in words."""
+def waiting_reason(t: Table) -> dict:
+    """Why only one kind of input is accepted now, as a message."""
     if t.wait == OVER:
-        return "the match is over"
-    name = t.name(t.who)
+        return say("match_over")
     if t.wait == CARD:
         if t.frames and t.frames[-1][1]:
-            return f"waiting for the next card of {name}'s Flip Three"
+            return say("flip7.wait_flip_three", seat=t.who)
         if t.dealing:
-            return f"waiting for the deal: a card for {name}"
-        return f"waiting for the card {name} asked for"
+            return say("flip7.wait_deal", seat=t.who)
+        return say("flip7.wait_hit", seat=t.who)
     if t.wait == TARGET:
-        return f"{name} must first choose who gets the {LABEL[t.choice[1]]}"
-    return f"it is {name}'s turn to Hit or Stay"
+        return say("flip7.wait_target", seat=t.who, card=t.choice[1])
+    return say("flip7.wait_decide", seat=t.who)
 
 
-def _seat_ok(t: Table, seat: object, what: str = "seat") -> None:
+def _seat_ok(t: Table, seat: object) -> None:
     if type(seat) is not int or not 0 <= seat < len(t.seats):
-        raise IllegalAction(f"there is no {what} {seat!r} at this table of {len(t.seats)}")
+        raise IllegalAction("no_such_seat", number=seat + 1 if type(seat) is int else 0,
+                            count=len(t.seats))
 
 
 def check(t: Table, action: Action) -> None:
@@ -206,61 +207,61 @@ def check(t: Table, action: Action) -> None:
         if kind is Target and t.forced:    # the choice that ended the match, named
             _check_forced(t, action)
             return
-        raise IllegalAction("the match is over")
+        raise IllegalAction("match_over")
     if kind is Flip:
         i = INDEX.get(action.card)
         if i is None:
-            raise IllegalAction(f"{action.card!r} is not a Flip 7 card")
+            raise IllegalAction("card_unknown")
         if t.wait != CARD:
-            raise IllegalAction(f"no card is due now: {waiting_reason(t)}")
+            raise IllegalAction("flip7.no_card_due", why=waiting_reason(t))
         pile = t.deck if t.deck_size else t.set_aside
         if not pile[i]:
-            raise IllegalAction(_all_out(action.card, bool(t.deck_size)))
+            why, params = _all_out(action.card, bool(t.deck_size))
+            raise IllegalAction(why, **params)
         if action.seat is not None:
             _seat_ok(t, action.seat)
             if action.seat != t.who:
-                raise IllegalAction(f"this card goes to {t.name(t.who)}, not to {t.name(action.seat)}")
+                raise IllegalAction("flip7.card_for_other", seat=t.who, other_seat=action.seat)
     elif kind is Hit or kind is Stay:
         _seat_ok(t, action.seat)
         if t.wait != DECIDE:
-            raise IllegalAction(waiting_reason(t))
+            raise IllegalAction("flip7.waiting", why=waiting_reason(t))
         if action.seat != t.who:
-            raise IllegalAction(f"it is {t.name(t.who)}'s turn, not {t.name(action.seat)}'s")
+            raise IllegalAction("not_your_turn", seat=t.who, other_seat=action.seat)
         if kind is Hit and not t.cards_left():
-            raise IllegalAction("no card is left to draw (every card is on the table): Stay")
+            raise IllegalAction("flip7.no_card_left")
         if kind is Stay and not t.has_card(action.seat) and t.cards_left():
-            raise IllegalAction(f"{t.name(action.seat)} has no card yet and must Hit")
+            raise IllegalAction("flip7.must_hit", seat=action.seat)
     elif kind is Target:
         _seat_ok(t, action.seat)
-        _seat_ok(t, action.target, "target seat")
+        _seat_ok(t, action.target)
         if t.wait != TARGET:
             _check_forced(t, action)
             return
         chooser, card = t.choice
         if action.seat != chooser:
-            raise IllegalAction(f"{t.name(chooser)} chooses who gets the {LABEL[card]}, "
-                                f"not {t.name(action.seat)}")
+            raise IllegalAction("flip7.not_chooser", seat=chooser, card=card,
+                                other_seat=action.seat)
         options = target_options(t, chooser, card)
         if action.target not in options:
-            allowed = ", ".join(t.name(s) for s in options)
-            raise IllegalAction(f"the {LABEL[card]} cannot go to {t.name(action.target)} "
-                                f"({why_not_target(t, chooser, card, action.target)}); "
-                                f"it can go to: {allowed}")
+            raise IllegalAction("flip7.bad_target", card=card, seat=action.target,
+                                why=why_not_target(t, chooser, card, action.target),
+                                allowed_seats=options)
     elif kind is not EndMatch:
-        raise IllegalAction(f"{action.kind or type(action).__name__!r} is not a Flip 7 action here")
+        raise IllegalAction("action_unknown", name=action.kind or type(action).__name__)
 
 
-def why_not_target(t: Table, chooser: int, card: str, target: int) -> str:
-    """Why `target` may not get `card` from `chooser`, in words."""
-    name = t.name(target)
+def why_not_target(t: Table, chooser: int, card: str, target: int) -> dict:
+    """Why `target` may not get `card` from `chooser`, as a message."""
     if t.status[target] != ACTIVE:
-        return f"{name} is out of the round ({t.status[target]})"
+        return say({STAYED: "flip7.target_stayed", BUSTED: "flip7.target_busted",
+                    FROZEN: "flip7.target_frozen"}[t.status[target]], seat=target)
     if card == CHANCE:
         if target == chooser:
-            return f"{name} cannot keep a second Second Chance"
+            return say("flip7.target_keeps_chance", seat=target)
         if t.chance[target]:
-            return f"{name} already holds a Second Chance"
-    return f"{name} may not get it"
+            return say("flip7.target_has_chance", seat=target)
+    return say("flip7.target_not", seat=target)
 
 
 def _check_forced(t: Table, action: Target) -> None:
@@ -268,28 +269,23 @@ def _check_forced(t: Table, action: Target) -> None:
     just made by itself (the only possible taker); else refused with the true reason."""
     made = [f for f in t.forced if f[0] == action.seat]
     if not made:
-        raise IllegalAction(f"there is nothing to give now: {waiting_reason(t)}")
+        raise IllegalAction("flip7.nothing_to_give", why=waiting_reason(t))
     if any(target == action.target for _, _, target in made):
         return
     chooser, card, target = made[-1]
-    label = LABEL[card]
     if target is None:
-        raise IllegalAction(f"{t.name(chooser)}'s spare {label} was discarded: no other "
-                            f"active player could take it "
-                            f"({why_not_target(t, chooser, card, action.target)})")
+        raise IllegalAction("flip7.spare_discarded", seat=chooser, card=card,
+                            why=why_not_target(t, chooser, card, action.target))
     if card != CHANCE:
-        raise IllegalAction(f"{t.name(target)} is the only active player: the {label} "
-                            f"went to {t.name(target)}")
-    raise IllegalAction(f"the {label} could only go to {t.name(target)}: "
-                        f"{why_not_target(t, chooser, card, action.target)}")
+        raise IllegalAction("flip7.only_active", seat=target, card=card)
+    raise IllegalAction("flip7.only_to", card=card, seat=target,
+                        why=why_not_target(t, chooser, card, action.target))
 
 
-def _all_out(code: str, deck_known: bool) -> str:
-    where = "" if deck_known else " (the deck ran out and this card is not among the set-aside ones)"
-    copies = COPIES[code]
-    if copies == 1:
-        return f"the only {LABEL[code]} card is already out{where}"
-    return f"all {copies} {LABEL[code]} cards are already out{where}"
+def _all_out(code: str, deck_known: bool) -> tuple[str, dict]:
+    """The refusal of a card whose copies are all out (code, params)."""
+    why = "flip7.all_out" if deck_known else "flip7.all_out_set_aside"
+    return why, {"card": code, "copies": COPIES[code]}
 
 
 # --- what it does ------------------------------------------------------------------
@@ -309,12 +305,12 @@ def step(t: Table, action: Action) -> None:
     elif kind is Hit:
         t.hitting = True
         if t.notes is not None:
-            _note(t, "hit", f"{t.name(action.seat)} hits.", action.seat)
+            _note(t, "hit", {"seat": action.seat}, action.seat)
     elif kind is Stay:
         t.status[action.seat] = STAYED
         t.turn_done = True
         if t.notes is not None:
-            _note(t, "stay", f"{t.name(action.seat)} stays with {t.line_score(action.seat)}.",
+            _note(t, "stay", {"seat": action.seat, "points": t.line_score(action.seat)},
                   action.seat)
     elif kind is Target:
         card = t.choice[1]
@@ -328,7 +324,7 @@ def step(t: Table, action: Action) -> None:
     else:  # EndMatch
         t.progress = finish(t.progress, "high")
         if t.notes is not None:
-            _note(t, "match_over", "The host ended the match. " + winners_text(t))
+            _note(t, "match_ended", winners(t))
     _settle(t)
 
 
@@ -338,19 +334,25 @@ def _flip(t: Table, code: str) -> None:
         t.deck, t.set_aside = t.set_aside, [0] * len(CODES)
         t.deck_size, t.set_aside_size = t.set_aside_size, 0
         if t.notes is not None:
-            _note(t, "reshuffle", f"The deck ran out: the {t.deck_size} set-aside cards "
-                                  "are shuffled into a new deck.")
+            _note(t, "reshuffle", {"count": t.deck_size})
     t.deck[i] -= 1
     t.deck_size -= 1
     if t.frames and t.frames[-1][1]:
         frame = t.frames[-1]
         frame[1] -= 1
+        if t.notes is not None:
+            _note(t, "card_flip_three", {"seat": frame[0], "card": code, "left": frame[1]}, frame[0])
         _receive(t, frame[0], i, frame)
     elif t.dealing:
-        _receive(t, t.dealing.pop(0), i, None)
+        seat = t.dealing.pop(0)
+        if t.notes is not None:
+            _note(t, "card_dealt", {"seat": seat, "card": code}, seat)
+        _receive(t, seat, i, None)
     else:
         t.hitting = False
         t.turn_done = True
+        if t.notes is not None:
+            _note(t, "card_hit", {"seat": t.turn, "card": code}, t.turn)
         _receive(t, t.turn, i, None)
 
 
@@ -365,13 +367,12 @@ def _receive(t: Table, seat: int, i: int, frame: list | None) -> None:
                 t.set_aside[INDEX[CHANCE]] += 1
                 t.set_aside_size += 2
                 if t.notes is not None:
-                    _note(t, "second_chance", f"{t.name(seat)}'s Second Chance saves them from "
-                                              f"a second {i}: both are discarded.", seat)
+                    _note(t, "second_chance", {"seat": seat, "number": i}, seat)
             else:
                 t.status[seat] = BUSTED
                 t.duplicate[seat] = i
                 if t.notes is not None:
-                    _note(t, "bust", f"{t.name(seat)} busts with a second {i}.", seat)
+                    _note(t, "bust", {"seat": seat, "number": i}, seat)
         else:
             line.append(i)
             if len(line) == FLIP7_COUNT:
@@ -387,8 +388,7 @@ def _receive(t: Table, seat: int, i: int, frame: list | None) -> None:
         if frame is not None:
             frame[2].append(code)
             if t.notes is not None:
-                _note(t, "set_aside", f"{LABEL[code]} set aside until {t.name(seat)}'s "
-                                      "Flip Three is done.", seat)
+                _note(t, "set_aside", {"card": code, "seat": seat}, seat)
         else:
             _action_card(t, seat, code)
     else:
@@ -408,8 +408,7 @@ def _action_card(t: Table, holder: int, card: str) -> None:
         t.forced.append((holder, card, None))
         _set_aside(t, card)
         if t.notes is not None:
-            _note(t, "chance_discarded", f"{t.name(holder)}'s spare Second Chance is discarded: "
-                                         "no other active player can take it.", holder)
+            _note(t, "chance_discarded", {"seat": holder}, holder)
 
 
 def _play(t: Table, chooser: int, card: str, target: int) -> None:
@@ -421,19 +420,17 @@ def _play(t: Table, chooser: int, card: str, target: int) -> None:
             t.chance[target] = False
             _set_aside(t, CHANCE)
         if notes:
-            _note(t, "freeze", f"{t.name(target)} is frozen and banks {t.line_score(target)}.",
+            _note(t, "freeze", {"seat": target, "points": t.line_score(target)},
                   chooser, target)
     elif card == FLIP3:
         t.actions[target].append(FLIP3)
         t.frames.append([target, 3, []])
         if notes:
-            _note(t, "flip_three", f"{t.name(target)} must take the next three cards.",
-                  chooser, target)
+            _note(t, "flip_three", {"seat": target}, chooser, target)
     else:
         t.chance[target] = True
         if notes:
-            _note(t, "chance_given", f"{t.name(chooser)} gives a Second Chance to "
-                                     f"{t.name(target)}.", chooser, target)
+            _note(t, "chance_given", {"seat": chooser, "other_seat": target}, chooser, target)
 
 
 def _next_active(t: Table, seat: int) -> int:
@@ -515,17 +512,18 @@ def _end_round(t: Table) -> None:
             _set_aside(t, code)
     if t.notes is not None:
         if t.flip7 is not None:
-            _note(t, "flip7", f"{t.name(t.flip7)} flips 7! The round ends at once: +15.", t.flip7)
-        text = ", ".join(f"{t.name(s)} {scores[s]}" for s in range(n))
-        _note(t, "round_over", f"Round {t.progress.round_no} is over: {text}.")
+            _note(t, "flip7", {"seat": t.flip7}, t.flip7)
+        _note(t, "round_over", {"round": t.progress.round_no,
+                                "scores": [say("seat_score", seat=s, points=scores[s])
+                                           for s in range(n)]})
     t.progress = close_round(t.progress, scores, t.rule)
     if t.progress.finished and t.notes is not None:
-        _note(t, "match_over", winners_text(t), *t.progress.winners)
+        _note(t, "match_won", winners(t), *t.progress.winners)
     _new_round(t)
 
 
-def winners_text(t: Table) -> str:
+def winners(t: Table) -> dict:
+    """Who won and with how many points, as a notice's params."""
     p = t.progress
-    names = " and ".join(t.name(s) for s in p.winners)
-    verb = "wins" if len(p.winners) == 1 else "share the win"
-    return f"{names} {verb} with {p.totals[p.winners[0]]} points."
+    return {"winner_seats": list(p.winners), "winners": len(p.winners),
+            "points": p.totals[p.winners[0]]}

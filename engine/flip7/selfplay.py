@@ -92,8 +92,7 @@ def make_strategy(spec: str) -> Bot:
             return Odds(threshold)
     except ValueError:
         pass
-    raise IllegalAction(f"unknown Flip 7 strategy {spec!r}: use stay:N (e.g. stay:25) "
-                        "or odds:P (e.g. odds:0.3)")
+    raise IllegalAction("flip7.strategy_unknown", name=spec)
 
 
 class VirtualDeck:
@@ -181,7 +180,7 @@ def simulate(players: int, rounds: int, seed: int,
     """Play `rounds` full rounds (matches back to back, one seeded deck per match) and
     return statistics: scores, busts, Flip 7s, freezes, rounds per match, wins."""
     if rounds < 1:
-        raise IllegalAction("simulate at least one round")
+        raise IllegalAction("simulate_rounds")
     spec = MatchSpec("flip7", tuple(Seat(f"P{s + 1}") for s in range(players)))
     t = GAME.table(spec)
     bots = _bots(strategies, players)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.flip7.rules import (CARD, DECIDE, LABEL, OVER, TARGET, Table, target_options,
-                                winners_text)
+from engine.core import say
 from engine.flip7.coach import outlook
+from engine.flip7.rules import CARD, DECIDE, OVER, TARGET, Table, target_options, winners
 from engine.flip7.state import CODES, Line, bust_probability, round_score
 from engine.serial import to_jsonable
 
@@ -33,25 +33,22 @@ def _line(seat: int, name: str, line: Line, remaining: dict[str, int],
     }
 
 
-def _prompt(t: Table) -> str:
+def _prompt(t: Table) -> dict[str, Any]:
     if t.wait == OVER:
-        return "Match over: " + winners_text(t)
-    name = t.name(t.who)
+        return say("flip7.over", **winners(t))
     if t.wait == CARD:
         if t.frames and t.frames[-1][1]:
-            left = t.frames[-1][1]
-            return f"Flip a card for {name} (Flip Three: {left} to go)."
+            return say("flip7.flip_for_three", seat=t.who, left=t.frames[-1][1])
         if t.dealing:
-            return f"Deal a card to {name}."
-        return f"Flip a card for {name} (Hit)."
+            return say("flip7.deal_to", seat=t.who)
+        return say("flip7.flip_for_hit", seat=t.who)
     if t.wait == TARGET:
-        card = t.choice[1]
-        names = ", ".join(t.name(s) for s in target_options(t, *t.choice))
-        return f"{name}: choose who gets the {LABEL[card]} (press their pad): {names}."
+        return say("flip7.choose_target", seat=t.who, card=t.choice[1],
+                   allowed_seats=target_options(t, *t.choice))
     assert t.wait == DECIDE
     if not t.has_card(t.who):
-        return f"{name} has no card yet: Hit (tap your pad)."
-    return f"{name}: Hit (tap your pad) or Stay (hold it)."
+        return say("flip7.must_hit_prompt", seat=t.who)
+    return say("flip7.hit_or_stay", seat=t.who)
 
 
 def view(t: Table) -> dict[str, Any]:

@@ -4,6 +4,7 @@ may go on the top card, and whether it meets a HIT demand (RULINGS.md, "Word car
 """
 from __future__ import annotations
 
+from engine.core import say
 from engine.hitthedeck.deck import COLOURS, DECK
 
 NUMBER, CUT, FLIP = "number", "cut", "flip"
@@ -64,11 +65,12 @@ def goes_on(top: str, card: str) -> bool:
     return colour(card) == top_colour or (number(top) is not None and number(top) == number(card))
 
 
-def describe_demand(hit_card: str) -> str:
+def describe_demand(hit_card: str) -> dict:
+    """What a HIT card demands, as a message ("a 4", "a red card" on a screen)."""
     what, value = demand_of(hit_card)
     if what == "number":
-        return f"a {value}"
-    return f"a {COLOUR_WORDS[value]} card"
+        return say("demand_number", number=value)
+    return say("demand_colour", colour=COLOUR_WORDS[value])
 
 
 def label(card: str) -> str:

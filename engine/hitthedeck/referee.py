@@ -45,19 +45,19 @@ def _card_seen(state: State, seen: CardSeen) -> tuple[Action, ...]:
         return ()
     card, t = seen.card, seen.t_ns
     if card not in GAME.deck:
-        raise IllegalAction(f"{card!r} is not a Hit the Deck card")
+        raise IllegalAction("card_unknown")
     if state.phase == OVER:
-        raise IllegalAction("the match is over")
+        raise IllegalAction("match_over")
     if state.phase == DEAL:
         return _checked(state, StartHand(), TurnUp(card, t))
     if state.phase == START:
         return _checked(state, TurnUp(card, t))
     if state.phase == COUNTING:
-        raise IllegalAction("the hand is over: lay out the hands to count them")
+        raise IllegalAction("htd.hand_over")
     if state.window is not None:
         if card == state.top:
             return ()
-        raise IllegalAction("wait: the hand slap is not settled yet")
+        raise IllegalAction("htd.slap_not_settled")
     seat = state.turn
     if state.must == MUST_CUT:
         return _checked(state, Cut(seat, card, t))
@@ -92,7 +92,7 @@ def _tick(state: State, t_ns: int) -> tuple[Action, ...]:
 
 def _laid_out(state: State, spread: CardsLaidOut) -> tuple[Action, ...]:
     if state.phase != COUNTING:
-        raise IllegalAction("hands are counted only when a hand is over")
+        raise IllegalAction("htd.count_when_over")
     prefix, _, number = spread.zone.partition(":")
     if prefix == "seat" and number.isdigit():
         seat = int(number)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from engine.core import IllegalAction, Notice
+from engine.core import IllegalAction, Notice, say
 from engine.hitthedeck.state import PLAY, START, SlapOutcome, SlapWindow, State
 
 SLAP, FAKE_OUT, IGNORE, CLOSE_FIRST = "slap", "fake_out", "ignore", "close_first"
@@ -23,44 +23,43 @@ FAKE_OUT_PENALTY = 2
 Take = Callable[[State, int, int], tuple[State, int, tuple[Notice, ...]]]
 
 
-def classify_press(state: State, seat: int, t_ns: int) -> tuple[str, str]:
+def classify_press(state: State, seat: int, t_ns: int) -> tuple[str, dict | None]:
     """What a press of `seat`'s pad at `t_ns` is now: a slap in the open window, a
     fake-out, nothing (with the reason), or a press after the window's deadline (the
     window must be closed first)."""
     if not 0 <= seat < state.players:
-        raise IllegalAction(f"pad {seat} has no seat (this table has {state.players})")
-    name = state.name(seat)
+        raise IllegalAction("pad_no_seat", number=seat + 1)
     window = state.window
     if window is not None:
         if seat not in window.eligible:
-            return IGNORE, f"{name} takes no part in this slap"
+            return IGNORE, say("htd.not_in_slap", seat=seat)
         if window.opened_ns is not None and t_ns < window.opened_ns:
-            return IGNORE, f"{name}'s pad was pressed before the HAND was seen"
+            return IGNORE, say("htd.pressed_before", seat=seat)
         deadline = window.deadline_ns(state.settings.slap_timeout_ms)
         if deadline is not None and t_ns > deadline:
-            return CLOSE_FIRST, "the slap window had already closed"
+            return CLOSE_FIRST, say("htd.window_closed")
         before = dict(window.previous).get(seat)
         if before is not None and t_ns - before < state.settings.repeat_guard_ns:
-            return IGNORE, f"{name}'s pad is still bouncing from the last slap"
+            return IGNORE, say("htd.bouncing", seat=seat)
         own = window.slap_time(seat)
         if own is not None and t_ns >= own:
-            return IGNORE, f"{name} has already slapped"
-        return SLAP, ""
+            return IGNORE, say("htd.slapped_already", seat=seat)
+        return SLAP, None
     if state.phase not in (START, PLAY):
-        return IGNORE, "no hand is being played"
+        return IGNORE, say("htd.no_hand")
     if seat == state.went_out:
-        return IGNORE, f"{name} has gone out"
+        return IGNORE, say("htd.gone_out", seat=seat)
     last = state.last_slap
     if last is not None:
         if last.closed_ns is not None and t_ns <= last.closed_ns:
-            return IGNORE, f"{name}'s press belongs to the slap that is over"
+            return IGNORE, say("htd.press_of_last_slap", seat=seat)
         own = dict(last.order).get(seat)
         if own is not None and t_ns - own < state.settings.repeat_guard_ns:
-            return IGNORE, f"{name}'s pad is still bouncing from the slap"
+            return IGNORE, say("htd.bouncing", seat=seat)
     if any(s == seat and abs(t_ns - t) < state.settings.repeat_guard_ns
            for s, t, _ in state.fake_outs):
-        return IGNORE, f"{name}'s pad is still bouncing from the last press"
-    return FAKE_OUT, ""
+        return IGNORE, say("htd.bouncing", seat=seat)
+    return FAKE_OUT, None
 
 
 def open_window(state: State, caller: int, t_ns: int | None, take: Take,
@@ -70,16 +69,13 @@ def open_window(state: State, caller: int, t_ns: int | None, take: Take,
     referee before the camera's report are slaps in this window (their two cards go back)."""
     eligible = tuple(s for s in range(state.players) if s != state.went_out)
     window = SlapWindow(caller=caller, eligible=eligible, opened_ns=t_ns)
-    text = (f"{state.name(caller)}: call \"HIT THE DECK WITH A HAND!\" "
-            f"Everyone slaps the deck; the last hand down draws four.")
-    notices = [Notice("slap_open", text, eligible)]
+    notices = [Notice("slap_open", {"seat": caller}, eligible)]
     early = sorted(((t, s, drawn) for s, t, drawn in state.fake_outs
                     if t_ns is not None and t >= t_ns and s in eligible), key=lambda x: (x[0], x[1]))
     counts = list(state.hand_counts)
     for t, seat, drawn in early:
         counts[seat] = max(0, counts[seat] - drawn)
-        notices.append(Notice("fake_out_undone", f"{state.name(seat)} slapped before the camera "
-                              f"saw the card: a slap, not a fake-out; the two cards go back.", (seat,)))
+        notices.append(Notice("fake_out_undone", {"seat": seat}, (seat,)))
     state = replace(state, window=window, fake_outs=(), hand_counts=tuple(counts))
     for t, seat, _ in early:
         if state.window is None or state.window.reslap or seat in state.window.slapped():
@@ -98,18 +94,16 @@ def add_slap(state: State, seat: int, t_ns: int, take: Take,
     window = replace(window, slaps=tuple(slaps))
     state = replace(state, window=window)
     if set(window.slapped()) < set(window.eligible):
-        return state, (Notice("slap", f"{state.name(seat)} slapped "
-                                      f"({len(slaps)} of {len(window.eligible)}).", (seat,)),)
+        return state, (Notice("slap", {"seat": seat, "done": len(slaps),
+                                       "of": len(window.eligible)}, (seat,)),)
     last_seat, last_t = slaps[-1]
     tolerance = state.settings.tie_tolerance_ns
     tied = tuple(sorted(s for s, t in slaps if last_t - t < tolerance))
     if len(tied) > 1:
-        names = join_names(state, tied)
         again = SlapWindow(caller=window.caller, eligible=tied, opened_ns=last_t,
                            reslap=window.reslap + 1, previous=window.slaps)
-        text = (f"{names} slapped less than {tolerance / 1e6:g} ms apart: "
-                f"{'both' if len(tied) == 2 else 'all of you'} slap again.")
-        return replace(state, window=again), (Notice("slap_tie", text, tied),)
+        return replace(state, window=again), (
+            Notice("slap_tie", {"seats": list(tied), "count": len(tied), "ms": tolerance / 1e6}, tied),)
     return settle(state, (last_seat,), last_t, take, after)
 
 
@@ -120,8 +114,7 @@ def close_window(state: State, t_ns: int | None, take: Take,
     deadline = window.deadline_ns(state.settings.slap_timeout_ms)
     if t_ns is not None and deadline is not None:
         if t_ns < deadline:
-            raise IllegalAction(f"the slap window is open for "
-                                f"{state.settings.slap_timeout_ms} ms; it closes at {deadline} ns")
+            raise IllegalAction("htd.window_still_open", ms=state.settings.slap_timeout_ms)
         t_ns = deadline
     losers = tuple(s for s in window.eligible if s not in window.slapped())
     return settle(state, losers, t_ns, take, after)
@@ -141,15 +134,12 @@ def settle(state: State, losers: tuple[int, ...], closed_ns: int | None, take: T
             notices.extend(said)
             penalised.append((seat, drawn))
     if len(losers) == 1 and window.slapped() and set(window.slapped()) == set(window.eligible):
-        text = f"{state.name(losers[0])} slapped last and draws four."
-        code = "slap_lost"
+        said = Notice("slap_lost", {"seat": losers[0]}, losers)
     elif losers:
-        names = join_names(state, losers)
-        text = f"{names} did not slap in time and draw{'s' if len(losers) == 1 else ''} four."
-        code = "slap_missed"
+        said = Notice("slap_missed", {"seats": list(losers), "count": len(losers)}, losers)
     else:
-        text, code = "Nobody draws.", "slap_lost"
-    notices.insert(0, Notice(code, text, losers))
+        said = Notice("slap_nobody", {}, losers)
+    notices.insert(0, said)
     outcome = SlapOutcome(caller=window.caller, opened_ns=window.opened_ns, closed_ns=closed_ns,
                           order=window.slaps, penalised=tuple(penalised))
     state = replace(state, window=None, last_slap=outcome)
@@ -163,12 +153,11 @@ def forgot_call(state: State, seat: int, take: Take,
     window, last = state.window, state.last_slap
     caller = window.caller if window is not None else (last.caller if last else None)
     if caller is None or (window is None and (not last.markable or last.forgot)):
-        raise IllegalAction("there is no HIT WITH A HAND to mark as not called "
-                            "(it must be marked before the next card is played)")
+        raise IllegalAction("htd.nothing_to_mark")
     if seat != caller:
-        raise IllegalAction(f"{state.name(caller)} had to call it, not {state.name(seat)}")
+        raise IllegalAction("htd.caller_not", seat=caller, other_seat=seat)
     if seat == state.went_out:
-        raise IllegalAction(f"{state.name(seat)} went out with that HAND and takes no part in the slap")
+        raise IllegalAction("htd.went_out_with_hand", seat=seat)
     notices: list[Notice] = []
     if window is not None:
         # The window counts as open until its deadline: a press stamped inside it,
@@ -182,14 +171,12 @@ def forgot_call(state: State, seat: int, take: Take,
         for s, drawn in last.penalised:
             counts[s] = max(0, counts[s] - drawn)
             if drawn:
-                notices.append(Notice("penalty_back", f"{state.name(s)} puts back the "
-                                      f"{drawn} card{'s' if drawn != 1 else ''} drawn.", (s,)))
+                notices.append(Notice("penalty_back", {"seat": s, "count": drawn}, (s,)))
         state = replace(state, hand_counts=tuple(counts))
         opened, order, closed = last.opened_ns, last.order, last.closed_ns
         moved_on = True
     state, drawn, said = take(state, seat, PENALTY)
-    notices.insert(0, Notice("forgot_call", f"{state.name(seat)} forgot to call "
-                             f"\"HIT THE DECK WITH A HAND\" and draws four instead.", (seat,)))
+    notices.insert(0, Notice("forgot_call", {"seat": seat}, (seat,)))
     notices.extend(said)
     state = replace(state, last_slap=SlapOutcome(caller=seat, opened_ns=opened, closed_ns=closed,
                                                  order=order, penalised=((seat, drawn),),
@@ -201,9 +188,3 @@ def turn_order(state: State, seat: int) -> tuple[int, ...]:
     """Every seat, starting after `seat` in the current direction, `seat` last."""
     return tuple(state.next(seat, k) for k in range(1, state.players + 1))
 
-
-
-def join_names(state: State, seats: tuple[int, ...]) -> str:
-    """"Ann", "Ann and Bob", "Ann, Bob and Cat"."""
-    names = [state.name(s) for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

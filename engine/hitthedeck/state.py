@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.core import Seat
+from engine.core import Notice, Seat
 from engine.hitthedeck.deck import DECK
 from engine.match import MatchProgress, MatchRule
 
@@ -113,7 +113,7 @@ class State:
     fake_outs: tuple[tuple[int, int, int], ...] = ()
     laid_out: tuple[tuple[str, ...] | None, ...] = ()
     cards_played: int = 0
-    last_ruling: str = ""
+    last_ruling: tuple[Notice, ...] = ()
 
     @property
     def players(self) -> int:

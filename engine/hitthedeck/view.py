@@ -5,42 +5,41 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core import say
 from engine.hitthedeck.cards import describe_demand, label
 from engine.hitthedeck.state import (COUNTING, DEAL, MUST_AFTER_DRAW, MUST_CUT, MUST_FLIP,
                                      MUST_UNBURY, OVER, START, State)
 
 
-def prompt(state: State) -> str:
-    """What who may do now, in words."""
+def prompt(state: State) -> dict[str, Any]:
+    """What who may do now, as a message."""
     if state.phase == OVER:
-        return "The match is over."
+        return say("match_over")
     if state.phase == DEAL:
-        return f"{state.name(state.progress.dealer)} deals {state.settings.hand_size} cards each."
+        return say("htd.deals", seat=state.progress.dealer, size=state.settings.hand_size)
     if state.phase == START:
-        return "Turn up the top card of the draw pile to start the discard pile."
+        return say("htd.turn_up")
     if state.phase == COUNTING:
-        waiting = [state.name(s) for s in range(state.players)
+        waiting = [s for s in range(state.players)
                    if s != state.went_out and state.laid_out[s] is None]
-        return "Lay out your cards to be counted: " + ", ".join(waiting) + "."
+        return say("htd.lay_out", seats=waiting)
     if state.window is not None:
-        waiting = [state.name(s) for s in state.window.eligible
-                   if s not in state.window.slapped()]
-        head = "Slap again" if state.window.reslap else "Hit the deck with a hand"
-        return f"{head}! Waiting for {', '.join(waiting)}."
-    who = state.name(state.turn)
+        waiting = [s for s in state.window.eligible if s not in state.window.slapped()]
+        return say("htd.slap_again" if state.window.reslap else "htd.slap_now", seats=waiting)
+    who = state.turn
     if state.must == MUST_CUT:
-        return f"{who}: cut the deck and put the exposed card on the discard pile."
+        return say("htd.cut_now", seat=who)
     if state.must == MUST_FLIP:
-        return f"{who}: flip both piles over."
+        return say("htd.flip_now", seat=who)
     if state.must == MUST_UNBURY:
-        return f"{who}: bury the FLIP in the pile and show the card under it."
+        return say("htd.unbury_now", seat=who)
     if state.must == MUST_AFTER_DRAW:
-        return f"{who}: play the card you drew if you can, or pass."
+        return say("htd.after_draw", seat=who)
     if state.free:
-        return f"{who}: play any card."
+        return say("htd.play_any_now", seat=who)
     if state.demand is not None:
-        return f"{who}: play {describe_demand(state.demand)}, or draw one."
-    return f"{who}: play on {label(state.top)} (same colour or number), or draw one."
+        return say("htd.play_demand", seat=who, demand=describe_demand(state.demand))
+    return say("htd.play_on", seat=who, card=state.top)
 
 
 def _window(state: State) -> dict[str, Any]:
@@ -81,7 +80,7 @@ def view(state: State) -> dict[str, Any]:
             "top": state.top,
             "top_label": None if state.top is None else label(state.top),
             "demand": None if state.demand is None else {
-                "card": state.demand, "text": describe_demand(state.demand)},
+                "card": state.demand, "says": describe_demand(state.demand)},
             "any_card": state.free,
             "direction": "clockwise" if state.direction == 1 else "anticlockwise",
             "hand_counts": list(state.hand_counts),
@@ -91,6 +90,6 @@ def view(state: State) -> dict[str, Any]:
             "went_out": state.went_out,
             "fake_outs": [{"seat": s, "t_ns": t, "drew": n} for s, t, n in state.fake_outs],
             "laid_out": [None if h is None else list(h) for h in state.laid_out],
-            "last_ruling": state.last_ruling,
+            "last_ruling": [n.to_json() for n in state.last_ruling],
         },
     }

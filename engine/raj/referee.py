@@ -31,12 +31,12 @@ def interpret(state: RajState, observation: Observation) -> tuple[Action, ...]:
             if _still_in_view(state, parsed, zone_seat) or _fouled(state, parsed, zone_seat):
                 return ()
             return (Bid(card, zone_seat),)
-        raise IllegalAction(f"{card!r} is not a Raj card")
+        raise IllegalAction("card_unknown")
     if isinstance(observation, PadPressed):
         if state.phase != "bidding":
-            raise IllegalAction("no bid is being collected now")
+            raise IllegalAction("raj.no_bidding")
         if not 0 <= observation.seat < state.players:
-            raise IllegalAction(f"pad {observation.seat} has no seat")
+            raise IllegalAction("pad_no_seat", number=observation.seat + 1)
         if state.down[observation.seat]:
             return ()
         return (BidDown(observation.seat),)

@@ -159,7 +159,7 @@ class RajGame:
     def start(self, spec: MatchSpec) -> RajState:
         n = len(spec.seats)
         if not self.min_seats <= n <= self.max_seats:
-            raise IllegalAction(f"Raj is for 2 to 5 players, not {n}")
+            raise IllegalAction("players_count", game="raj", low=self.min_seats, high=self.max_seats, count=n)
         settings = parse_settings(RajSettings, spec.settings)
         return RajState(seats=spec.seats, colours=seat_colours(spec.seats), settings=settings,
                         progress=MatchProgress.new(n, spec.first_dealer), down=(False,) * n, bids=(None,) * n,
@@ -176,7 +176,7 @@ class RajGame:
         if isinstance(action, (SetTotals, CorrectRound)):
             return _correction(state, action)
         if state.progress.finished:
-            raise IllegalAction("the game is over")
+            raise IllegalAction("match_over")
         if isinstance(action, RevealPoint):
             return _reveal_point(state, action)
         if isinstance(action, BidDown):
@@ -184,8 +184,8 @@ class RajGame:
         if isinstance(action, Bid):
             return _bid(state, action)
         if isinstance(action, EndMatch):
-            return _end(state, "The host ended the game.")
-        raise IllegalAction(f"Raj has no action {action.kind!r}")
+            return _end(state, "raj.ended_by_host")
+        raise IllegalAction("action_unknown", name=action.kind)
 
     def view(self, state: RajState) -> dict[str, Any]:
         from engine.raj.view import view
@@ -195,13 +195,12 @@ class RajGame:
 def seat_colours(seats: tuple[Seat, ...]) -> tuple[str, ...]:
     """Each seat's player-card colour: the seat's own if it names one, else the first free."""
     chosen: list[str | None] = []
-    for seat in seats:
+    for index, seat in enumerate(seats):
         colour = seat.colour.lower() if seat.colour else None
         if colour is not None and colour not in SEAT_COLOURS:
-            raise IllegalAction(f"{seat.name}'s colour {seat.colour!r} is not a Raj colour "
-                                f"({', '.join(SEAT_COLOURS)})")
+            raise IllegalAction("raj.not_a_colour", seat=index, colours=list(SEAT_COLOURS))
         if colour is not None and colour in chosen:
-            raise IllegalAction(f"two seats play {colour}")
+            raise IllegalAction("raj.colour_twice", colour=colour)
         chosen.append(colour)
     free = [c for c in SEAT_COLOURS if c not in chosen]
     return tuple(c if c is not None else free.pop(0) for c in chosen)
@@ -210,63 +209,61 @@ def seat_colours(seats: tuple[Seat, ...]) -> tuple[str, ...]:
 def _reveal_point(state: RajState, action: RevealPoint) -> tuple[RajState, tuple[Notice, ...]]:
     card = action.card
     if card not in POINT_CARDS:
-        raise IllegalAction(f"{card!r} is not a point card")
+        raise IllegalAction("raj.not_point_card")
     if card in state.revealed:
-        raise IllegalAction(f"the point card {DECK[card].label} has already been played")
+        raise IllegalAction("raj.point_played", card=card)
     if state.phase != "point":
-        raise IllegalAction("the bids for the current point card are not all in yet")
+        raise IllegalAction("raj.bids_not_in")
     pot = state.pot + (card,)
     n = state.players
     new = replace(state, phase="bidding", revealed=state.revealed + (card,), pot=pot,
                   down=(False,) * n, bids=(None,) * n, fouled=(False,) * n, fouls=(None,) * n)
-    text = f"Point card {DECK[card].label}"
     if len(pot) > 1:
-        text += f": the pot is now {pot_value(pot):+d}"
-    return new, (Notice("raj.point", text + ". Lay your bids face down."),)
+        return new, (Notice("raj.point_pot", {"card": card, "pot": pot_value(pot)}),)
+    return new, (Notice("raj.point", {"card": card}),)
 
 
 def _bid_down(state: RajState, action: BidDown) -> tuple[RajState, tuple[Notice, ...]]:
     seat = _seat(state, action.seat)
     if state.phase != "bidding":
-        raise IllegalAction("no bid is being collected now: turn over a point card first")
+        raise IllegalAction("raj.no_bidding")
     if state.down[seat]:
         return state, ()
     down = _set(state.down, seat, True)
     new = replace(state, down=down)
     waiting = [s for s in range(state.players) if not down[s] and state.unused(s)]
     if waiting:
-        return new, (Notice("raj.bid_down", f"{state.seats[seat].name}'s bid is down.", (seat,)),)
-    return new, (Notice("raj.reveal", "All bids are down: reveal!"),)
+        return new, (Notice("raj.bid_down", {"seat": seat}, (seat,)),)
+    return new, (Notice("raj.reveal"),)
 
 
 def _bid(state: RajState, action: Bid) -> tuple[RajState, tuple[Notice, ...]]:
     if state.phase != "bidding":
-        raise IllegalAction("no bid is being collected now: turn over a point card first")
+        raise IllegalAction("raj.no_bidding")
     parsed = parse_bid(action.card)
     if parsed is None:
-        raise IllegalAction(f"{action.card!r} is not a player card")
+        raise IllegalAction("raj.not_player_card")
     colour, value = parsed
     owner = state.colours.index(colour) if colour in state.colours else None
     seat = owner if action.seat is None else _seat(state, action.seat)
     if seat is None:
-        raise IllegalAction(f"nobody at this table plays {colour}: the host must say whose bid it is")
-    name = state.seats[seat].name
+        raise IllegalAction("raj.nobody_plays", colour=colour)
     if state.fouled[seat]:
-        raise IllegalAction(f"{name}'s bid is already void this round")
+        raise IllegalAction("raj.already_void", seat=seat)
     reason = foul = None
     if owner != seat:
-        reason, foul = f"{name} bid a {colour} card, which is not their colour", FOUL_COLOUR
+        reason, foul = Notice("raj.foul_colour", {"seat": seat, "colour": colour}), FOUL_COLOUR
     elif state.bids[seat] is not None:
-        reason, foul = f"{name} laid a second bid", FOUL_SECOND
+        reason, foul = Notice("raj.foul_second", {"seat": seat}), FOUL_SECOND
     elif value in state.used[seat]:
-        reason, foul = f"{name} already used their {value}", FOUL_USED
+        reason, foul = Notice("raj.foul_used", {"seat": seat, "number": value}), FOUL_USED
     elif not state.unused(seat):
-        raise IllegalAction(f"{name} has no player cards left")
+        raise IllegalAction("raj.no_cards_left", seat=seat)
     if reason is None:
         new = replace(state, bids=_set(state.bids, seat, value),
                       used=_set(state.used, seat, state.used[seat] + (value,)),
                       down=_set(state.down, seat, True))
-        notices: tuple[Notice, ...] = (Notice("raj.bid", f"{name} bid {value}.", (seat,)),)
+        notices: tuple[Notice, ...] = (Notice("raj.bid", {"seat": seat, "number": value}, (seat,)),)
     else:
         new, notices = _foul(state, seat, reason, foul)
     if new.waiting_for():
@@ -275,7 +272,7 @@ def _bid(state: RajState, action: Bid) -> tuple[RajState, tuple[Notice, ...]]:
     return settled, notices + more
 
 
-def _foul(state: RajState, seat: int, reason: str, foul: str) -> tuple[RajState, tuple[Notice, ...]]:
+def _foul(state: RajState, seat: int, reason: Notice, foul: str) -> tuple[RajState, tuple[Notice, ...]]:
     """The seat's bid is void this round (it cancels nothing) and its lowest unused card
     is spent; the seat takes no further part in the round."""
     unused = state.unused(seat)
@@ -285,9 +282,10 @@ def _foul(state: RajState, seat: int, reason: str, foul: str) -> tuple[RajState,
     new = replace(state, bids=_set(state.bids, seat, None), fouled=_set(state.fouled, seat, True),
                   fouls=_set(fouls, seat, foul),
                   used=_set(state.used, seat, used), down=_set(state.down, seat, True))
-    text = f"Foul: {reason}. The bid is void this round"
-    text += f" and their {penalty} is spent." if penalty is not None else "."
-    return new, (Notice("raj.foul", text, (seat,)),)
+    why = {"code": reason.code, "params": dict(reason.params)}
+    if penalty is not None:
+        return new, (Notice("raj.foul_spent", {"why": why, "seat": seat, "number": penalty}, (seat,)),)
+    return new, (Notice("raj.foul", {"why": why}, (seat,)),)
 
 
 def _settle_round(state: RajState) -> tuple[RajState, tuple[Notice, ...]]:
@@ -297,25 +295,25 @@ def _settle_round(state: RajState) -> tuple[RajState, tuple[Notice, ...]]:
     names = state.seats
     notices = []
     if cancelled:
-        notices.append(Notice("raj.cancelled", "Tied bids cancel: " + ", ".join(map(str, cancelled)) + "."))
+        notices.append(Notice("raj.cancelled", {"numbers": list(cancelled)}))
     if taker is not None:
         collected = _set(state.collected, taker, state.collected[taker] + state.pot)
         new = replace(state, collected=collected, pot=())
-        notices.append(Notice("raj.take", f"{names[taker].name} takes {value:+d}.", (taker,)))
+        notices.append(Notice("raj.take", {"seat": taker, "points": value}, (taker,)))
         carried = False
     elif last_round:
         new = replace(state, pot=())
-        notices.append(Notice("raj.nobody", f"Every bid cancelled on the last round: nobody takes {value:+d}."))
+        notices.append(Notice("raj.nobody", {"points": value}))
         carried = False
     else:
         new = state
-        notices.append(Notice("raj.carry", f"Every bid cancelled: the pot of {value:+d} stays for the next point card."))
+        notices.append(Notice("raj.carry", {"points": value}))
         carried = True
     result = RoundResult(state.pot, state.bids, cancelled, taker, carried,
                          state.fouls or (None,) * state.players)
     new = replace(new, phase="point", last=result, results=state.results + (result,))
     if last_round:
-        new, more = _end(new, "All fifteen point cards are played.")
+        new, more = _end(new, "raj.all_played")
         return new, tuple(notices) + more
     return new, tuple(notices)
 
@@ -330,15 +328,16 @@ def _end(state: RajState, why: str) -> tuple[RajState, tuple[Notice, ...]]:
     scores = tuple(state.score(s) for s in range(state.players))
     totals = tuple(t + s for t, s in zip(state.progress.totals, scores))
     progress = finish(replace(state.progress, totals=totals, history=(scores,)), "high")
-    winners = " and ".join(state.seats[s].name for s in progress.winners)
-    verb = "win" if len(progress.winners) > 1 else "wins"
     return (replace(state, progress=progress),
-            (Notice("match.over", f"{why} {winners} {verb} with {max(totals)}.", progress.winners),))
+            (Notice("match.over", {"why": {"code": why, "params": {}},
+                                   "winner_seats": list(progress.winners),
+                                   "winners": len(progress.winners), "points": max(totals)},
+                    progress.winners),))
 
 
 def _seat(state: RajState, seat: int) -> int:
     if not 0 <= seat < state.players:
-        raise IllegalAction(f"there is no seat {seat} (seats are 0 to {state.players - 1})")
+        raise IllegalAction("no_such_seat", number=seat + 1, count=state.players)
     return seat
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core import say
 from engine.raj.deck import POINT_CARDS
 from engine.raj.rules import RajState, RoundResult, pot_value
 
@@ -13,16 +14,16 @@ def _result(r: RoundResult) -> dict[str, Any]:
             "fouls": list(r.fouls) if r.fouls else [None] * len(r.bids)}
 
 
-def prompt(state: RajState) -> str:
+def prompt(state: RajState) -> dict[str, Any]:
+    """What who may do now, as a message."""
     if state.progress.finished:
-        return "The game is over."
+        return say("raj.over")
     if state.phase == "point":
-        return "Turn over the next point card."
+        return say("raj.turn_point")
     waiting = [s for s in state.waiting_for() if not state.down[s]]
     if waiting:
-        names = ", ".join(state.seats[s].name for s in waiting)
-        return f"Lay your bid face down and press your pad: waiting for {names}."
-    return "Reveal the bids."
+        return say("raj.lay_bids", seats=waiting)
+    return say("raj.reveal_bids")
 
 
 def view(state: RajState) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from engine.flip7.selfplay import play_match
 from engine.flip7.state import CODES
 
 from flip7_script import codes
+from said import refused_in_words
 
 
 def state_before_a_reshuffle(seed: int):
@@ -37,7 +38,7 @@ def test_when_the_deck_runs_out_only_set_aside_cards_are_reshuffled(seed):
     on_table = {c for line in state.lines for c in line.cards()}
     only_on_table = [c for c in on_table if state.set_aside[CODES.index(c)] == 0]
     if only_on_table:
-        with pytest.raises(IllegalAction, match="not among the set-aside"):
+        with refused_in_words("flip7", "not among the set-aside"):
             GAME.apply(state, Flip(only_on_table[0]))
     after, notices = GAME.apply(state, flip)
     assert "reshuffle" in codes(notices)

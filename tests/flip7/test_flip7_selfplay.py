@@ -8,6 +8,7 @@ from engine.flip7 import GAME, Hit, Stay, round_score
 from engine.flip7.rules import thaw
 from engine.flip7.selfplay import STRATEGIES, make_strategy, play_match, simulate
 from engine.log import fold
+from said import refused_in_words
 
 SPEC = MatchSpec("flip7", tuple(Seat(n) for n in ("Ann", "Bob", "Cat", "Dan")))
 
@@ -53,9 +54,9 @@ def test_odds_stays_exactly_when_the_bust_chance_is_above_its_threshold():
 
 
 def test_unknown_strategies_are_refused_in_words():
-    with pytest.raises(IllegalAction, match="unknown Flip 7 strategy 'bold'"):
+    with refused_in_words("flip7", "unknown Flip 7 strategy “bold”"):
         make_strategy("bold")
-    with pytest.raises(IllegalAction, match="odds:P"):
+    with refused_in_words("flip7", "odds:P"):
         make_strategy("odds:2")
 
 
@@ -87,9 +88,9 @@ def test_deckhand_simulate_prints_the_statistics(capsys):
 def test_deckhand_simulate_explains_bad_input(capsys, monkeypatch):
     from device.cli import main
     assert main(["simulate", "--game", "flip7", "--strategy", "bold"]) == 2
-    assert "unknown Flip 7 strategy 'bold'" in capsys.readouterr().err
+    assert "Unknown Flip 7 strategy “bold”" in capsys.readouterr().err
     assert main(["simulate", "--game", "chess"]) == 2
-    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert "does not play “chess”" in capsys.readouterr().err
     monkeypatch.setitem(__import__("engine.games").games.GAME_MODULES, "ghost", "engine.ghost")
     assert main(["simulate", "--game", "ghost"]) == 2
     assert "ghost has no self-play yet" in capsys.readouterr().err

@@ -9,6 +9,7 @@ from engine.flip7 import GAME, Flip, Hit, Stay, Target
 from engine.log import read_log
 
 from flip7_script import play
+from said import refused_in_words, said
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "flip7.jsonl"
 
@@ -22,11 +23,11 @@ def test_every_action_round_trips_through_json(action):
 
 
 def test_actions_with_missing_or_wrong_fields_are_refused_in_words():
-    with pytest.raises(IllegalAction, match="missing field 'card'"):
+    with refused_in_words("flip7", "“Card” is missing"):
         GAME.parse_action({"type": "flip"})
-    with pytest.raises(IllegalAction, match="whole number"):
+    with refused_in_words("flip7", "does not fit"):
         GAME.parse_action({"type": "hit", "seat": "one"})
-    with pytest.raises(IllegalAction, match="unknown action type 'slap'"):
+    with refused_in_words("flip7", "has no action “slap”"):
         GAME.parse_action({"type": "slap"})
 
 
@@ -42,7 +43,7 @@ def test_the_example_log_folds_to_a_finished_match():
     state = timeline.state
     assert state.progress.finished
     view = GAME.view(state)
-    assert view["winners"] and view["prompt"].startswith("Match over")
+    assert view["winners"] and said(view["prompt"], "flip7", names=[s["name"] for s in view["seats"]]).startswith("Match over")
 
 
 def test_the_protocol_documents_example_is_a_valid_log():

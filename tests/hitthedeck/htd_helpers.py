@@ -7,6 +7,7 @@ import pytest
 from engine.core import IllegalAction, MatchSpec, Seat
 from engine.hitthedeck import GAME
 from engine.hitthedeck.actions import StartHand, TurnUp
+from said import said
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 
@@ -34,6 +35,7 @@ def refused(state, action, *words: str) -> str:
     """The action is refused with a reason containing every one of `words`."""
     with pytest.raises(IllegalAction) as caught:
         GAME.apply(state, action)
+    reason = said(caught.value, "hitthedeck", state)
     for word in words:
-        assert word.lower() in caught.value.reason.lower(), caught.value.reason
-    return caught.value.reason
+        assert word.lower() in reason.lower(), reason
+    return reason

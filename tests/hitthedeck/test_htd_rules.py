@@ -13,6 +13,7 @@ from engine.hitthedeck.referee import interpret
 from engine.observations import PadPressed
 
 from htd_helpers import begin, notices, refused, run, spec
+from said import refused_in_words
 
 MS = 1_000_000
 
@@ -414,20 +415,20 @@ def test_the_host_corrects_a_hand_size_and_zero_means_that_player_went_out():
 
 def test_bad_input_is_refused_in_words_and_changes_nothing():
     s = begin(3)
-    refused(s, Play(1, "Z9"), "not a hit the deck card")
-    refused(s, Play(7, "R1"), "no seat 7")
+    refused(s, Play(1, "Z9"), "not part of this game")
+    refused(s, Play(7, "R1"), "no player 8")
     refused(s, TurnUp("R1"), "no first card is due")
     refused(s, Cut(1, "R1"), "no cut is due")
     refused(s, Flip(1, "R1"), "no flip is due")
-    refused(s, Slap(1, 5), "no slap window")
-    refused(s, CloseWindow(5), "no slap window")
+    refused(s, Slap(1, 5), "no slap is open")
+    refused(s, CloseWindow(5), "no slap is open")
     refused(s, HandCards(0, ()), "only when a hand is over")
     refused(GAME.start(spec(3)), Play(1, "R1"), "deal the hand first")
-    with pytest.raises(IllegalAction, match="2 to 6"):
+    with refused_in_words("hitthedeck", "2 to 6"):
         GAME.start(spec(1))
-    with pytest.raises(IllegalAction, match="edition"):
+    with refused_in_words("hitthedeck", "edition"):
         GAME.start(spec(3, edition="de"))
-    with pytest.raises(IllegalAction, match="bad settings"):
+    with refused_in_words("hitthedeck", "setting"):
         GAME.start(spec(3, colour="red"))
 
 
