@@ -9,6 +9,8 @@ import typing
 from typing import Any
 
 from engine.games import get_game
+from web.names import (action_help, action_name, choice_name, colour_name, field_help,
+                       field_name)
 
 COLOUR_FIELDS = ("colour", "color")
 
@@ -46,8 +48,9 @@ def _kind(name: str, tp: Any) -> tuple[str, bool, list[Any]]:
     return "json", optional, []
 
 
-def action_schema(game_name: str) -> list[dict[str, Any]]:
-    """[{"type", "doc", "fields": [{"name", "kind", "optional", "default", "choices"}]}]."""
+def action_schema(game_name: str, lang: str = "en") -> list[dict[str, Any]]:
+    """[{"type", "label", "doc", "fields": [{"name", "label", "kind", "optional", "default",
+    "choices", "choice_labels"}]}]: labels and help in `lang`, types and names for JSON."""
     game = get_game(game_name)
     out = []
     for kind, cls in game.actions.items():
@@ -60,19 +63,26 @@ def action_schema(game_name: str) -> list[dict[str, Any]]:
             default = None if f.default is dataclasses.MISSING else f.default
             if isinstance(default, tuple):
                 default = list(default)
-            fields.append({"name": f.name, "kind": input_kind, "choices": choices,
+            fields.append({"name": f.name, "label": field_name(game_name, f.name, lang),
+                           "kind": input_kind, "choices": choices,
+                           "choice_labels": [_choice(f.name, c, lang) for c in choices],
                            "optional": optional or f.default is not dataclasses.MISSING
                            or f.default_factory is not dataclasses.MISSING,
                            "default": default})
-        doc = (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        if doc.startswith(f"{cls.__name__}("):  # the dataclass's generated signature
-            doc = ""
-        out.append({"type": kind, "doc": doc, "fields": fields})
+        out.append({"type": kind, "label": action_name(game_name, kind, lang),
+                    "doc": action_help(game_name, kind, lang), "fields": fields})
     return out
 
 
-def settings_schema(game_name: str) -> list[dict[str, Any]]:
-    """The new-match form's settings for a game: [{"name", "kind", "default", "choices"}]."""
+def _choice(field: str, value: Any, lang: str) -> str:
+    if field in COLOUR_FIELDS and isinstance(value, str):
+        return colour_name(value, lang)
+    return choice_name(field, value, lang)
+
+
+def settings_schema(game_name: str, lang: str = "en") -> list[dict[str, Any]]:
+    """The new-match form's settings for a game: [{"name", "label", "help", "kind",
+    "default", "choices", "choice_labels"}], labels in `lang`."""
     game = get_game(game_name)
     hints = typing.get_type_hints(game.settings_type)
     out = []
@@ -81,6 +91,9 @@ def settings_schema(game_name: str) -> list[dict[str, Any]]:
         if kind in ("seat",):
             kind = "int"
         default = f.default if f.default is not dataclasses.MISSING else None
-        out.append({"name": f.name, "kind": kind, "choices": choices, "default": default,
-                    "optional": optional})
+        out.append({"name": f.name, "label": field_name(game_name, f.name, lang, settings=True),
+                    "help": field_help(game_name, f.name, lang, settings=True),
+                    "kind": kind, "choices": choices,
+                    "choice_labels": [_choice(f.name, c, lang) for c in choices],
+                    "default": default, "optional": optional})
     return out

@@ -16,7 +16,7 @@ from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
-from web import i18n
+from web import words
 from web.camera import CameraProvider
 from web.cards import css_colour, face, seat_symbol
 from web.request import Deckhand, current_lang, error, wants_json
@@ -143,10 +143,11 @@ def _install_template_helpers(app: Flask) -> None:
         lang = current_lang()
         return {
             "lang": lang,
-            "t": lambda text: i18n.translate(text, lang),
+            "t": lambda text, **params: words.t(text, lang, **params),
+            "tn": lambda singular, plural, n, **params: words.tn(singular, plural, n, lang, **params),
             "csrf_token": csrf_token,
             "is_host": is_host(),
-            "card_face": face,
+            "card_face": lambda game, code: face(game, code, lang),
             "css_colour": css_colour,
             "seat_symbol": seat_symbol,
         }

@@ -48,19 +48,21 @@ def deck_of(game: str) -> Deck | None:
         return None
 
 
-def face(game: str | None, code: Any) -> dict[str, Any]:
-    """What to draw for card `code` of `game`: {"code", "label", "short", "colour"
-    (CSS), "colour_name" (a lettered colour's English name, else ""), "kind", "known"}.
-    An unknown code is drawn as its own text."""
+def face(game: str | None, code: Any, lang: str = "en") -> dict[str, Any]:
+    """What to draw for card `code` of `game`: {"code", "label" (its name in words in
+    `lang`), "short", "colour" (CSS), "colour_name" (a lettered colour's English name,
+    else ""), "kind", "known"}. An unknown code is drawn as "?"."""
+    from web.names import card_name  # names reads decks through this module
+
     code = "" if code is None else str(code)
     deck = deck_of(game) if game else None
     if deck is None or code not in deck:
-        return {"code": code, "label": code, "short": code, "colour": "", "colour_name": "",
-                "kind": "unknown", "known": False}
+        return {"code": code, "label": card_name(game, code, lang), "short": "?", "colour": "",
+                "colour_name": "", "kind": "unknown", "known": False}
     card = deck[code]
     colour = css_colour(card.colour) if card.colour and card.colour != "seat" else ""
-    return {"code": code, "label": card.label, "short": _short(game, card), "colour": colour,
-            "colour_name": card.colour if card.colour in LETTERED else "",
+    return {"code": code, "label": card_name(game, code, lang), "short": _short(game, card),
+            "colour": colour, "colour_name": card.colour if card.colour in LETTERED else "",
             "kind": card.kind, "known": True}
 
 
@@ -79,7 +81,7 @@ def _short(game: str, card: Any) -> str:
     return marks.get(card.kind, card.label)
 
 
-def deck_cards(game: str) -> list[dict[str, Any]]:
+def deck_cards(game: str, lang: str = "en") -> list[dict[str, Any]]:
     """Every distinct face of `game`'s deck, in definition order (for pickers)."""
     deck = deck_of(game)
-    return [] if deck is None else [face(game, c.code) for c in deck]
+    return [] if deck is None else [face(game, c.code, lang) for c in deck]

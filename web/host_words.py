@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from web.cards import face
-from web.i18n import translate
+from web.words import t as translate
 
 CARD_FIELDS = ("card", "exposed_card", "starter")
 

@@ -11,10 +11,9 @@ from typing import Any, Mapping
 from engine.games import get_game
 from web.cards import css_colour, deck_cards
 from web.chart import score_chart
-from web.i18n import notice_text, prompt_text, translate
 from web.host_words import banner, last_card, undo_question
-
-GAME_TITLES = {"flip7": "Flip 7", "solo": "Solo", "raj": "Raj", "hitthedeck": "Hit the Deck"}
+from web.names import GAME_TITLES
+from web.words import Speaker, t
 
 
 def _seat_names(snapshot: Mapping[str, Any]) -> tuple[list[str], list[str]]:
@@ -44,14 +43,15 @@ def present(snapshot: Mapping[str, Any], lang: str,
     match = snapshot.get("match") or None
     names, colours = _seat_names(snapshot)
     game_name = (view or {}).get("game") or (match or {}).get("game")
-    notices = [notice_text(n, names, lang, game_name) for n in snapshot.get("notices") or []]
+    speaker = Speaker(lang, game_name if isinstance(game_name, str) else None, tuple(names))
+    notices = [speaker.say(n) for n in snapshot.get("notices") or []]
     status = snapshot.get("status") or {}
     out: dict[str, Any] = {
         "seq": snapshot.get("seq", 0), "match": match, "view": view, "lang": lang,
         "notices": notices, "status": status, "game": None, "title": "", "seats": [],
         "turn": None, "turn_name": None, "history": [], "chart": "", "winners": [],
         "finished": False, "prompt": "", "round": None, "rounds": None, "table": {},
-        "recent": [notice_text(n, names, lang, game_name) for n in recent or []],
+        "recent": [speaker.say(n) for n in recent or []],
         "banner": banner(snapshot, game_name, names, lang),
         "last": snapshot.get("last"),
         "undo_question": undo_question(snapshot.get("last"), game_name, names, lang),
@@ -83,12 +83,13 @@ def present(snapshot: Mapping[str, Any], lang: str,
         "turn": turn if isinstance(turn, int) and 0 <= turn < len(names) else None,
         "turn_name": names[turn] if isinstance(turn, int) and 0 <= turn < len(names) else None,
         "history": history,
-        "chart": score_chart(history, names, colours, title=translate("Score chart", lang)),
+        "chart": score_chart(history, names, colours, title=t("Score chart", lang)),
         "winners": [names[w] for w in winners if 0 <= w < len(names)],
         "finished": bool(view.get("finished")),
-        "prompt": prompt_text(str(view.get("prompt") or ""), lang, game),
+        "prompt": _prompt(speaker, view.get("prompt")),
         "round": view.get("round"), "rounds": view.get("rounds"),
         "table": view.get("table") or {},
+        "said": _said_in_table(speaker, view.get("table") or {}),
         "names": names, "colours": colours,
         "stats": match_stats(snapshot.get("stats"), lang),
         "faces": deck_cards(game),
@@ -144,6 +145,28 @@ def match_stats(stats: Mapping[str, Any] | None, lang: str) -> list[dict[str, An
     if not isinstance(stats, Mapping):
         return []
     players = stats.get("players") or []
-    return [{"key": key, "label": translate(STAT_LABELS.get(key, key.replace("_", " ")), lang),
+    return [{"key": key, "label": t(STAT_LABELS.get(key, key.replace("_", " ")), lang),
              "values": [p.get(key, 0) for p in players]}
             for key in stats.get("figures") or [] if key != "points"]
+
+
+def _said_in_table(speaker: Speaker, table: Mapping[str, Any]) -> dict[str, str]:
+    """The game's table section says some things as messages (a demand, the last
+    ruling): each in words, by its key."""
+    out = {}
+    for key, value in table.items():
+        if isinstance(value, Mapping) and isinstance(value.get("says"), Mapping):
+            value = value["says"]
+        if isinstance(value, Mapping) and "code" in value:
+            out[key] = speaker.say(value)
+        elif isinstance(value, list) and value and all(
+                isinstance(v, Mapping) and "code" in v for v in value):
+            out[key] = " ".join(speaker.say(v) for v in value)
+    return out
+
+
+def _prompt(speaker: Speaker, prompt: Any) -> str:
+    """The view's prompt ({"code", "params"}) in words."""
+    if isinstance(prompt, str):  # a game whose view is not converted yet says English
+        return prompt
+    return speaker.say(prompt) if prompt else ""

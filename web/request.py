@@ -16,7 +16,7 @@ from typing import Any
 from flask import current_app, jsonify, request
 
 from engine.untrusted import MAX_DEPTH, json_problem
-from web import i18n
+from web import words
 from web.camera import CameraProvider
 from web.feed import NoticeFeed
 from web.live import FragmentCache
@@ -53,7 +53,7 @@ def deckhand() -> Deckhand:
 
 def current_lang() -> str:
     """The language this reader gets: their cookie, else their browser's choice."""
-    return i18n.choose_language(request.cookies.get("lang"), request.accept_languages)
+    return words.choose_language(request.cookies.get("lang"), request.accept_languages)
 
 
 def error(message: str, status: int):

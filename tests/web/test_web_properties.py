@@ -13,7 +13,7 @@ from conftest import FLIP7, PIN, post_json
 from web.app import create_app
 from web.cards import face
 from web.chart import running_totals
-from web.i18n import notice_text
+from web.words import say
 from web.security import PinGate
 
 FAST = settings(max_examples=60, deadline=None)
@@ -52,13 +52,13 @@ def test_running_totals_add_up(case):
 
 
 @FAST
-@given(st.dictionaries(st.sampled_from(["code", "text", "seats"]),
+@given(st.dictionaries(st.sampled_from(["code", "params", "seats"]),
                        st.one_of(st.text(max_size=20), st.lists(st.integers(-3, 8), max_size=3),
                                  st.none(), st.integers())),
        st.lists(st.text(max_size=8), max_size=4), st.sampled_from(["en", "fr"]),
        st.sampled_from(["flip7", "raj", "solo", "hitthedeck", None]))
 def test_notices_always_render_as_text(notice, names, lang, game):
-    assert isinstance(notice_text(notice, names, lang, game), str)
+    assert isinstance(say(notice, lang, game, names), str)
 
 
 @FAST

@@ -14,7 +14,7 @@ from engine.games import available_games
 from web.app import create_app
 from web.cards import css_colour, face
 from web.chart import running_totals, score_chart
-from web.i18n import FRENCH, NOTICE_FR, choose_language, notice_text
+from web.words import choose_language, say
 from web.present import present
 
 SEATS = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"},
@@ -88,11 +88,12 @@ def test_present_reads_only_the_shared_keys():
             "view": {"game": "x", "seats": ["A", "B"], "round": 2, "dealer": 0, "turn": 1,
                      "totals": [5, 9], "history": [[5, 9]], "finished": True, "winners": [1],
                      "prompt": "p", "table": {"top": "?"}},
-            "notices": [{"code": "undo", "text": "Undone: x", "seats": []}], "status": {}}
+            "notices": [{"code": "undo", "params": {"undone": {"type": "end_match"}}, "seats": []}],
+            "status": {}}
     s = present(snap, "fr")
     assert s["turn_name"] == "B" and s["winners"] == ["B"] and s["colours"][0] == css_colour("red")
     assert [x["name"] for x in s["ranked"]] == ["B", "A"]
-    assert s["notices"] == ["Dernière action annulée."] and "<svg" in s["chart"]
+    assert s["notices"] == ["Annulé : Terminer la partie."] and "<svg" in s["chart"]
     assert present({"seq": 0, "match": None, "view": None}, "en")["seats"] == []
 
 
@@ -106,26 +107,16 @@ def test_cards_are_drawn_from_the_deck_definitions():
     assert css_colour("#12ab56") == "#12ab56" and css_colour("url(x)", 1) == css_colour(None, 1)
 
 
-def test_every_screen_string_has_its_french():
-    used = set()
-    for path in TEMPLATES.rglob("*.html"):
-        used |= set(re.findall(r"""\bt\(\s*["']([^"']+)["']\s*\)""", path.read_text()))
-    assert used, "no t() strings found"
-    missing = sorted(used - set(FRENCH))
-    assert not missing, f"no French for: {missing}"
-
-
-def test_notices_translate_by_code_with_names_and_numbers():
+def test_notices_are_said_by_code_with_names_cards_and_numbers():
     names = ["Ann", "Bob"]
-    assert notice_text({"code": "raj.take", "text": "Bob takes -3.", "seats": [1]}, names, "fr", "raj") \
-        == "Bob prend -3."
-    unknown = {"code": "new_thing", "text": "Something new.", "seats": []}
-    assert notice_text(unknown, names, "fr", "flip7") == "Something new."
-    assert notice_text({"code": "raj.take", "text": "Bob takes -3.", "seats": [1]}, names, "en", "raj") \
-        == "Bob takes -3."
-    for game, templates in NOTICE_FR.items():
-        for code, template in templates.items():
-            assert re.fullmatch(r"[^{}]*(\{(name|other|names|numbers|n\d)\}[^{}]*)*", template), (game, code)
+    take = {"code": "raj.take", "params": {"seat": 1, "points": -3}, "seats": [1]}
+    assert say(take, "fr", "raj", names) == "Bob prend -3."
+    assert say(take, "en", "raj", names) == "Bob takes -3."
+    undone = {"code": "undo", "params": {"undone": {"type": "play", "seat": 0, "card": "R7"}}}
+    assert say(undone, "en", "solo", names) == "Undone: Ann's Red 7."
+    assert say(undone, "fr", "solo", names) == "Annulé : Rouge 7 d'Ann."
+    unknown = {"code": "new_thing", "params": {}, "seats": []}
+    assert "new_thing" not in say(unknown, "fr", "flip7", names)
 
 
 def test_language_choice(client):
@@ -182,11 +173,9 @@ def test_phone_lists_recent_plays_in_words_and_undo_takes_them_back(table):
     assert "Bob s&#39;arrête avec 5." in c.get("/phone").get_data(as_text=True)
 
 
-def test_prompts_in_french_where_known():
-    from web.i18n import prompt_text
-
-    assert prompt_text("Deal a card to Bob.", "fr", "flip7") == "Donnez une carte à Bob."
-    assert prompt_text("Ann: Hit (tap your pad) or Stay (hold it).", "fr", "flip7") == \
-        "Ann : tirer (touchez votre pad) ou rester (maintenez-le)."
-    assert prompt_text("Something new.", "fr", "flip7") == "Something new."
-    assert prompt_text("Deal a card to Bob.", "en", "flip7") == "Deal a card to Bob."
+def test_prompts_are_said_in_the_device_language():
+    prompt = {"code": "flip7.deal_to", "params": {"seat": 1}}
+    assert say(prompt, "fr", "flip7", ["Ann", "Bob"]) == "Donnez une carte à Bob."
+    assert say(prompt, "en", "flip7", ["Ann", "Bob"]) == "Deal a card to Bob."
+    hit = {"code": "flip7.hit_or_stay", "params": {"seat": 0}}
+    assert say(hit, "fr", "flip7", ["Ann"]) == "Ann : tirer (touchez votre pad) ou rester (maintenez-le)."

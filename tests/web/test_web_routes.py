@@ -116,8 +116,8 @@ def test_illegal_actions_are_refused_with_the_reason(host, table):
     post_json(host, "/api/match", FLIP7)
     seq = table.snapshot()["seq"]
     cases = [({"type": "hit", "seat": 0}, None), ({"type": "flip", "card": "99"}, None),
-             ({"type": "teleport"}, "unknown action type"), ({"type": "flip"}, "card"),
-             ({"type": "stay", "seat": "Ann"}, "whole number")]
+             ({"type": "teleport"}, "no action “teleport”"), ({"type": "flip"}, "Card"),
+             ({"type": "stay", "seat": "Ann"}, "does not fit")]
     for action, words in cases:
         r = post_json(host, "/api/action", action)
         assert r.status_code == 422, action
@@ -128,8 +128,8 @@ def test_illegal_actions_are_refused_with_the_reason(host, table):
 
 
 def test_bad_match_specs_are_refused(host, table):
-    for spec, words in [({"game": "chess", "seats": ["A", "B"]}, "unknown game"),
-                        ({"game": "flip7"}, "seats"),
+    for spec, words in [({"game": "chess", "seats": ["A", "B"]}, "does not play “chess”"),
+                        ({"game": "flip7"}, "at least one player"),
                         ({"game": "flip7", "seats": ["A", "B", "C"], "settings": {"nope": 1}}, "nope")]:
         r = post_json(host, "/api/match", spec)
         assert r.status_code == 422 and words in r.get_json()["error"], r.get_json()

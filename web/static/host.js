@@ -15,6 +15,7 @@
   var games = readJSON("games-schema") || [];
   var words = readJSON("host-words") || {};
   var COLOURS = ["red", "green", "blue", "yellow"];
+  function colourName(c) { return (words.colours || {})[c] || c; }
 
   function send(action, confirmText) {
     if (confirmText && !window.confirm(confirmText)) return Promise.resolve();
@@ -126,7 +127,7 @@
       if (a.type === "undo" || a.type === "end_match") return;
       var required = a.fields.filter(function (f) { return !f.optional; });
       var row = el("div", { "class": "quickrow" });
-      row.appendChild(el("span", { "class": "qlabel", title: a.doc }, a.type.replace(/_/g, " ")));
+      row.appendChild(el("span", { "class": "qlabel", title: a.doc }, a.label || a.type));
       function btn(label, action, colour) {
         var b = el("button", { type: "button", "class": "act", "data-action": JSON.stringify(action) }, label);
         if (colour) b.style.setProperty("--seat", colour);
@@ -139,7 +140,7 @@
           var act = { type: a.type }; act[required[0].name] = i; btn(name, act, (schema.colours || [])[i]);
         });
       } else if (required.length === 1 && required[0].kind === "colour" && a.fields.length === 1) {
-        COLOURS.forEach(function (c) { var act = { type: a.type }; act[required[0].name] = c; btn(c, act, c); });
+        COLOURS.forEach(function (c) { var act = { type: a.type }; act[required[0].name] = c; btn(colourName(c), act, c); });
       } else { return; }
       quick.appendChild(row);
     });
@@ -149,19 +150,19 @@
   var form = $("#action-form");
   if (form && schema.actions) {
     var typeSel = $("#action-type"), fieldsBox = $("#action-fields"), json = $("#action-json");
-    schema.actions.forEach(function (a) { typeSel.appendChild(el("option", { value: a.type }, a.type)); });
+    schema.actions.forEach(function (a) { typeSel.appendChild(el("option", { value: a.type }, a.label || a.type)); });
     var current = {};
     function sync() { json.value = JSON.stringify(current); }
     function field(f) {
-      var wrap = el("label", { "class": "field" }, f.name + " ");
+      var wrap = el("label", { "class": "field" }, (f.label || f.name) + " ");
       var input;
       function set(v) { if (v === undefined) delete current[f.name]; else current[f.name] = v; sync(); }
       if (f.kind === "seat" || f.kind === "card" || f.kind === "colour" || f.kind === "choice") {
         input = el("select", { name: f.name });
         var opts = f.kind === "seat" ? (schema.seats || []).map(function (n, i) { return [i, n]; })
-          : f.kind === "card" ? (schema.cards || []).map(function (c) { return [c.code, c.label + " (" + c.code + ")"]; })
-          : f.kind === "colour" ? COLOURS.map(function (c) { return [c, c]; })
-          : f.choices.map(function (c) { return [c, String(c)]; });
+          : f.kind === "card" ? (schema.cards || []).map(function (c) { return [c.code, c.label]; })
+          : f.kind === "colour" ? COLOURS.map(function (c) { return [c, colourName(c)]; })
+          : f.choices.map(function (c, i) { return [c, (f.choice_labels || [])[i] || String(c)]; });
         if (f.optional) input.appendChild(el("option", { value: "" }, "— " + (words.none || "none")));
         opts.forEach(function (o) { input.appendChild(el("option", { value: String(o[0]) }, o[1])); });
         input.addEventListener("change", function () {
@@ -245,7 +246,7 @@
       var nameIn = el("input", { name: "seat-name", placeholder: (words.name || "Name") + " " + (n + 1), list: "player-names", maxlength: "40" });
       nameIn.value = name || "";
       var col = el("select", { name: "seat-colour", "aria-label": words.colour || "Colour" });
-      SEAT_COLOURS.forEach(function (c) { col.appendChild(el("option", { value: c }, c)); });
+      SEAT_COLOURS.forEach(function (c) { col.appendChild(el("option", { value: c }, colourName(c))); });
       col.value = SEAT_COLOURS[n % SEAT_COLOURS.length];
       nameIn.addEventListener("change", function () { if (profiles[nameIn.value]) col.value = profiles[nameIn.value]; });
       var del = el("button", { type: "button", "class": "small" }, "×");
@@ -259,12 +260,12 @@
       settingsBox.textContent = "";
       var g = games.filter(function (x) { return x.name === gameSel.value; })[0];
       (g ? g.settings : []).forEach(function (f) {
-        var wrap = el("label", { "class": "field" }, f.name.replace(/_/g, " ") + " ");
+        var wrap = el("label", { "class": "field", title: f.help || "" }, (f.label || f.name) + " ");
         var input;
         if (f.kind === "bool") { input = el("input", { type: "checkbox", name: f.name }); input.checked = !!f.default; }
         else if (f.kind === "choice") {
           input = el("select", { name: f.name });
-          f.choices.forEach(function (c) { input.appendChild(el("option", { value: String(c) }, String(c))); });
+          f.choices.forEach(function (c, i) { input.appendChild(el("option", { value: String(c) }, (f.choice_labels || [])[i] || String(c))); });
           input.value = String(f.default);
         } else if (f.kind === "int") { input = el("input", { type: "number", name: f.name }); if (f.default !== null) input.value = f.default; }
         else { input = el("input", { type: "text", name: f.name }); if (f.default !== null) input.value = f.default; }

@@ -12,10 +12,11 @@ from engine.untrusted import MAX_WHOLE
 from web.actions import action_schema, settings_schema
 from web.cards import deck_cards
 from web.cues import cue
-from web.i18n import translate
+from web.words import t as translate
 from web.live import LIVE_TEMPLATES, event_stream, render_live
 from web.request import current_lang, deckhand, error, json_body, require_host, try_pin
 from web.security import csrf_token, is_host, revoke_host
+from web.words import say
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -96,17 +97,27 @@ def logout():
     return jsonify({"host": False})
 
 
-def _refusable(call):
+def _refusable(call, spec: dict | None = None):
     try:
         return jsonify(call())
     except IllegalAction as exc:   # the store being down is one too (http_status 503)
-        return _refusal(exc.reason, getattr(exc, "http_status", 422))
+        return _refusal(say_refusal(exc, spec), getattr(exc, "http_status", 422), exc.to_json())
     except KeyError as exc:
         return _refusal(str(exc.args[0]) if exc.args else "not found", 404)
 
 
-def _refusal(words: str, status: int):
-    response = jsonify({"error": words})
+def say_refusal(exc: IllegalAction, spec: dict | None = None) -> str:
+    """A refusal in the device's words, naming the players of `spec` (a match being
+    started) or of the current match."""
+    match = spec if spec is not None else (deckhand().table.snapshot().get("match") or {})
+    names = [s.get("name", "") if isinstance(s, dict) else str(s)
+             for s in (match.get("seats") or []) if isinstance(s, (dict, str))]
+    game = match.get("game") if isinstance(match.get("game"), str) else None
+    return say(exc.to_json(), current_lang(), game, names)
+
+
+def _refusal(words: str, status: int, refusal: dict | None = None):
+    response = jsonify({"error": words, **({"refusal": refusal} if refusal else {})})
     response.status_code = status
     return response
 
@@ -200,7 +211,7 @@ def new_match():
                         "running": running}), 409
     spec = {"type": "start", **data}
     table = deckhand().table
-    response = _refusable(lambda: table.new_match(spec, "host", end_running=choice == "end"))
+    response = _refusable(lambda: table.new_match(spec, "host", end_running=choice == "end"), spec)
     if response.status_code == 200:  # remember who played, for the next match's form
         for seat in spec.get("seats") or []:
             if isinstance(seat, dict) and isinstance(seat.get("name"), str) and seat["name"].strip():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template
 
 from web.cards import css_colour
-from web.i18n import translate
+from web.words import t as translate
 from web.present import GAME_TITLES, STAT_LABELS
 from web.request import current_lang, deckhand
 from web.scoresheet import raw_log, score_sheet

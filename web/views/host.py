@@ -9,8 +9,9 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from engine.games import available_games
 from web.actions import action_schema, settings_schema
 from web.cards import deck_cards
-from web.i18n import translate
+from web.words import t
 from web.live import render_live
+from web.names import COLOURS, colour_name
 from web.present import GAME_TITLES, present
 from web.request import current_lang, deckhand, try_pin
 from web.security import is_host, revoke_host
@@ -26,15 +27,16 @@ def controls():
     snapshot = d.table.snapshot()
     lang = current_lang()
     s = present(snapshot, lang)
-    games = [{"name": g, "title": GAME_TITLES.get(g, g), "settings": settings_schema(g)}
+    games = [{"name": g, "title": GAME_TITLES.get(g, g), "settings": settings_schema(g, lang)}
              for g in available_games()]
     schema = {}
     if s["game"]:
-        schema = {"game": s["game"], "actions": action_schema(s["game"]),
-                  "cards": deck_cards(s["game"]), "seats": s.get("names", []),
+        schema = {"game": s["game"], "actions": action_schema(s["game"], lang),
+                  "cards": deck_cards(s["game"], lang), "seats": s.get("names", []),
                   "colours": s.get("colours", [])}
+    colours = {c: colour_name(c, lang) for c in COLOURS}
     return render_template(
-        "host.html", s=s, seq=snapshot.get("seq", 0), screen="host",
+        "host.html", colour_names=colours, s=s, seq=snapshot.get("seq", 0), screen="host",
         live=render_live("host", snapshot, lang), games=games,
         players=d.table.players(), camera_status=(snapshot.get("status") or {}).get("camera"),
         schema=schema)
@@ -46,8 +48,8 @@ def login():
     if ok:
         return redirect(url_for("host.controls"))
     lang = current_lang()
-    message = {403: translate("Wrong PIN.", lang),
-               429: translate("Too many wrong PINs: try again later.", lang)}.get(status, words)
+    message = {403: t("Wrong PIN.", lang),
+               429: t("Too many wrong PINs: try again later.", lang)}.get(status, words)
     return render_template("login.html", message=message), status
 
 

@@ -9,7 +9,7 @@ from flask import (Blueprint, current_app, jsonify, make_response, redirect, ren
                    request, url_for)
 
 from web.request import current_lang, deckhand, error, json_body, require_host
-from web.i18n import translate
+from web.words import t as translate
 from web.live import render_live
 from web.present import present
 from web.seats import COOKIE, join_key_ok, read_seat_cookie, seat_cookie

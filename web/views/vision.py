@@ -7,7 +7,8 @@ from flask import Blueprint, Response, jsonify, render_template
 
 from engine.games import available_games
 from web.cards import deck_cards
-from web.request import deckhand, error, json_body, require_host
+from web.names import game_title
+from web.request import current_lang, deckhand, error, json_body, require_host
 
 bp = Blueprint("vision", __name__)
 
@@ -18,7 +19,9 @@ def camera_page():
     snapshot = d.table.snapshot()
     game = ((snapshot.get("match") or {}).get("game")) or None
     games = [game] if game else available_games()
-    labels = [c for g in games for c in deck_cards(g)]
+    lang = current_lang()
+    labels = [{**c, "label": f"{game_title(g)}: {c['label']}" if len(games) > 1 else c["label"]}
+              for g in games for c in deck_cards(g, lang)]
     return render_template("camera.html", has_camera=d.camera is not None, labels=labels)
 
 

@@ -1,0 +1,271 @@
+"""The English sentence (a gettext msgid) for every code the engine and the device say:
+notices, prompts and refusals, by game ("*" for codes every game shares).
+
+A sentence names its params in braces (engine.core says what each holds; web.words fills
+them in): `{seat}` a player's name, `{card}` a card's name, `{colour}` a colour word
+(`{colour_f}` its feminine form, for French), numbers as they are. A sentence with a
+count is a plural: (singular, plural, the param that counts). Mark every sentence with
+`N_` or `NP_` so `pybabel extract` finds it (docs/translations.md).
+"""
+from __future__ import annotations
+
+from typing import Union
+
+Entry = Union[str, tuple[str, str, str]]
+
+
+def N_(text: str) -> str:
+    """Marks a msgid for extraction."""
+    return text
+
+
+def NP_(singular: str, plural: str, count: str) -> tuple[str, str, str]:
+    """Marks a plural msgid for extraction; `count` names the param that counts."""
+    return singular, plural, count
+
+
+SHARED: dict[str, Entry] = {
+    # notices
+    "undo": N_("Undone: {undone}."),
+    "match_started": N_("A new match of {game}."),
+    "match_resumed": N_("Back to match {match}."),
+    "resume_failed": N_("Match {match} could not be resumed: {why}"),
+    "store_error": N_("the saved match could not be read."),
+    # refusals
+    "nothing_to_undo": N_("There is nothing to undo."),
+    "match_over": N_("The match is over."),
+    "action_not_object": N_("An action must be a JSON object."),
+    "action_no_type": N_("An action needs a type."),
+    "action_unknown": N_("This game has no action “{name}”."),
+    "action_missing_field": N_("{action}: “{field}” is missing."),
+    "action_bad_field": N_("{action}: the value for “{field}” does not fit."),
+    "start_not_start": N_("A match starts with its game and its players."),
+    "start_no_game": N_("Choose a game."),
+    "start_no_seats": N_("Name at least one player."),
+    "start_bad_seat": N_("Player {number} needs a name."),
+    "start_bad_settings": N_("The settings could not be read."),
+    "start_bad_seed": N_("The seed must be a whole number."),
+    "start_unknown_keys": N_("A match start does not take: {names}."),
+    "unknown_setting": N_("This game has no setting “{name}”."),
+    "bad_setting": N_("The setting “{setting}” has a value that does not fit."),
+    "unknown_game": N_("Deckhand does not play “{name}”; it plays {games}."),
+    "players_count": N_("{game} is for {low} to {high} players, not {count}."),
+    "no_such_seat": N_("There is no player {number}: this table has {count}."),
+    "pad_no_seat": N_("Pad {number} has no player."),
+    "card_unknown": N_("That card is not part of this game."),
+    "not_your_turn": N_("It is {seat}'s turn, not {other_seat}'s."),
+    "target_too_low": N_("The target score must be at least 1."),
+    "undo_not_here": N_("Undo is done by the match log, not by the game."),
+    "seat_score": N_("{seat} {points}"),
+    "simulate_rounds": N_("Simulate at least one round."),
+    "no_selfplay": N_("{game} has no self-play yet."),
+    "hand_size_range": N_("A hand holds 0 to {high} cards, not {count}."),
+    "hand_size_too_many": N_("{count} cards for {seat} is more than the deck holds."),
+    "deck_has_only": NP_("The deck has only {count} {card}.", "The deck has only {count} × {card}.", "count"),
+    "setting_at_least_1": N_("The setting “{setting}” must be at least 1."),
+    "setting_not_negative": N_("The setting “{setting}” cannot be negative."),
+    "demand_number": N_("a {number}"),
+    "demand_colour": N_("a {colour_f} card"),
+}
+
+BY_GAME: dict[str, dict[str, Entry]] = {
+    "flip7": {
+        "flip7.strategy_unknown": N_("Unknown Flip 7 strategy “{name}”: use stay:N (e.g. stay:25) or odds:P (e.g. odds:0.3)."),
+        "flip7.wait_flip_three": N_("Waiting for the next card of {seat}'s Flip Three."),
+        "flip7.wait_deal": N_("Waiting for the deal: a card for {seat}."),
+        "flip7.wait_hit": N_("Waiting for the card {seat} asked for."),
+        "flip7.wait_target": N_("{seat} must first choose who gets the {card}."),
+        "flip7.wait_decide": N_("It is {seat}'s turn to Hit or Stay."),
+        "flip7.no_card_due": N_("No card is due now. {why}"),
+        "flip7.waiting": N_("{why}"),
+        "flip7.pad_ignored": N_("Pad ignored. {why}"),
+        "flip7.nothing_to_give": N_("There is nothing to give now. {why}"),
+        "flip7.all_out": NP_("The only {card} card is already out.",
+                             "All {copies} {card} cards are already out.", "copies"),
+        "flip7.all_out_set_aside": NP_(
+            "The only {card} card is already out (the deck ran out and it is not among the set-aside cards).",
+            "All {copies} {card} cards are already out (the deck ran out and none is among the set-aside cards).",
+            "copies"),
+        "flip7.card_for_other": N_("This card goes to {seat}, not to {other_seat}."),
+        "flip7.no_card_left": N_("No card is left to draw (every card is on the table): Stay."),
+        "flip7.must_hit": N_("{seat} has no card yet and must Hit."),
+        "flip7.not_chooser": N_("{seat} chooses who gets the {card}, not {other_seat}."),
+        "flip7.bad_target": N_("The {card} cannot go to {seat}; it can go to {allowed_seats}."),
+        "hit": N_("{seat} hits."),
+        "stay": N_("{seat} stays with {points}."),
+        "card_hit": N_("{seat} hits: {card}."),
+        "card_dealt": N_("{seat} is dealt {card}."),
+        "card_flip_three": N_("{seat}'s Flip Three: {card} ({left} to go)."),
+        "reshuffle": NP_("The deck ran out: the {count} set-aside card is shuffled into a new deck.",
+                         "The deck ran out: the {count} set-aside cards are shuffled into a new deck.",
+                         "count"),
+        "second_chance": N_("{seat}'s Second Chance saves them from a second {number}: both are discarded."),
+        "bust": N_("{seat} busts with a second {number}."),
+        "set_aside": N_("{card} set aside until {seat}'s Flip Three is done."),
+        "chance_discarded": N_("{seat}'s spare Second Chance is discarded: no other active player can take it."),
+        "freeze": N_("{seat} is frozen and banks {points}."),
+        "flip_three": N_("{seat} must take the next three cards."),
+        "chance_given": N_("{seat} gives a Second Chance to {other_seat}."),
+        "flip7": N_("{seat} flips 7! The round ends at once: +15."),
+        "round_over": N_("Round {round} is over: {scores}."),
+        "match_ended": NP_("The host ended the match. {winner_seats} wins with {points} points.",
+                           "The host ended the match. {winner_seats} share the win with {points} points.",
+                           "winners"),
+        "match_won": NP_("{winner_seats} wins with {points} points.",
+                         "{winner_seats} share the win with {points} points.", "winners"),
+        "flip7.over": NP_("Match over: {winner_seats} wins with {points} points.",
+                          "Match over: {winner_seats} share the win with {points} points.", "winners"),
+        "flip7.flip_for_three": N_("Flip a card for {seat} (Flip Three: {left} to go)."),
+        "flip7.deal_to": N_("Deal a card to {seat}."),
+        "flip7.flip_for_hit": N_("Flip a card for {seat} (Hit)."),
+        "flip7.choose_target": N_("{seat}: choose who gets the {card} (press their pad): {allowed_seats}."),
+        "flip7.must_hit_prompt": N_("{seat} has no card yet: Hit (tap your pad)."),
+        "flip7.hit_or_stay": N_("{seat}: Hit (tap your pad) or Stay (hold it)."),
+    },
+    "solo": {},
+    "raj": {
+        "raj.ended_by_host": N_("The host ended the game."),
+        "raj.all_played": N_("All fifteen point cards are played."),
+        "raj.not_a_colour": N_("{seat}'s colour is not a Raj colour ({colours})."),
+        "raj.colour_twice": N_("Two players play {colour}."),
+        "raj.not_point_card": N_("That is not a point card."),
+        "raj.point_played": N_("The point card {card} has already been played."),
+        "raj.bids_not_in": N_("The bids for the current point card are not all in yet."),
+        "raj.point": N_("Point card {card}. Lay your bids face down."),
+        "raj.point_pot": N_("Point card {card}: the pot is now {pot:+d}. Lay your bids face down."),
+        "raj.no_bidding": N_("No bid is being collected now: turn over a point card first."),
+        "raj.bid_down": N_("{seat}'s bid is down."),
+        "raj.reveal": N_("All bids are down: reveal!"),
+        "raj.not_player_card": N_("That is not a player card."),
+        "raj.nobody_plays": N_("Nobody at this table plays {colour}: the host must say whose bid it is."),
+        "raj.already_void": N_("{seat}'s bid is already void this round."),
+        "raj.foul_colour": N_("{seat} bid a {colour} card, which is not their colour"),
+        "raj.foul_second": N_("{seat} laid a second bid"),
+        "raj.foul_used": N_("{seat} already used their {number}"),
+        "raj.no_cards_left": N_("{seat} has no player cards left."),
+        "raj.bid": N_("{seat} bid {number}."),
+        "raj.foul": N_("Foul: {why}. The bid is void this round."),
+        "raj.foul_spent": N_("Foul: {why}. The bid is void this round and their {number} is spent."),
+        "raj.cancelled": N_("Tied bids cancel: {numbers}."),
+        "raj.take": N_("{seat} takes {points:+d}."),
+        "raj.nobody": N_("Every bid cancelled on the last round: nobody takes {points:+d}."),
+        "raj.carry": N_("Every bid cancelled: the pot of {points:+d} stays for the next point card."),
+        "match.over": NP_("{why} {winner_seats} wins with {points}.",
+                          "{why} {winner_seats} win with {points}.", "winners"),
+        "raj.over": N_("The game is over."),
+        "raj.turn_point": N_("Turn over the next point card."),
+        "raj.lay_bids": N_("Lay your bid face down and press your pad: waiting for {seats}."),
+        "raj.reveal_bids": N_("Reveal the bids."),
+    },
+    "hitthedeck": {
+        "reshuffle": N_("The draw pile is used up: keep the top card, shuffle the rest of the discard pile into a new draw pile."),
+        "demand": N_("{seat} must play {demand} (HIT cards do not count)."),
+        "cut_none": N_("There is no draw pile to cut: {seat} is skipped."),
+        "cut_due": N_("{seat} cuts the deck (and is skipped): put the exposed card on the discard pile."),
+        "flip_none": N_("There is no draw pile to flip: play reverses and {seat} plays on the FLIP."),
+        "flip_due": N_("{seat} flips both piles over; play reverses."),
+        "htd.hand_under_way": N_("A hand is already being played."),
+        "htd.count_first": N_("Count the hands first."),
+        "htd.hands_do_not_fit": N_("{count} hands of {size} cards do not fit in a deck of {deck}."),
+        "start_hand": N_("Hand {round}: {seat} deals {size} cards each and turns up the first card."),
+        "htd.no_first_card": N_("No first card is due now."),
+        "htd.deal_first": N_("Deal the hand first."),
+        "start_buried": N_("{card} cannot start the pile: bury it in the draw pile and turn up the next card."),
+        "start_card": N_("{card} starts the discard pile; {seat} is first to act."),
+        "htd.turn_up_first": N_("Turn up the first card first."),
+        "htd.hand_over": N_("The hand is over: lay out the hands to count them."),
+        "htd.no_hand": N_("No hand is being played."),
+        "htd.slap_not_settled": N_("Wait: the hand slap is not settled yet."),
+        "htd.hit_never_meets": N_("A HIT card never meets a demand: {demand} is due."),
+        "htd.misses_demand": N_("{card} does not meet the demand: {demand} is due."),
+        "htd.own_colour_only": N_("{card} goes only on a card of its own colour, not on {top_card}."),
+        "htd.no_match": N_("{card} matches {top_card} neither by colour nor by number."),
+        "htd.must_cut": N_("{seat} must cut the deck, not play a card."),
+        "htd.must_flip": N_("{seat} must flip the piles, not play a card."),
+        "htd.must_unbury": N_("{seat} must bury the FLIP and show the card under it, not play a card."),
+        "htd.no_card_to_play": N_("{seat} has no card to play (correct the hand size)."),
+        "play": N_("{seat} played {card}."),
+        "went_out": N_("{seat} went out: the hand is over."),
+        "htd.drawn_already": N_("{seat} has drawn already: play that card or pass."),
+        "htd.cut_or_flip_first": N_("A cut or a flip is due first."),
+        "htd.play_any": N_("Any card may be played now: play one."),
+        "draw": N_("{seat} draws a card."),
+        "draw_none": N_("There is no card left to draw."),
+        "htd.draw_before_pass": N_("{seat} must draw a card before passing."),
+        "pass": N_("{seat} cannot play; {next_seat}'s turn."),
+        "htd.no_cut_due": N_("No cut is due now."),
+        "cut": N_("{seat} cut the deck: {card} is exposed; {next_seat} follows it."),
+        "htd.no_flip_due": N_("No flip is due now."),
+        "flip": N_("{seat} flipped the piles: play reverses; {card} is exposed."),
+        "unburied": N_("{card} is the new top card."),
+        "buried": N_("A FLIP exposed by a FLIP is buried in the pile: show the card under it."),
+        "htd.no_window_slap": N_("No slap is open (a slap now is a fake-out)."),
+        "htd.window_closed_first": N_("The slap had already closed: close it first."),
+        "htd.no_window": N_("No slap is open."),
+        "htd.press_was_slap": N_("That press was a slap in the open window."),
+        "htd.fake_out_when": N_("A fake-out is a slap when no HAND is in play during a hand."),
+        "fake_out": N_("{seat} was faked out and draws two; nobody's turn changes."),
+        "htd.sizes_during_hand": N_("Hand sizes can only be corrected during a hand."),
+        "hand_size": NP_("{seat} holds {count} card.", "{seat} holds {count} cards.", "count"),
+        "htd.out_only_in_play": N_("A player can only go out while the hand is being played."),
+        "htd.count_when_over": N_("Hands are counted only when a hand is over."),
+        "htd.out_scores_zero": N_("{seat} went out and scores zero."),
+        "htd.counted_already": N_("{seat}'s hand is counted already (undo to correct it)."),
+        "hand_counted": N_("{seat} scores {points}."),
+        "match_won": NP_("The match is over: {winner_seats} wins with the fewest points.",
+                         "The match is over: {winner_seats} win with the fewest points.", "winners"),
+        "hand_scored": N_("Hand scored. {seat} deals next."),
+        "match_ended": NP_("The host ended the match: {winner_seats} wins.",
+                           "The host ended the match: {winner_seats} win.", "winners"),
+        "htd.not_in_slap": N_("{seat} takes no part in this slap."),
+        "htd.pressed_before": N_("{seat}'s pad was pressed before the HAND was seen."),
+        "htd.window_closed": N_("The slap had already closed."),
+        "htd.bouncing": N_("{seat}'s pad is still bouncing from the last press."),
+        "htd.slapped_already": N_("{seat} has already slapped."),
+        "htd.gone_out": N_("{seat} has gone out."),
+        "htd.press_of_last_slap": N_("{seat}'s press belongs to the slap that is over."),
+        "slap_open": N_("{seat}: call “HIT THE DECK WITH A HAND!” Everyone slaps the deck; the last hand down draws four."),
+        "fake_out_undone": N_("{seat} slapped before the camera saw the card: a slap, not a fake-out; the two cards go back."),
+        "slap": N_("{seat} slapped ({done} of {of})."),
+        "slap_tie": NP_("{seats} slapped less than {ms:g} ms apart: slap again.",
+                        "{seats} slapped less than {ms:g} ms apart: slap again.", "count"),
+        "htd.window_still_open": N_("The slap is open for {ms} ms: it has not closed yet."),
+        "slap_lost": N_("{seat} slapped last and draws four."),
+        "slap_missed": NP_("{seats} did not slap in time and draws four.",
+                           "{seats} did not slap in time and draw four.", "count"),
+        "slap_nobody": N_("Nobody draws."),
+        "htd.nothing_to_mark": N_("There is no HIT WITH A HAND to mark as not called (it must be marked before the next card is played)."),
+        "htd.caller_not": N_("{seat} had to call it, not {other_seat}."),
+        "htd.went_out_with_hand": N_("{seat} went out with that HAND and takes no part in the slap."),
+        "penalty_back": NP_("{seat} puts back the {count} card drawn.", "{seat} puts back the {count} cards drawn.", "count"),
+        "forgot_call": N_("{seat} forgot to call “HIT THE DECK WITH A HAND” and draws four instead."),
+        "htd.deals": N_("{seat} deals {size} cards each."),
+        "htd.turn_up": N_("Turn up the top card of the draw pile to start the discard pile."),
+        "htd.lay_out": N_("Lay out your cards to be counted: {seats}."),
+        "htd.slap_again": N_("Slap again! Waiting for {seats}."),
+        "htd.slap_now": N_("Hit the deck with a hand! Waiting for {seats}."),
+        "htd.cut_now": N_("{seat}: cut the deck and put the exposed card on the discard pile."),
+        "htd.flip_now": N_("{seat}: flip both piles over."),
+        "htd.unbury_now": N_("{seat}: bury the FLIP in the pile and show the card under it."),
+        "htd.after_draw": N_("{seat}: play the card you drew if you can, or pass."),
+        "htd.play_any_now": N_("{seat}: play any card."),
+        "htd.play_demand": N_("{seat}: play {demand}, or draw one."),
+        "htd.play_on": N_("{seat}: play on {card} (same colour or number), or draw one."),
+    },
+}
+
+
+def lookup(game: str | None, code: str) -> Entry | None:
+    """The sentence for `code` in `game` (or shared by every game), None if none. With
+    no game (a command-line refusal before the game is known) any game's sentence."""
+    if game is None:
+        found = SHARED.get(code)
+        return found or next((t[code] for t in BY_GAME.values() if code in t), None)
+    return BY_GAME.get(game, {}).get(code) or SHARED.get(code)
+
+
+def all_codes() -> dict[str, set[str]]:
+    """Every code with a sentence, by game ("*" shared): for the checks."""
+    out = {game: set(table) for game, table in BY_GAME.items()}
+    out["*"] = set(SHARED)
+    return out
