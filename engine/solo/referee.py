@@ -35,7 +35,7 @@ def interpret(state: SoloState, observation: Observation) -> tuple[Action, ...]:
     if isinstance(observation, CardsLaidOut) and observation.zone == SCORING:
         seat = next_to_lay_out(state)
         if seat is None:
-            raise IllegalAction("no hand is waiting to be laid out")
+            raise IllegalAction("solo.no_hand_waiting")
         action = RoundCards(seat, tuple(observation.cards))
         rules.check(state, action)
         return (action,)
@@ -46,7 +46,7 @@ def _card_action(state: SoloState, card: str) -> Action:
     if state.phase == "deal":
         return StartRound(card)
     if state.phase != "play":
-        raise IllegalAction("no card should be played now")
+        raise IllegalAction("solo.no_card_now")
     if card == state.top:
         # the earliest claim that may discard this card out of turn gets it
         for claim in sorted(state.claims, key=lambda c: c.t_ns):

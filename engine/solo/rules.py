@@ -14,15 +14,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.core import (CorrectRound, EndMatch, IllegalAction, MatchSpec, Notice, SetTotals,
-                         parse_settings)
+                         parse_settings, say)
 from engine.match import MatchProgress, close_round, correction_notice, corrected, finish
 from engine.solo.actions import (CallSolo, CatchSolo, ChooseColour, Claim, Draw, HoldCard,
                                  Pass, Play, RoundCards, SetHandSize, SettlePlay, StartRound,
                                  Swap, TakePenalty)
 from engine.solo.deck import DECK
 from engine.solo.state import (BLACK_KINDS, COLOUR_LETTERS, NAMES_COLOUR, PadClaim,
-                               Question, SoloSettings, SoloState, card_points, colour_name,
-                               colour_of, kind_of, label)
+                               Question, SoloSettings, SoloState, card_points, colour_of,
+                               kind_of)
 
 MIN_SEATS, MAX_SEATS = 2, 10
 SOLO_PENALTY = 2
@@ -36,57 +36,52 @@ def start(spec: MatchSpec) -> SoloState:
     settings = parse_settings(SoloSettings, spec.settings)
     n = len(spec.seats)
     if not MIN_SEATS <= n <= MAX_SEATS:
-        raise IllegalAction(f"Solo is for {MIN_SEATS} to {MAX_SEATS} players, not {n}")
+        raise IllegalAction("players_count", game="solo", low=MIN_SEATS, high=MAX_SEATS, count=n)
     if settings.target < 1:
-        raise IllegalAction("the target score must be at least 1")
+        raise IllegalAction("target_too_low")
     if settings.choose_points < 0:
-        raise IllegalAction("choose_points cannot be negative")
+        raise IllegalAction("setting_not_negative", setting="choose_points")
     if settings.hand_size < 1 or n * settings.hand_size + 1 > DECK.size:
-        raise IllegalAction(f"cannot deal {settings.hand_size} cards to {n} players "
-                            f"from {DECK.size} cards and still turn one over")
+        raise IllegalAction("solo.cannot_deal", size=settings.hand_size, count=n, deck=DECK.size)
     return SoloState(settings=settings, seats=tuple(s.name for s in spec.seats),
                      match=MatchProgress.new(n, spec.first_dealer))
 
 
 # --- legality -------------------------------------------------------------------------
 
-def _who(state: SoloState, seat: int) -> str:
-    return state.seats[seat]
-
-
-def _seat_ok(state: SoloState, seat: int, role: str = "seat") -> None:
+def _seat_ok(state: SoloState, seat: int) -> None:
     if not 0 <= seat < state.players:
-        raise IllegalAction(f"there is no {role} {seat} (seats are 0 to {state.players - 1})")
+        raise IllegalAction("no_such_seat", number=seat + 1, count=state.players)
 
 
 def _card_ok(card: str) -> None:
     if card not in DECK:
-        raise IllegalAction(f"{card!r} is not a Solo card")
+        raise IllegalAction("card_unknown")
 
 
 def _colour_ok(colour: str) -> None:
     if colour not in COLOUR_LETTERS:
-        raise IllegalAction(f"{colour!r} is not a colour: name one of R, G, B, Y")
+        raise IllegalAction("solo.not_a_colour", colours=list(COLOUR_LETTERS))
 
 
-def fit_reason(state: SoloState, card: str) -> str | None:
-    """Why `card` may not be played on the pile as the current player's play (None: it may)."""
+def fit_reason(state: SoloState, card: str) -> dict | None:
+    """Why `card` may not be played on the pile as the current player's play, as a
+    message (None: it may)."""
     top = state.top
     assert top is not None
     kind = kind_of(card)
     if state.penalty:
         top_kind = kind_of(top)
         if kind != top_kind:
-            who = _who(state, state.turn) if state.turn is not None else "the player"
-            name = "Take 2" if top_kind == "take2" else "Take 4"
-            return f"{who} owes {state.penalty} cards: pass it on with a {name} or take them"
+            return say("solo.owes_pass_on" if top_kind == "take2" else "solo.owes_pass_on4",
+                       seat=state.turn, count=state.penalty)
         return None
     if kind in BLACK_KINDS:
         return None
     if state.colour is not None:
         if colour_of(card) == state.colour:
             return None
-        return f"the colour to follow is {colour_name(state.colour)}: {label(card)} is not {colour_name(state.colour)}"
+        return say("solo.wrong_colour", colour=state.colour, card=card)
     if kind_of(top) == "rotate":
         return None
     if colour_of(card) == colour_of(top):
@@ -95,23 +90,22 @@ def fit_reason(state: SoloState, card: str) -> str | None:
         return None
     if kind != "number" and kind == kind_of(top):
         return None
-    return f"{label(card)} does not go on {label(top)}: play the same colour, number or symbol"
+    return say("solo.does_not_go", card=card, top_card=top)
 
 
-def _awaiting_reason(state: SoloState) -> str:
-    who = _who(state, state.chooser) if state.chooser is not None else "someone"
+def _awaiting_reason(state: SoloState) -> IllegalAction:
     if state.awaiting == "colour":
-        return f"first {who} must name a colour"
-    return f"first {who} must choose a player to swap cards with"
+        return IllegalAction("solo.first_colour", seat=state.chooser)
+    return IllegalAction("solo.first_swap", seat=state.chooser)
 
 
 def _in_play(state: SoloState) -> None:
     if state.phase == "deal":
-        raise IllegalAction("the round has not started: deal and turn the first card over")
+        raise IllegalAction("solo.not_started")
     if state.phase == "count":
-        raise IllegalAction("the round is over: lay out the hands for scoring")
+        raise IllegalAction("solo.round_over")
     if state.phase != "play":
-        raise IllegalAction("the match is over")
+        raise IllegalAction("match_over")
 
 
 def _not_held(state: SoloState) -> None:
@@ -129,29 +123,28 @@ def _on_turn(state: SoloState, seat: int, what: str) -> None:
     _seat_ok(state, seat)
     _not_held(state)
     if state.awaiting:
-        raise IllegalAction(_awaiting_reason(state))
+        raise _awaiting_reason(state)
     if seat != state.turn:
-        raise IllegalAction(f"it is {_who(state, state.turn)}'s turn, not {_who(state, seat)}'s: "
-                            f"only they may {what}")
+        raise IllegalAction("solo.not_your_turn_to", seat=state.turn, other_seat=seat, action=what)
 
 
 def check(state: SoloState, action) -> None:
     if (state.match.finished or state.phase == "over") and not isinstance(action, (SetTotals, CorrectRound)):
-        raise IllegalAction("the match is over")
+        raise IllegalAction("match_over")
     handler = _CHECKS.get(type(action))
     if handler is None:
-        raise IllegalAction(f"Solo does not know the action {getattr(action, 'kind', action)!r}")
+        raise IllegalAction("action_unknown", name=str(getattr(action, "kind", action)))
     handler(state, action)
 
 
 def _check_start(state: SoloState, a: StartRound) -> None:
     if state.phase != "deal":
-        raise IllegalAction("a round is already under way")
+        raise IllegalAction("solo.round_under_way")
     _card_ok(a.starter)
     if a.colour is not None:
         _colour_ok(a.colour)
         if kind_of(a.starter) not in NAMES_COLOUR:
-            raise IllegalAction(f"{label(a.starter)} names no colour")
+            raise IllegalAction("solo.names_no_colour", card=a.starter)
 
 
 def _check_play(state: SoloState, a: Play) -> None:
@@ -160,23 +153,23 @@ def _check_play(state: SoloState, a: Play) -> None:
     _card_ok(a.card)
     _not_held(state)
     if state.awaiting:
-        raise IllegalAction(_awaiting_reason(state))
+        raise _awaiting_reason(state)
     if a.colour is not None:
         _colour_ok(a.colour)
         if kind_of(a.card) not in NAMES_COLOUR:
-            raise IllegalAction(f"{label(a.card)} names no colour")
+            raise IllegalAction("solo.names_no_colour", card=a.card)
     if state.hands[a.seat] < 1:
-        raise IllegalAction(f"{_who(state, a.seat)} has no cards")
+        raise IllegalAction("solo.no_cards", seat=a.seat)
     if a.seat == state.turn:
         reason = fit_reason(state, a.card)
         if reason:
-            raise IllegalAction(reason)
+            raise IllegalAction.saying(reason)
         return
     if a.card != state.top:
-        raise IllegalAction(f"it is {_who(state, state.turn)}'s turn: {_who(state, a.seat)} may only "
-                            f"discard out of turn a card identical to {label(state.top)}")
+        raise IllegalAction("solo.only_identical", seat=state.turn, other_seat=a.seat,
+                            card=state.top)
     if not may_jump(state, a.card):
-        raise IllegalAction("black cards cannot be discarded out of turn")
+        raise IllegalAction("solo.no_black_jump")
 
 
 def _check_hold(state: SoloState, a: HoldCard) -> None:
@@ -198,48 +191,48 @@ def _check_colour(state: SoloState, a: ChooseColour) -> None:
     _seat_ok(state, a.seat)
     _colour_ok(a.colour)
     if state.awaiting != "colour":
-        raise IllegalAction("no colour is to be named now")
+        raise IllegalAction("solo.no_colour_now")
     if a.seat != state.chooser:
-        raise IllegalAction(f"{_who(state, state.chooser)} names the colour, not {_who(state, a.seat)}")
+        raise IllegalAction("solo.not_colour_chooser", seat=state.chooser, other_seat=a.seat)
 
 
 def _check_swap(state: SoloState, a: Swap) -> None:
     _in_play(state)
     _seat_ok(state, a.seat)
-    _seat_ok(state, a.with_seat, "player")
+    _seat_ok(state, a.with_seat)
     if state.awaiting != "swap":
-        raise IllegalAction("no Swap card is waiting for a player")
+        raise IllegalAction("solo.no_swap_now")
     if a.seat != state.chooser:
-        raise IllegalAction(f"{_who(state, state.chooser)} played the Swap card, not {_who(state, a.seat)}")
+        raise IllegalAction("solo.not_swap_chooser", seat=state.chooser, other_seat=a.seat)
     if a.with_seat == a.seat:
-        raise IllegalAction("choose another player to swap cards with")
+        raise IllegalAction("solo.swap_other")
 
 
 def _check_draw(state: SoloState, a: Draw) -> None:
     _on_turn(state, a.seat, "draw")
     if state.penalty:
-        raise IllegalAction(f"{_who(state, a.seat)} owes {state.penalty} cards: take the penalty or pass it on")
+        raise IllegalAction("solo.owes", seat=a.seat, count=state.penalty)
     if state.drawn:
-        raise IllegalAction(f"{_who(state, a.seat)} has drawn already: play that card or pass")
+        raise IllegalAction("solo.drawn_already", seat=a.seat)
 
 
 def _check_pass(state: SoloState, a: Pass) -> None:
     _on_turn(state, a.seat, "pass")
     if not state.drawn:
-        raise IllegalAction(f"{_who(state, a.seat)} must play a card or draw one before passing")
+        raise IllegalAction("solo.draw_before_pass", seat=a.seat)
 
 
 def _check_penalty(state: SoloState, a: TakePenalty) -> None:
-    _on_turn(state, a.seat, "take the penalty")
+    _on_turn(state, a.seat, "take_penalty")
     if not state.penalty:
-        raise IllegalAction("there is no Take 2 / Take 4 penalty to take")
+        raise IllegalAction("solo.no_penalty")
 
 
 def _check_claim(state: SoloState, a: Claim) -> None:
     _in_play(state)
     _seat_ok(state, a.seat)
     if state.hands[a.seat] < 1:
-        raise IllegalAction(f"{_who(state, a.seat)} has no cards to discard")
+        raise IllegalAction("solo.no_cards_to_discard", seat=a.seat)
 
 
 def _check_settle(state: SoloState, a: SettlePlay) -> None:
@@ -252,7 +245,7 @@ def _check_settle(state: SoloState, a: SettlePlay) -> None:
         return
     q = state.question
     if q is None:
-        raise IllegalAction("there is no open question about an identical card")
+        raise IllegalAction("solo.no_question")
     if a.seat != q.seat:
         _check_play(q.before, Play(a.seat, q.card))
 
@@ -261,7 +254,7 @@ def _check_call(state: SoloState, a: CallSolo) -> None:
     _in_play(state)
     _seat_ok(state, a.seat)
     if state.solo_owed != a.seat:
-        raise IllegalAction(f"no SOLO! is due from {_who(state, a.seat)} now")
+        raise IllegalAction("solo.no_solo_due", seat=a.seat)
 
 
 def _check_catch(state: SoloState, a: CatchSolo) -> None:
@@ -269,9 +262,9 @@ def _check_catch(state: SoloState, a: CatchSolo) -> None:
     _seat_ok(state, a.catcher)
     _seat_ok(state, a.target)
     if state.solo_owed != a.target:
-        raise IllegalAction(f"{_who(state, a.target)} owes no SOLO! now")
+        raise IllegalAction("solo.owes_no_solo", seat=a.target)
     if a.catcher == a.target:
-        raise IllegalAction("a player cannot catch themselves")
+        raise IllegalAction("solo.catch_self")
 
 
 def _check_hand_size(state: SoloState, a: SetHandSize) -> None:
@@ -279,35 +272,35 @@ def _check_hand_size(state: SoloState, a: SetHandSize) -> None:
         _in_play(state)
     _seat_ok(state, a.seat)
     if state.phase == "play" and a.n < 1:
-        raise IllegalAction("during play every hand holds a card: a player goes out by playing the last one")
+        raise IllegalAction("solo.hand_not_empty")
     if state.phase == "count":
         if a.seat == state.out:
-            raise IllegalAction(f"{_who(state, a.seat)} went out and holds no cards")
+            raise IllegalAction("solo.out_holds_none", seat=a.seat)
         if state.laid[a.seat] is not None:
-            raise IllegalAction(f"{_who(state, a.seat)} has laid out their cards already")
+            raise IllegalAction("solo.laid_already", seat=a.seat)
     if a.n < 0:
-        raise IllegalAction("a hand cannot hold fewer than 0 cards")
+        raise IllegalAction("solo.negative_hand")
     if state.pack + state.hands[a.seat] - a.n < 0:
-        raise IllegalAction(f"there are not enough cards for {_who(state, a.seat)} to hold {a.n}")
+        raise IllegalAction("solo.not_enough_cards", seat=a.seat, count=a.n)
 
 
 def _check_round_cards(state: SoloState, a: RoundCards) -> None:
     if state.phase != "count":
-        raise IllegalAction("hands are laid out only when a round is over")
+        raise IllegalAction("solo.lay_out_when_over")
     _seat_ok(state, a.seat)
     if a.seat == state.out:
-        raise IllegalAction(f"{_who(state, a.seat)} went out and holds no cards")
+        raise IllegalAction("solo.out_holds_none", seat=a.seat)
     if state.laid[a.seat] is not None:
-        raise IllegalAction(f"{_who(state, a.seat)} has laid out their cards already")
+        raise IllegalAction("solo.laid_already", seat=a.seat)
     for card in a.cards:
         _card_ok(card)
     if len(a.cards) != state.hands[a.seat]:
-        raise IllegalAction(f"{_who(state, a.seat)} should hold {state.hands[a.seat]} cards but "
-                            f"{len(a.cards)} were laid out: count again, or correct the hand size")
+        raise IllegalAction("solo.laid_count", seat=a.seat, count=state.hands[a.seat],
+                            laid=len(a.cards))
     laid = [c for cards in state.laid if cards for c in cards] + list(a.cards)
     for card in set(a.cards):
         if laid.count(card) > DECK[card].count:
-            raise IllegalAction(f"the deck has only {DECK[card].count} of {label(card)}")
+            raise IllegalAction("deck_has_only", count=DECK[card].count, card=card)
 
 
 def _check_end(state: SoloState, a: EndMatch) -> None:
@@ -349,12 +342,10 @@ def draw_cards(state: SoloState, seat: int, k: int) -> Result:
     if pack < k and discard > 1:
         pack += discard - 1
         discard = 1
-        notices.append(Notice("reshuffle", "The pack is used up: keep the top card of the "
-                              "discard pile, shuffle the rest into a new pack."))
+        notices.append(Notice("reshuffle"))
     given = min(k, pack)
     if given < k:
-        notices.append(Notice("pack_short", f"Only {given} card(s) left for {_who(state, seat)} "
-                              f"to take instead of {k}.", (seat,)))
+        notices.append(Notice("pack_short", {"seat": seat, "count": given, "owed": k}, (seat,)))
     hands = list(state.hands)
     hands[seat] += given
     return replace(state, hands=tuple(hands), discard=discard), tuple(notices)
@@ -369,20 +360,18 @@ def _card_effect(state: SoloState, seat: int, card: str, colour: str | None, sta
     turn = _next(s, seat)
     if kind == "miss":
         turn = _next(s, seat, 2)
-        notices.append(Notice("miss", f"{_who(s, _next(s, seat))} misses a turn.", (_next(s, seat),)))
+        notices.append(Notice("miss", {"seat": _next(s, seat)}, (_next(s, seat),)))
     elif kind == "reverse":
         if n == 2:
             turn = _next(s, seat, 2)
-            notices.append(Notice("miss", f"With two players Change direction acts as Miss a turn: "
-                                  f"{_who(s, _next(s, seat))} misses a turn.", (_next(s, seat),)))
+            notices.append(Notice("miss_two", {"seat": _next(s, seat)}, (_next(s, seat),)))
         else:
             s = replace(s, direction=-s.direction)
             turn = _next(s, seat)
-            notices.append(Notice("reverse", "Play changes direction.", ()))
+            notices.append(Notice("reverse"))
     elif kind in ("take2", "take4"):
         s = replace(s, penalty=s.penalty + (2 if kind == "take2" else 4))
-        notices.append(Notice("penalty", f"{_who(s, turn)} must take {s.penalty} cards or pass it on.",
-                              (turn,)))
+        notices.append(Notice("penalty", {"seat": turn, "count": s.penalty}, (turn,)))
     elif kind == "swap" and not starter:
         s = replace(s, awaiting="swap", chooser=seat)
     elif kind == "rotate" and not starter:
@@ -390,14 +379,13 @@ def _card_effect(state: SoloState, seat: int, card: str, colour: str | None, sta
         for i, count in enumerate(s.hands):
             hands[(i + s.direction) % n] = count
         s = replace(s, hands=tuple(hands))
-        notices.append(Notice("rotate", "Every player passes their hand to the next player "
-                              "in the direction of play.", ()))
+        notices.append(Notice("rotate"))
     if kind in NAMES_COLOUR:
         if colour is None:
             s = replace(s, awaiting="colour", chooser=seat)
         else:
             s = replace(s, colour=colour)
-            notices.append(Notice("colour", f"The colour is {colour_name(colour)}.", ()))
+            notices.append(Notice("colour_set", {"colour": colour}))
     return replace(s, turn=turn, drawn=False), tuple(notices)
 
 
@@ -409,8 +397,8 @@ def _apply_start(state: SoloState, a: StartRound) -> Result:
                 awaiting=None, chooser=None, solo_owed=None, claims=(), question=None,
                 held=None, taken_by=None, out=None, laid=())
     s, notices = _card_effect(s, dealer, a.starter, a.colour, starter=True)
-    return s, (Notice("round", f"Round {state.match.round_no}: {label(a.starter)} starts; "
-                      f"{_who(s, s.turn)} plays first.", (s.turn,)),) + notices
+    return s, (Notice("round", {"round": state.match.round_no, "card": a.starter, "seat": s.turn},
+                      (s.turn,)),) + notices
 
 
 def _apply_play(state: SoloState, a: Play) -> Result:
@@ -428,28 +416,25 @@ def _apply_play(state: SoloState, a: Play) -> Result:
                 solo_owed=None, drawn=False, question=None, taken_by=taken_by)
     notices: list[Notice] = []
     if out_of_turn:
-        notices.append(Notice("jump", f"{_who(s, a.seat)} discards {label(a.card)} out of turn.",
-                              (a.seat,)))
+        notices.append(Notice("jump", {"seat": a.seat, "card": a.card}, (a.seat,)))
+    else:
+        notices.append(Notice("play", {"seat": a.seat, "card": a.card}, (a.seat,)))
     if hands[a.seat] == 0:
         laid: list[tuple[str, ...] | None] = [None] * s.players
         laid[a.seat] = ()
         s = replace(s, phase="count", out=a.seat, turn=None, penalty=0, colour=None,
                     laid=tuple(laid))
-        notices.append(Notice("out", f"{_who(s, a.seat)} is out and wins the round: "
-                              "lay out the other hands for scoring.", (a.seat,)))
+        notices.append(Notice("out", {"seat": a.seat}, (a.seat,)))
         s = _maybe_score_ready(s)
     else:
         s, effect = _card_effect(s, a.seat, a.card, a.colour, starter=False)
         notices.extend(effect)
         if hands[a.seat] == 1 and kind_of(a.card) not in ("swap", "rotate"):
             s = replace(s, solo_owed=a.seat)
-            notices.append(Notice("solo_due", f"{_who(s, a.seat)} has one card: SOLO! is due.",
-                                  (a.seat,)))
+            notices.append(Notice("solo_due", {"seat": a.seat}, (a.seat,)))
     if unclaimed_identical:
         s = replace(s, question=Question(a.card, a.seat, before))
-        notices.append(Notice("question", f"{label(a.card)} is identical to the card it covers and "
-                              f"nobody claimed it: taken as {_who(s, a.seat)}'s play. If another "
-                              "player discarded it out of turn, say who.", (a.seat,)))
+        notices.append(Notice("question", {"card": a.card, "seat": a.seat}, (a.seat,)))
     if s.phase == "count":
         s, more = _score_if_complete(s)
         notices.extend(more)
@@ -458,15 +443,14 @@ def _apply_play(state: SoloState, a: Play) -> Result:
 
 def _apply_colour(state: SoloState, a: ChooseColour) -> Result:
     s = replace(state, colour=a.colour, awaiting=None, chooser=None)
-    return s, (Notice("colour", f"{_who(s, a.seat)} names {colour_name(a.colour)}.", (a.seat,)),)
+    return s, (Notice("colour", {"seat": a.seat, "colour": a.colour}, (a.seat,)),)
 
 
 def _apply_swap(state: SoloState, a: Swap) -> Result:
     hands = list(state.hands)
     hands[a.seat], hands[a.with_seat] = hands[a.with_seat], hands[a.seat]
     s = replace(state, hands=tuple(hands), awaiting=None, chooser=None)
-    return s, (Notice("swap", f"{_who(s, a.seat)} swaps cards with {_who(s, a.with_seat)}.",
-                      (a.seat, a.with_seat)),)
+    return s, (Notice("swap", {"seat": a.seat, "other_seat": a.with_seat}, (a.seat, a.with_seat)),)
 
 
 def _apply_draw(state: SoloState, a: Draw) -> Result:
@@ -482,8 +466,7 @@ def _apply_penalty(state: SoloState, a: TakePenalty) -> Result:
     owed = state.penalty
     s, notices = draw_cards(state, a.seat, owed)
     s = replace(s, penalty=0, turn=_next(s, a.seat), drawn=False, solo_owed=None)
-    return s, (Notice("penalty_taken", f"{_who(s, a.seat)} takes {owed} cards and misses the turn.",
-                      (a.seat,)),) + notices
+    return s, (Notice("penalty_taken", {"seat": a.seat, "count": owed}, (a.seat,)),) + notices
 
 
 def _apply_claim(state: SoloState, a: Claim) -> Result:
@@ -518,29 +501,28 @@ def _apply_settle(state: SoloState, a: SettlePlay) -> Result:
     assert q is not None
     if a.seat == q.seat:
         return replace(state, question=None), (
-            Notice("settled", f"{label(q.card)} was {_who(state, a.seat)}'s play.", (a.seat,)),)
+            Notice("settled", {"card": q.card, "seat": a.seat}, (a.seat,)),)
     s, notices = _apply_play(q.before, Play(a.seat, q.card))
-    return s, (Notice("settled", f"{label(q.card)} was {_who(s, a.seat)}'s out-of-turn discard, "
-                      f"not {_who(s, q.seat)}'s play.", (a.seat, q.seat)),) + notices
+    return s, (Notice("settled_jump", {"card": q.card, "seat": a.seat, "other_seat": q.seat},
+                      (a.seat, q.seat)),) + notices
 
 
 def _apply_call(state: SoloState, a: CallSolo) -> Result:
-    return replace(state, solo_owed=None), (Notice("solo", f"{_who(state, a.seat)}: SOLO!", (a.seat,)),)
+    return replace(state, solo_owed=None), (Notice("solo", {"seat": a.seat}, (a.seat,)),)
 
 
 def _apply_catch(state: SoloState, a: CatchSolo) -> Result:
     s, notices = draw_cards(state, a.target, SOLO_PENALTY)
     s = replace(s, solo_owed=None)
-    return s, (Notice("solo_caught", f"{_who(s, a.catcher)} caught {_who(s, a.target)} without "
-                      f"SOLO!: {_who(s, a.target)} takes {SOLO_PENALTY} cards.",
-                      (a.catcher, a.target)),) + notices
+    return s, (Notice("solo_caught", {"seat": a.catcher, "other_seat": a.target,
+                                      "count": SOLO_PENALTY}, (a.catcher, a.target)),) + notices
 
 
 def _apply_hand_size(state: SoloState, a: SetHandSize) -> Result:
     hands = list(state.hands)
     hands[a.seat] = a.n
     s = replace(state, hands=tuple(hands))
-    notices = (Notice("hand_size", f"{_who(s, a.seat)} holds {a.n} card(s).", (a.seat,)),)
+    notices = (Notice("hand_size", {"seat": a.seat, "count": a.n}, (a.seat,)),)
     if s.phase == "count":
         s = _maybe_score_ready(s)
         s, more = _score_if_complete(s)
@@ -559,8 +541,8 @@ def _apply_end(state: SoloState, a: EndMatch) -> Result:
     match = finish(state.match, "high")
     s = replace(state, match=match, phase="over", turn=None, awaiting=None, solo_owed=None,
                 claims=(), question=None, held=None)
-    names = ", ".join(_who(s, w) for w in match.winners)
-    return s, (Notice("match_over", f"The match is over. Winner(s): {names}.", match.winners),)
+    return s, (Notice("match_won", {"winner_seats": list(match.winners),
+                                    "winners": len(match.winners)}, match.winners),)
 
 
 def _apply_correction(state: SoloState, a: SetTotals | CorrectRound) -> Result:
@@ -582,17 +564,17 @@ def _score_if_complete(state: SoloState) -> Result:
     total = sum(card_points(c, state.settings) for cards in state.laid if cards for c in cards)
     scores = tuple(total if i == state.out else 0 for i in range(state.players))
     match = close_round(state.match, scores, state.settings.rule())
-    notices = [Notice("round_scored", f"{_who(state, state.out)} scores {total}.", (state.out,))]
+    notices = [Notice("round_scored", {"seat": state.out, "points": total}, (state.out,))]
     if match.finished:
         s = replace(state, match=match, phase="over")
-        names = ", ".join(_who(s, w) for w in match.winners)
-        notices.append(Notice("match_over", f"The match is over. Winner(s): {names}.", match.winners))
+        notices.append(Notice("match_won", {"winner_seats": list(match.winners),
+                                            "winners": len(match.winners)}, match.winners))
     else:
         s = replace(state, match=match, phase="deal", hands=(0,) * state.players, discard=0,
                     top=None, colour=None, turn=None, direction=1, penalty=0, drawn=False,
                     awaiting=None, chooser=None, solo_owed=None, claims=(), question=None,
                     held=None, taken_by=None)
-        notices.append(Notice("next_round", f"{_who(s, match.dealer)} deals round {match.round_no}.",
+        notices.append(Notice("next_round", {"seat": match.dealer, "round": match.round_no},
                               (match.dealer,)))
     return s, tuple(notices)
 

@@ -73,7 +73,7 @@ def _strategies_for(players: int, strategies: Sequence[str] | str) -> list[Strat
     names = [n for n in names if n] or list(DEFAULT_STRATEGIES)
     unknown = [n for n in names if n not in STRATEGIES]
     if unknown:
-        raise IllegalAction(f"unknown Solo strategy {unknown[0]!r}; known: {', '.join(STRATEGIES)}")
+        raise IllegalAction("solo.strategy_unknown", name=unknown[0], names=list(STRATEGIES))
     return [STRATEGIES[names[i % len(names)]] for i in range(players)]
 
 
@@ -316,9 +316,10 @@ def simulate(players: int, rounds: int, seed: int, strategies: Sequence[str] | s
     """Play matches of `players` bots (seeds seed, seed+1, ...) until `rounds` rounds have
     been played; return statistics."""
     if not rules.MIN_SEATS <= players <= rules.MAX_SEATS:
-        raise IllegalAction(f"Solo is for {rules.MIN_SEATS} to {rules.MAX_SEATS} players, not {players}")
+        raise IllegalAction("players_count", game="solo", low=rules.MIN_SEATS,
+                            high=rules.MAX_SEATS, count=players)
     if rounds < 1:
-        raise IllegalAction("simulate at least one round")
+        raise IllegalAction("simulate_rounds")
     spec = MatchSpec("solo", tuple(Seat(f"Bot {i + 1}") for i in range(players)))
     bots = _strategies_for(players, strategies)
     totals: Counter[str] = Counter()

@@ -6,59 +6,55 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core import say
 from engine.solo.state import SoloState, colour_name, kind_of, label
 
 
-def _who(state: SoloState, seat: int | None) -> str:
-    return state.seats[seat] if seat is not None else ""
-
-
-def follow(state: SoloState) -> str:
-    """What may go on the pile now, in words."""
+def follow(state: SoloState) -> dict[str, Any] | None:
+    """What may go on the pile now, as a message."""
     if state.top is None:
-        return ""
+        return None
     if state.penalty:
-        name = "Take 2" if kind_of(state.top) == "take2" else "Take 4"
-        return f"a {name} to pass on {state.penalty} cards"
+        return say("solo.follow_take2" if kind_of(state.top) == "take2" else "solo.follow_take4",
+                   count=state.penalty)
     if state.colour:
-        return f"a {colour_name(state.colour)} card or a black card"
+        return say("solo.follow_colour", colour=state.colour)
     if kind_of(state.top) == "rotate":
-        return "any card"
-    return f"the same colour, number or symbol as {label(state.top)}, or a black card"
+        return say("solo.follow_any")
+    return say("solo.follow_match", card=state.top)
 
 
-def prompt(state: SoloState) -> str:
+def prompt(state: SoloState) -> dict[str, Any]:
+    """What who may do now, as a message (a question for the host and an owed SOLO!
+    come first, as `before`)."""
     m = state.match
     if m.finished or state.phase == "over":
-        return "The match is over: " + ", ".join(_who(state, w) for w in m.winners) + " won."
+        return say("solo.over", winner_seats=list(m.winners), winners=len(m.winners))
     if state.phase == "deal":
-        return (f"{_who(state, m.dealer)} deals {state.settings.hand_size} cards each and "
-                "turns the top card over onto the discard pile.")
+        return say("solo.deal", seat=m.dealer, size=state.settings.hand_size)
     if state.phase == "count":
-        waiting = [_who(state, i) for i, cards in enumerate(state.laid) if cards is None]
-        return (f"{_who(state, state.out)} is out. Lay out the cards left in hand: "
-                + ", ".join(waiting) + ".")
+        waiting = [i for i, cards in enumerate(state.laid) if cards is None]
+        return say("solo.lay_out", seat=state.out, seats=waiting)
+    before = []
     if state.held is not None:
-        ask = (f"Host: whose is the {label(state.held)}? {_who(state, state.turn)}'s play, "
-               "or a claimer's jump (it goes back). ")
+        before.append(say("solo.ask_held", card=state.held, seat=state.turn))
     elif state.question is not None:
-        q = state.question
-        ask = (f"Host: who played the identical {label(q.card)}? Taken as "
-               f"{_who(state, q.seat)}'s play. ")
-    else:
-        ask = ""
+        before.append(say("solo.ask_host", card=state.question.card, seat=state.question.seat))
     if state.solo_owed is not None:
-        ask += f"{_who(state, state.solo_owed)} owes SOLO! "
+        before.append(say("solo.owes_solo", seat=state.solo_owed))
     if state.awaiting == "colour":
-        return ask + f"{_who(state, state.chooser)}: name a colour."
-    if state.awaiting == "swap":
-        return ask + f"{_who(state, state.chooser)}: choose a player to swap cards with."
-    who = _who(state, state.turn)
-    if state.penalty:
-        return ask + f"{who}: pass on {follow(state)} or take {state.penalty} cards."
-    if state.drawn:
-        return ask + f"{who}: play the card you drew if it fits ({follow(state)}), or pass."
-    return ask + f"{who}: play {follow(state)}, or draw a card."
+        now = say("solo.name_colour", seat=state.chooser)
+    elif state.awaiting == "swap":
+        now = say("solo.choose_swap", seat=state.chooser)
+    elif state.penalty:
+        now = say("solo.pass_on_or_take", seat=state.turn, follow=follow(state), count=state.penalty)
+    elif state.drawn:
+        now = say("solo.play_drawn", seat=state.turn, follow=follow(state))
+    else:
+        now = say("solo.play_or_draw", seat=state.turn, follow=follow(state))
+    for first in reversed(before):
+        now = say("solo.then", before=first, now=now)
+    return now
 
 
 def view(state: SoloState) -> dict[str, Any]:
@@ -76,8 +72,8 @@ def view(state: SoloState) -> dict[str, Any]:
                             f"{_who(state, state.turn)}'s play?"}
     elif state.question is not None:
         question = {"card": state.question.card, "taken_as": state.question.seat,
-                    "text": f"Nobody claimed the identical {label(state.question.card)}: "
-                            f"was it {_who(state, state.question.seat)}'s play?"}
+                    "says": say("solo.question", card=state.question.card,
+                                seat=state.question.seat)}
     return {
         "game": "solo",
         "seats": list(state.seats),
