@@ -75,19 +75,18 @@ def card_field(action: Action) -> str | None:
 def observation_from_json(data: Any, t_ns: int) -> obs.Observation:
     """An engine observation from a web page's JSON, stamped with `t_ns`."""
     if not isinstance(data, dict):
-        raise IllegalAction("an observation must be a JSON object")
+        raise IllegalAction("observation_not_object")
     cls = WEB_OBSERVATIONS.get(data.get("type"))  # type: ignore[arg-type]
     if cls is None:
-        raise IllegalAction(f"unknown observation type {data.get('type')!r} "
-                            f"(known: {', '.join(WEB_OBSERVATIONS)})")
+        raise IllegalAction("observation_unknown", name=str(data.get("type")))
     if "t_ns" in data:
-        raise IllegalAction("the table stamps the time of an observation itself")
+        raise IllegalAction("observation_timed")
     fields = {k: v for k, v in data.items() if k != "type"}
     fields["t_ns"] = t_ns
     try:
         return from_jsonable(cls, fields)
     except ValueError as exc:
-        raise IllegalAction(f"bad {data['type']!r} observation: {exc}") from None
+        raise IllegalAction("observation_bad", name=str(data["type"])) from None
 
 
 STORE_DOWN = ("Deckhand cannot write to its store, so this was not recorded: {reason}. "
@@ -200,7 +199,7 @@ class LiveTable:
         with self._changed:
             match = self._require_match()
             if not match.summary.finished:
-                raise IllegalAction("the match is still being played: end it first")
+                raise IllegalAction("rematch_running")
             spec = match.record.spec.to_json()
             spec.pop("seed", None)
             dealer = getattr(match.record.spec, "dealer", None)
@@ -220,7 +219,7 @@ class LiveTable:
             if seat is None or result["seq"] != before:
                 return result
             if "play" not in match.game.actions:
-                raise IllegalAction("this game does not take a card from a chosen seat")
+                raise IllegalAction("no_card_for_seat")
             return self._submit(match, (match.parse({"type": "play", "seat": seat, "card": card}),),
                                 source)
 
@@ -233,7 +232,7 @@ class LiveTable:
             last = actions[-1] if actions else None
             name = card_field(last) if last is not None else None
             if name is None:
-                raise IllegalAction("the last action is not a card: use Undo instead")
+                raise IllegalAction("last_not_card")
             fixed = dataclasses.replace(last, **{name: card})
             return self._submit(match, (Undo(), fixed), source)
 
@@ -266,11 +265,12 @@ class LiveTable:
         and log what it means. Camera observations are refused while it is paused."""
         with self._changed:
             if source == "camera" and self._camera_paused:
-                raise IllegalAction("the camera is paused")
+                raise IllegalAction("camera_paused")
             match = self._require_match()
             seat = getattr(observation, "seat", None)
             if seat is not None and not 0 <= seat < len(match.record.spec.seats):
-                raise IllegalAction(f"there is no seat {seat} at this table")
+                raise IllegalAction("no_such_seat", number=seat + 1,
+                                    count=len(match.record.spec.seats))
             actions = tuple(self._referee(match).interpret(match.state, observation))
             if not actions:
                 return {"seq": self._seq, "notices": []}
@@ -333,7 +333,7 @@ class LiveTable:
 
     def _require_match(self) -> OpenMatch:
         if self._match is None:
-            raise IllegalAction("no match is being played: start one first")
+            raise IllegalAction("no_match")
         return self._match
 
     def _referee(self, match: OpenMatch) -> Any:
@@ -342,7 +342,7 @@ class LiveTable:
             try:
                 self._referees[name] = self._referee_lookup(name)
             except ImportError:
-                raise IllegalAction(f"{match.game.title} has no table referee yet") from None
+                raise IllegalAction("no_referee", game=name) from None
         return self._referees[name]
 
     def _submit(self, match: OpenMatch, actions: tuple[Action, ...], source: str) -> dict[str, Any]:

@@ -198,7 +198,7 @@ def read_log(lines: Iterable[str],
                     parsed[text] = action
             if type(action) is Undo:
                 if not actions:
-                    raise IllegalAction("there is nothing to undo")
+                    raise IllegalAction("nothing_to_undo")
                 undone = actions.pop()
                 while kept[-1][0] > len(actions):
                     kept.pop()
@@ -207,7 +207,7 @@ def read_log(lines: Iterable[str],
                 for depth, again in enumerate(actions[depth:], start=depth + 1):
                     steps.apply(again, False)
                     _keep(kept, depth, steps)
-                said: tuple[Notice, ...] = (Notice("undo", f"Undone: {undone}"),)
+                said: tuple[Notice, ...] = (undone_notice(undone),)
             else:
                 said = steps.apply(action, notices)
                 actions.append(action)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from engine.core import CorrectRound, IllegalAction, Notice, SetTotals
+from engine.core import CorrectRound, IllegalAction, Notice, SetTotals, say
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def finish(progress: MatchProgress, goal: str) -> MatchProgress:
 
 def _scores_ok(values: tuple[int, ...], seats: int, what: str) -> None:
     if len(values) != seats:
-        raise IllegalAction(f"give {seats} {what}, one per seat, not {len(values)}")
+        raise IllegalAction("scores_per_seat", count=seats, given=len(values))
 
 
 def set_totals(progress: MatchProgress, action: SetTotals,
@@ -88,7 +88,7 @@ def set_totals(progress: MatchProgress, action: SetTotals,
     already shows inside its totals (Raj), so the stored totals are the rest. The match
     does not end here: a total at the target ends it when the next round is scored."""
     if progress.finished:
-        raise IllegalAction("the match is over: correct a round's scores instead")
+        raise IllegalAction("totals_after_end")
     _scores_ok(action.totals, progress.seats, "totals")
     totals = tuple(action.totals)
     if pending is not None:
@@ -102,10 +102,9 @@ def correct_round(progress: MatchProgress, action: CorrectRound, goal: str) -> M
     nor reopens a match)."""
     played = len(progress.history)
     if not played:
-        raise IllegalAction("no round has been scored yet")
+        raise IllegalAction("no_round_scored")
     if not 1 <= action.round <= played:
-        raise IllegalAction(f"round {action.round} has not been scored: "
-                            f"rounds 1 to {played} have")
+        raise IllegalAction("round_not_scored", round=action.round, played=played)
     _scores_ok(action.scores, progress.seats, "scores")
     old = progress.history[action.round - 1]
     history = list(progress.history)
@@ -128,8 +127,7 @@ def corrected(progress: MatchProgress, action: SetTotals | CorrectRound, goal: s
 def correction_notice(action: SetTotals | CorrectRound, totals: tuple[int, ...],
                       names: tuple[str, ...]) -> Notice:
     """What the table is told after a host correction (`totals` as the screens show them)."""
-    text = ", ".join(f"{name} {total}" for name, total in zip(names, totals))
+    scores = [say("seat_score", seat=s, points=total) for s, total in enumerate(totals)]
     if isinstance(action, SetTotals):
-        return Notice("totals_set", f"The host set the totals: {text}.")
-    return Notice("round_corrected", f"The host corrected round {action.round}: "
-                                     f"the totals are now {text}.")
+        return Notice("totals_set", {"scores": scores})
+    return Notice("round_corrected", {"round": action.round, "scores": scores})

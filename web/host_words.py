@@ -10,21 +10,22 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from web.cards import face
+from web.names import N_
 from web.words import t as translate
 
 CARD_FIELDS = ("card", "exposed_card", "starter")
 
 # What each action (of any game) is, in words, when it has no card to name.
 ACTION_WORDS = {
-    "hit": "Hit", "stay": "Stay", "target": "gives the card away", "draw": "draws a card",
-    "pass": "passes", "slap": "slap", "close_window": "the slap result",
-    "fake_out": "fake-out", "forgot_call": "forgot to call", "bid_down": "bid is down",
-    "choose_colour": "names a colour", "swap": "swaps hands", "take_penalty": "takes a penalty",
-    "claim": "claim", "settle_play": "settles the play", "call_solo": "calls Solo",
-    "catch_solo": "catches a missed Solo", "set_hand_size": "hand size",
-    "hand_cards": "hand laid out", "round_cards": "hand laid out", "start_hand": "new hand",
-    "end_match": "the end of the match", "start_round": "new round",
-    "correct_round": "a round's score corrected", "set_totals": "the totals set",
+    "hit": N_("Hit"), "stay": N_("Stay"), "target": N_("gives the card away"), "draw": N_("draws a card"),
+    "pass": N_("passes"), "slap": N_("slap"), "close_window": N_("the slap result"),
+    "fake_out": N_("fake-out"), "forgot_call": N_("forgot to call"), "bid_down": N_("bid is down"),
+    "choose_colour": N_("names a colour"), "swap": N_("swaps hands"), "take_penalty": N_("takes a penalty"),
+    "claim": N_("claim"), "settle_play": N_("settles the play"), "call_solo": N_("calls Solo"),
+    "catch_solo": N_("catches a missed Solo"), "set_hand_size": N_("hand size"),
+    "hand_cards": N_("hand laid out"), "round_cards": N_("hand laid out"), "start_hand": N_("new hand"),
+    "end_match": N_("the end of the match"), "start_round": N_("new round"),
+    "correct_round": N_("a round's score corrected"), "set_totals": N_("the totals set"),
 }
 
 
@@ -43,12 +44,12 @@ def describe(entry: Mapping[str, Any] | None, game: str | None, names: Sequence[
     who = _name(names, entry.get("seat"))
     card = next((action[k] for k in CARD_FIELDS if isinstance(action.get(k), str)), None)
     if card is not None:
-        label = face(game, card)["label"]
+        label = face(game, card, lang)["label"]
         if who:
             return translate("{name}'s {card}", lang).format(name=who, card=label)
         return translate("the {card}", lang).format(card=label)
     kind = str(action.get("type", ""))
-    words = translate(ACTION_WORDS.get(kind, "an action"), lang)
+    words = translate(ACTION_WORDS.get(kind, N_("an action")), lang)
     return f"{who}: {words}" if who else words
 
 

@@ -12,7 +12,7 @@ from engine.games import get_game
 from web.cards import css_colour, deck_cards
 from web.chart import score_chart
 from web.host_words import banner, last_card, undo_question
-from web.names import GAME_TITLES
+from web.names import GAME_TITLES, N_
 from web.words import Speaker, t
 
 
@@ -130,12 +130,12 @@ def _hand_sizes(table: Mapping[str, Any], n: int) -> list[int | None]:
 
 # The game's own figures (engine.stats.match_statistics), as the summary names them.
 STAT_LABELS = {
-    "rounds_won": "Rounds won", "busts": "Busts", "flip7s": "Flip 7s",
-    "second_chances_used": "Second Chances used", "frozen": "Frozen",
-    "slaps_lost": "Slaps lost", "fake_outs": "Fake-outs", "forgot_calls": "Forgotten calls",
-    "out_of_turn": "Out-of-turn discards", "solo_caught": "Caught without Solo",
-    "catches": "Catches", "penalties_taken": "Penalties taken",
-    "cards_collected": "Cards collected", "fouls": "Fouls",
+    "rounds_won": N_("Rounds won"), "busts": N_("Busts"), "flip7s": N_("Flip 7s"),
+    "second_chances_used": N_("Second Chances used"), "frozen": N_("Frozen"),
+    "slaps_lost": N_("Slaps lost"), "fake_outs": N_("Fake-outs"), "forgot_calls": N_("Forgotten calls"),
+    "out_of_turn": N_("Out-of-turn discards"), "solo_caught": N_("Caught without Solo"),
+    "catches": N_("Catches"), "penalties_taken": N_("Penalties taken"),
+    "cards_collected": N_("Cards collected"), "fouls": N_("Fouls"),
 }
 
 

@@ -73,7 +73,7 @@ class TableStepper:
 
     def apply(self, action: Action, notices: bool) -> tuple[Notice, ...]:
         if isinstance(action, Undo):
-            raise IllegalAction("undo is folded by the match log, not by the game")
+            raise IllegalAction("undo_not_here")
         table = self._table
         table.notes = [] if notices else None
         step(table, action)

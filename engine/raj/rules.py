@@ -284,8 +284,8 @@ def _foul(state: RajState, seat: int, reason: Notice, foul: str) -> tuple[RajSta
                   used=_set(state.used, seat, used), down=_set(state.down, seat, True))
     why = {"code": reason.code, "params": dict(reason.params)}
     if penalty is not None:
-        return new, (Notice("raj.foul_spent", {"why": why, "seat": seat, "number": penalty}, (seat,)),)
-    return new, (Notice("raj.foul", {"why": why}, (seat,)),)
+        return new, (Notice("raj.foul", {"why": why, "seat": seat, "number": penalty}, (seat,)),)
+    return new, (Notice("raj.foul_void", {"why": why}, (seat,)),)
 
 
 def _settle_round(state: RajState) -> tuple[RajState, tuple[Notice, ...]]:

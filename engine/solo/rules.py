@@ -110,7 +110,7 @@ def _in_play(state: SoloState) -> None:
 
 def _not_held(state: SoloState) -> None:
     if state.held is not None:
-        raise IllegalAction(f"first the host must say whose {label(state.held)} it is")
+        raise IllegalAction("solo.held_first", card=state.held)
 
 
 def may_jump(state: SoloState, card: str) -> bool:
@@ -177,13 +177,11 @@ def _check_hold(state: SoloState, a: HoldCard) -> None:
     _card_ok(a.card)
     _not_held(state)
     if state.awaiting:
-        raise IllegalAction(_awaiting_reason(state))
+        raise _awaiting_reason(state)
     if a.card != state.top or may_jump(state, a.card):
-        raise IllegalAction(f"only a card that may not be discarded out of turn, identical to "
-                            f"{label(state.top)}, is held for the host")
+        raise IllegalAction("solo.hold_only", card=state.top)
     if not any(c.seat != state.turn for c in state.claims):
-        raise IllegalAction(f"no other player's pad claim is open: {label(a.card)} is "
-                            f"{_who(state, state.turn)}'s play")
+        raise IllegalAction("solo.no_claim_open", card=a.card, seat=state.turn)
 
 
 def _check_colour(state: SoloState, a: ChooseColour) -> None:
@@ -241,7 +239,7 @@ def _check_settle(state: SoloState, a: SettlePlay) -> None:
         if a.seat == state.turn:
             _check_play(replace(state, held=None), Play(a.seat, state.held))
         elif state.hands[a.seat] < 1:
-            raise IllegalAction(f"{_who(state, a.seat)} has no cards")
+            raise IllegalAction("solo.no_cards", seat=a.seat)
         return
     q = state.question
     if q is None:
@@ -476,9 +474,7 @@ def _apply_claim(state: SoloState, a: Claim) -> Result:
 def _apply_hold(state: SoloState, a: HoldCard) -> Result:
     claimers = tuple(sorted({c.seat for c in state.claims if c.seat != state.turn}))
     return replace(state, held=a.card), (
-        Notice("held", f"{label(a.card)} cannot be discarded out of turn and a pad claim is "
-                       f"open: host, say whose it is ({_who(state, state.turn)}'s play, or "
-                       "a claimer's jump, which goes back).", (state.turn,) + claimers),)
+        Notice("held", {"card": a.card, "seat": state.turn}, (state.turn,) + claimers),)
 
 
 def _settle_held(state: SoloState, a: SettlePlay) -> Result:
@@ -486,11 +482,9 @@ def _settle_held(state: SoloState, a: SettlePlay) -> Result:
     assert card is not None
     if a.seat == state.turn:
         s, notices = _apply_play(replace(state, held=None), Play(a.seat, card))
-        return s, (Notice("settled", f"{label(card)} was {_who(state, a.seat)}'s play.",
-                          (a.seat,)),) + notices
+        return s, (Notice("settled", {"card": card, "seat": a.seat}, (a.seat,)),) + notices
     s = replace(state, held=None, claims=tuple(c for c in state.claims if c.seat != a.seat))
-    return s, (Notice("jump_refused", f"{label(card)} cannot be discarded out of turn: it goes "
-                      f"back to {_who(state, a.seat)}; {_who(state, state.turn)} still plays.",
+    return s, (Notice("jump_refused", {"card": card, "seat": a.seat, "other_seat": state.turn},
                       (a.seat,)),)
 
 

@@ -67,9 +67,8 @@ def view(state: SoloState) -> dict[str, Any]:
     if state.held is not None:
         claimers = sorted({c.seat for c in state.claims if c.seat != state.turn})
         question = {"card": state.held, "taken_as": None, "choices": [state.turn] + claimers,
-                    "text": f"{label(state.held)} cannot be discarded out of turn and "
-                            f"{', '.join(_who(state, c) for c in claimers)} claimed it: was it "
-                            f"{_who(state, state.turn)}'s play?"}
+                    "says": say("solo.held_question", card=state.held, claimer_seats=claimers,
+                                seat=state.turn)}
     elif state.question is not None:
         question = {"card": state.question.card, "taken_as": state.question.seat,
                     "says": say("solo.question", card=state.question.card,

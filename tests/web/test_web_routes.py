@@ -112,7 +112,7 @@ def test_malformed_json_is_a_400_in_words(host, table, body):
 
 def test_illegal_actions_are_refused_with_the_reason(host, table):
     r = post_json(host, "/api/action", {"type": "undo"})
-    assert r.status_code == 422 and "no match" in r.get_json()["error"]
+    assert r.status_code == 422 and "No match is being played" in r.get_json()["error"]
     post_json(host, "/api/match", FLIP7)
     seq = table.snapshot()["seq"]
     cases = [({"type": "hit", "seat": 0}, None), ({"type": "flip", "card": "99"}, None),
@@ -276,7 +276,8 @@ def test_action_schema_describes_each_field(host):
     assert [(f["name"], f["kind"], f["optional"]) for f in actions["flip"]["fields"]] == \
         [("card", "card", False), ("seat", "seat", True)]
     games = {g["name"]: g for g in host.get("/api/games").get_json()}
-    assert {"name": "target", "kind": "int", "choices": [], "default": 200, "optional": False} \
+    assert {"name": "target", "label": "Target score", "help": "The match ends when someone reaches it.",
+            "kind": "int", "choices": [], "choice_labels": [], "default": 200, "optional": False} \
         in games["flip7"]["settings"]
 
 
