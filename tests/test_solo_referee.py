@@ -80,8 +80,8 @@ def test_a_black_card_seen_while_another_players_claim_is_open_is_nobodys_play()
     assert s.held == "CHOOSE"
     view = GAME.view(s)
     assert view["table"]["question"]["choices"] == [2, 3]
-    assert "whose is the Choose a colour" in view["prompt"]
-    with pytest.raises(IllegalAction, match="first the host must say whose Choose a colour"):
+    assert "whose is the Choose a colour" in said(view["prompt"], "solo", s)
+    with refused_in_words("solo", "first the host must say whose Choose a colour", names=("P0", "P1", "P2", "P3", "P4", "P5")):
         GAME.apply(s, Draw(2))
 
 

@@ -54,7 +54,7 @@ def test_resume_from_a_checkpoint_equals_the_full_fold_and_can_undo_to_the_start
         for expected in reversed(states[:-1]):         # undo all the way back, below it
             fast.submit([Undo()], "host")
             assert fast.state == expected
-        with pytest.raises(IllegalAction, match="nothing to undo"):
+        with pytest.raises(IllegalAction, match="nothing_to_undo"):
             fast.submit([Undo()], "host")
 
 
