@@ -117,6 +117,8 @@ ACTIONS: dict[str, dict[str, tuple[str, str]]] = {
     "*": {
         "undo": (N_("Undo"), N_("Take back the last action still in effect.")),
         "end_match": (N_("End the match"), N_("End the match now: the current totals decide.")),
+        "set_totals": (N_("Set the totals"), N_("The host sets every player's total.")),
+        "correct_round": (N_("Correct a round's score"), N_("The host replaces a scored round's scores; the totals follow.")),
     },
     "flip7": {
         "flip": (N_("Card turned over"), N_("A card was turned over for the player waiting for one.")),
@@ -138,6 +140,7 @@ ACTIONS: dict[str, dict[str, tuple[str, str]]] = {
         "catch_solo": (N_("Catch a missing SOLO!"), N_("A player caught another without SOLO!.")),
         "set_hand_size": (N_("Correct a hand size"), N_("The host corrects how many cards a player holds.")),
         "round_cards": (N_("Lay out a hand"), N_("The cards left in a player's hand, for scoring.")),
+        "hold_card": (N_("Hold a card for the host"), N_("An identical black card seen while a pad claim is open waits for the host to say whose it is.")),
     },
     "raj": {
         "reveal_point": (N_("Point card turned over"), N_("The next point card is turned over.")),
@@ -192,10 +195,14 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
         "catcher": (N_("Caught by"), ""),
         "starter": (N_("First card"), ""),
         "hand_size": (N_("Cards dealt"), N_("How many cards each player is dealt.")),
+        "totals": (N_("Totals"), N_("One per player, in seat order.")),
+        "round": (N_("Round"), ""),
+        "scores": (N_("Scores"), N_("One per player, in seat order.")),
     },
     "flip7": {
         "target": (N_("Player"), ""),
         "deal_to_holders": (N_("Deal to players who hold a card"), N_("During the deal, players who already hold a card are dealt one too.")),
+        "coach": (N_("Coach"), N_("Each player's chance to bust and what one more Hit is worth: on the phones, or on the phones and the table screen.")),
     },
     "flip7.settings": {
         "target": (N_("Target score"), N_("The match ends when someone reaches it.")),
@@ -222,6 +229,7 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
 
 CHOICES = {
     "edition": {"en": N_("English"), "fr": N_("French")},
+    "coach": {"off": N_("Off"), "phones": N_("On the phones"), "table": N_("On the phones and the table")},
 }
 
 
