@@ -167,6 +167,15 @@ AUDIT_JS = r"""
     }
   }
   out.cut = Array.from(new Set(out.cut));
+  // the kiosk's scores and its join QR code, whole on the screen
+  function whole(sel) {
+    const el = document.querySelector(sel);
+    if (!el || !visible(el)) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.top >= -1 && r.left >= -1 && r.bottom <= vh + 1 && r.right <= vw + 1;
+  }
+  out.qrShown = whole(".join .qr svg");
+  out.scoresShown = whole(".k-side .standings");
   out.text = texts.join("\n");
   out.words = words.join("\n");
   // what a select offers, and the words of buttons' and fields' hints

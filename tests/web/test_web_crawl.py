@@ -154,6 +154,8 @@ def _layout_problems(crawl, table: bool) -> list[str]:
         if (key[0] == "/") != table:
             continue
         where = _where(key)
+        if table and not (r["qrShown"] and r["scoresShown"]):
+            problems.append(f"{where}: the scores or the join QR code not wholly on screen")
         if table and r["scrollH"] > r["vh"] + 1:
             problems.append(f"{where}: scrolls ({r['scrollH']} px tall for {r['vh']})")
         if r["scrollW"] > r["vw"] + 1:
