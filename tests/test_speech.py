@@ -91,7 +91,7 @@ def test_the_announcer_says_a_slap_penalty_in_french(tmp_path):
     thread.join(5)
     store.close()
     assert expected and voice.lines == expected
-    assert any("Cat" in line for line in voice.lines)
+    assert any("Cat" in line and "pioche" in line for line in voice.lines)   # « Cat … pioche quatre cartes »
     for wav in sorted(tmp_path.glob("*.wav")):
         assert loudness(wav)[1] > 300
 
