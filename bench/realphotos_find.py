@@ -45,6 +45,7 @@ from vision.detect import DetectSettings, find_cards  # noqa: E402
 from vision.pipeline import to_working_size  # noqa: E402
 from vision.realfind import find_outlines  # noqa: E402
 
+PI4_FACTOR = 3.5   # as bench/vision_bench.py: an estimate, not a measurement
 PHOTOS = ROOT.parent / "shared" / "realphotos" / "cards-edje"
 MATCH_IOU = 0.5
 
@@ -170,6 +171,54 @@ def run(split: str, settings: DetectSettings | None, verbose: bool = False) -> d
             "cpu_median": statistics.median(cpu_times), "cpu_p95": float(np.percentile(cpu_times, 95))}
 
 
+def as_640x480(image: np.ndarray) -> np.ndarray:
+    """The photo scaled to cover 640x480 and cut to it (a camera frame's size)."""
+    h, w = image.shape[:2]
+    scale = max(640 / w, 480 / h)
+    big = cv2.resize(image, (max(640, round(w * scale)), max(480, round(h * scale))),
+                     interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    y0, x0 = (big.shape[0] - 480) // 2, (big.shape[1] - 640) // 2
+    return np.ascontiguousarray(big[y0:y0 + 480, x0:x0 + 640])
+
+
+def speed(limit: int) -> dict[str, list[float]]:
+    """CPU ms on real photos made 640x480: a still frame (the shortcut's test and its
+    answer), a changed frame through the whole pipeline (finding, and reading every card
+    found with the built-in Solo profile: the reading's cost does not depend on the deck),
+    finding alone, and reading per card; plus a 2000-pixel photo (downscale first)."""
+    from vision.pipeline import Recognizer, StillFrames
+    from vision.profile import builtin_profile
+
+    recognizer = Recognizer.create(builtin_profile("solo"))
+    out: dict[str, list[float]] = {k: [] for k in ("still", "changed", "find", "card", "cards", "big")}
+    names = sorted(load_labels())[:limit]
+    for name in names:
+        frame = as_640x480(cv2.imread(str(PHOTOS / name), cv2.IMREAD_COLOR))
+        still = StillFrames()
+        still.read(recognizer, frame)          # the first reading (and warm-up)
+        c0 = time.process_time()
+        still.read(recognizer, frame.copy())   # nothing changed: the shortcut answers
+        out["still"].append((time.process_time() - c0) * 1000)
+        c0 = time.process_time()
+        reading = recognizer.read(frame)
+        changed = (time.process_time() - c0) * 1000
+        c0 = time.process_time()
+        find_cards(frame, None, recognizer.settings)
+        found = (time.process_time() - c0) * 1000
+        out["changed"].append(changed)
+        out["find"].append(found)
+        out["cards"].append(len(reading.cards))
+        if reading.cards:
+            out["card"].append(max(0.0, changed - found) / len(reading.cards))
+    image = cv2.imread(str(PHOTOS / names[0]), cv2.IMREAD_COLOR)
+    big = cv2.resize(image, (1500, 2000), interpolation=cv2.INTER_LINEAR)
+    for _ in range(5):
+        c0 = time.process_time()
+        recognizer.read(big)
+        out["big"].append((time.process_time() - c0) * 1000)
+    return out
+
+
 def show(name: str, out: str, settings: DetectSettings) -> None:
     """Draw one photo's label boxes (blue) and outlines found (green) into `out`."""
     path = PHOTOS / "images" / Path(name).name
@@ -192,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="name the photos with misses")
     parser.add_argument("--show", metavar="FILE", help="draw one photo's outlines (with --out)")
     parser.add_argument("--out", default="found.png")
+    parser.add_argument("--speed", type=int, metavar="N", default=0,
+                        help="also time N photos made 640x480 (still frame, changed frame, per card)")
     parser.add_argument("--only-real", action="store_true",
                         help="time and score vision.realfind's outlines alone")
     args = parser.parse_args(argv)
@@ -215,6 +266,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  ms per photo (downscale to the working size + finding, one thread):"
               f" wall median {r['ms_median']:.1f}, p95 {r['ms_p95']:.1f};"
               f" CPU median {r['cpu_median']:.1f}, p95 {r['cpu_p95']:.1f}")
+    if args.speed:
+        t = speed(args.speed)
+        def fig(key: str) -> str:
+            values = t[key] or [float("nan")]
+            return f"median {statistics.median(values):.2f}, p95 {float(np.percentile(values, 95)):.2f}"
+        print(f"== speed, CPU ms on {len(t['changed'])} real photos made 640x480, one thread"
+              f" ({statistics.mean(t['cards']):.1f} outlines a frame on average)")
+        print(f"  still frame (nothing changed since the last reading): {fig('still')}")
+        print(f"  changed frame (find + read every card): {fig('changed')}; finding alone: {fig('find')}")
+        print(f"  reading, per card: {fig('card')}")
+        print(f"  a 1500x2000 photo through the recognizer (downscaled first): {fig('big')}")
+        print(f"  Raspberry Pi 4 estimate (x{PI4_FACTOR}, see bench/vision_bench.py): changed frame"
+              f" {statistics.median(t['changed']) * PI4_FACTOR:.0f} ms, still frame"
+              f" {statistics.median(t['still']) * PI4_FACTOR:.1f} ms")
     return 0
 
 

@@ -23,6 +23,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one thread, as on the appl
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
+import functools  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -36,13 +37,13 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.classify import WORK_SIZE, classify, face_features  # noqa: E402
-from vision.pipeline import Recognizer  # noqa: E402
+from vision.pipeline import Recognizer, StillFrames  # noqa: E402
 from vision.profile import builtin_profile, deck_colour  # noqa: E402
 from vision.render.scene import distractor_scene, random_scene, spread_scene  # noqa: E402
 from vision.render.sequence import (card_landing_sequence, hand_pass_sequence,  # noqa: E402
                                     pickup_putback_sequence, pile_taken_sequence)
 from vision.teach import TeachError, add_frame, finish, start_session  # noqa: E402
-from vision.track import prime, start, step, zone_from_polygon  # noqa: E402
+from vision.track import TrackSettings, prime, start, step, zone_from_polygon  # noqa: E402
 from vision.warp import warp_card  # noqa: E402
 
 PI4_FACTOR = 3.5   # see print_speed
@@ -143,30 +144,37 @@ def speed(game: str, frames: int, seed: int) -> dict[str, float]:
     cv2.setNumThreads(1)
     profile = builtin_profile(game)
     rng = np.random.default_rng(seed)
-    frame_ms, card_ms = [], []
+    frame_ms, card_ms, cpu_ms, still_ms = [], [], [], []
     for _ in range(frames):
         scene = random_scene(game, rng, n_cards=8)
         recognizer = Recognizer.create(profile, scene.empty)
-        recognizer.read(scene.image)  # warm
-        t0 = time.perf_counter()
+        still = StillFrames()
+        still.read(recognizer, scene.image)  # warm, and the reading a still frame gets again
+        t0, c0 = time.perf_counter(), time.process_time()
         reading = recognizer.read(scene.image)
         frame_ms.append((time.perf_counter() - t0) * 1000)
+        cpu_ms.append((time.process_time() - c0) * 1000)
+        c0 = time.process_time()
+        still.read(recognizer, scene.image.copy())
+        still_ms.append((time.process_time() - c0) * 1000)
         for seen in reading.cards:
             t0 = time.perf_counter()
             face = warp_card(scene.image, seen.corners, WORK_SIZE)
             classify(face_features(face), profile)
             card_ms.append((time.perf_counter() - t0) * 1000)
     return {"frame_median": statistics.median(frame_ms),
+            "cpu_median": statistics.median(cpu_ms), "cpu_p95": float(np.percentile(cpu_ms, 95)),
+            "still_median": statistics.median(still_ms), "still_p95": float(np.percentile(still_ms, 95)),
             "frame_p95": float(np.percentile(frame_ms, 95)),
             "card_median": statistics.median(card_ms) if card_ms else float("nan"),
             "card_p95": float(np.percentile(card_ms, 95)) if card_ms else float("nan")}
 
 
-def run_clip(clip, profile) -> list[tuple[int, object]]:
+def _run_clip(clip, profile, settings: TrackSettings = TrackSettings()) -> list[tuple[int, object]]:
     """Events a tracker reports over a clip, primed with what lies there at its start."""
     recognizer = Recognizer.create(profile, clip.empty)
     size = (clip.frames[0].shape[1], clip.frames[0].shape[0])
-    state = start([zone_from_polygon(name, poly, size) for name, poly in clip.zones.items()])
+    state = start([zone_from_polygon(name, poly, size) for name, poly in clip.zones.items()], settings)
     state = prime(state, recognizer.read(clip.frames[0]))
     events = []
     for i, frame in enumerate(clip.frames[1:], start=1):
@@ -175,10 +183,11 @@ def run_clip(clip, profile) -> list[tuple[int, object]]:
     return events
 
 
-def tracker(game: str, passes: int, seed: int) -> dict[str, object]:
+def tracker(game: str, passes: int, seed: int, settings: TrackSettings = TrackSettings()) -> dict[str, object]:
     """False plays over hand passes and put-backs; landings seen and their delay; piles
     taken."""
     profile = builtin_profile(game)
+    run_clip = functools.partial(_run_clip, settings=settings)
     rng = np.random.default_rng(seed)
     false_plays = sum(len(run_clip(hand_pass_sequence(game, rng), profile)) for _ in range(passes))
     putbacks = max(1, passes // 10)
@@ -275,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--teach-scenes", type=int, default=None,
                         help="scenes of the taught alt deck per game (default: scenes / 4)")
     parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--stable-frames", type=int, default=TrackSettings().stable_frames,
+                        help="the tracker's stable frames (to try fewer)")
     parser.add_argument("--photo-tables", action="store_true",
                         help="accuracy scenes on real tables cut from ../shared/realphotos photos")
     parser.add_argument("--picture", metavar="PNG",
@@ -299,7 +310,8 @@ def main(argv: list[str] | None = None) -> int:
             bad, n = distractors(game, n_distractors, seed=2)
             print(f"  distractor scenes with a false report: {bad}/{n} = {bad / n:.2%}")
         if "tracker" not in skip:
-            t = tracker(game, args.passes, seed=4)
+            t = tracker(game, args.passes, seed=4,
+                        settings=TrackSettings(stable_frames=args.stable_frames))
             delays = t["delays"] or [float("nan")]
             print(f"  tracker: false plays in {t['passes']} hand passes: {t['false_plays']};"
                   f" in {t['putbacks']} pick-up-and-put-backs: {t['putback_plays']}")
@@ -362,6 +374,10 @@ def print_speed(s: dict[str, float]) -> None:
     print(f"  speed, one thread, 640x480, 8 cards: frame median {s['frame_median']:.1f} ms,"
           f" p95 {s['frame_p95']:.1f} ms; per card median {s['card_median']:.2f} ms,"
           f" p95 {s['card_p95']:.2f} ms")
+    print(f"  the same frames in this process's CPU time (a busy machine's wall time includes waiting"
+          f" for a core; load average {os.getloadavg()[0]:.1f}): median {s['cpu_median']:.1f} ms,"
+          f" p95 {s['cpu_p95']:.1f} ms; a still frame (nothing changed since the last reading):"
+          f" median {s['still_median']:.2f} ms, p95 {s['still_p95']:.2f} ms")
     print(f"  Raspberry Pi 4 estimate (x{PI4_FACTOR}): frame median {s['frame_median'] * PI4_FACTOR:.0f} ms,"
           f" p95 {s['frame_p95'] * PI4_FACTOR:.0f} ms; per card {s['card_median'] * PI4_FACTOR:.1f} ms")
 

@@ -24,14 +24,18 @@ WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
 
 
 def to_working_size(image: np.ndarray, long_side: int = WORKING_SIZE) -> tuple[np.ndarray, float]:
-    """The picture with its long side at most `long_side` pixels (area-averaged, so a
-    2000-pixel photo costs one resize, not a full-size detection), and the scale used."""
+    """The picture with its long side at most `long_side` pixels (a 2000-pixel photo
+    costs a few milliseconds of resizing, not a full-size detection), and the scale used."""
     h, w = image.shape[:2]
     scale = min(1.0, long_side / max(h, w))
     if scale >= 1.0:
         return image, 1.0
     size = (max(1, int(round(w * scale))), max(1, int(round(h * scale))))
-    return cv2.resize(image, size, interpolation=cv2.INTER_AREA), scale
+    # Halving with a Gaussian (pyrDown) while more than halving is left, then a linear
+    # step of less than two: as smooth as area averaging, and several times quicker.
+    while image.shape[1] >= 2 * size[0] and image.shape[0] >= 2 * size[1]:
+        image = cv2.pyrDown(image)
+    return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR), scale
 
 
 @dataclass(frozen=True, eq=False)
