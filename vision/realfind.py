@@ -14,7 +14,7 @@ map is trusted:
 * each region's convex hull fitted with four corners, kept under wide geometric gates
   (oblique views are common: side ratio 1.0-2.3, corners 45-135 degrees, opposite sides
   of similar length);
-* an outline check: for at least 70 % of its length the outline must be followed by an
+* an outline check: for at least 75 % of its length the outline must be followed by an
   edge or have its inside brighter than its outside (this roughly halves false outlines:
   an envelope's or a book's outline passes the gates but not, all round, this check);
 * non-maximum suppression of the same card found from several maps.
@@ -40,16 +40,17 @@ class RealSettings:
     levels: tuple[float, ...] = (0.45, 0.6, 0.75, 0.88)   # whiteness cuts (of 255)
     local_offsets: tuple[int, ...] = (15, 30, 50)          # above the local mean
     local_block: float = 0.4              # local mean window, share of the short side
-    min_short_side: float = 11.0          # pixels at long_side
+    min_short_side: float = 20.0          # pixels at long_side (40 in a 640-pixel frame)
     side_ratio: tuple[float, float] = (1.0, 2.3)
     corner_angles: tuple[float, float] = (45.0, 135.0)
     max_opposite_ratio: float = 9.0       # longer / shorter of two opposite sides
-    min_hull_fill: float = 0.9            # fitted quad area / hull area
+    min_hull_fill: float = 0.85           # fitted quad area / hull area
     min_region_fill: float = 0.2          # region area / hull area
-    min_outline: float = 0.7              # share of the outline with an edge or a step
+    min_outline: float = 0.75             # share of the outline with an edge or a step
     min_step: int = 12                    # whiteness inside minus outside that counts
     max_area_fraction: float = 0.5
     overlap: float = 0.3                  # duplicates: overlap (of the smaller) above this
+    min_relative_area: float = 0.2        # of the largest outline kept: smaller ones are dropped
 
 
 def whiteness(image: np.ndarray) -> np.ndarray:
@@ -206,4 +207,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     for _, _, quad in candidates:
         if all(quad_overlap(quad, other) < settings.overlap for other in kept):
             kept.append(quad)
+    if kept and settings.min_relative_area > 0:
+        areas = [cv2.contourArea(q) for q in kept]
+        kept = [q for q, a in zip(kept, areas) if a >= settings.min_relative_area * max(areas)]
     return [order_corners(q / scale) for q in kept]
