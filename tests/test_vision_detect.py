@@ -102,3 +102,26 @@ def test_a_pile_top_with_a_printed_stripe_is_found_with_strong_cells():
         gained += strong and not plain
         lost += plain and not strong
     assert gained >= 3 and lost == 0
+
+
+def test_a_colour_field_in_a_white_frame_is_grown_to_the_card_edge():
+    """The "alt" printing is a saturated panel inside a white frame (the UNO family's
+    look). With no empty-table picture (a photo), the panel is found and grown to the
+    card's edge; without that step most of these cards are not found at all."""
+    from vision.realfind import RealSettings
+    from vision.render.cards import deck_codes
+
+    rng = np.random.default_rng(5)
+    grown = plain = total = 0
+    for i in range(4):
+        spec = SceneSpec(table=("wood", "dark", "felt", "light")[i], tilt_deg=10, roll_deg=30 * i,
+                         noise=2, card_width=0.13)
+        codes = [deck_codes("hitthedeck")[int(k)] for k in rng.choice(20, 3, replace=False)]
+        scene = render_scene("hitthedeck", codes, spec, rng, style="alt")
+        found = find_cards(scene.image)
+        no_field = find_cards(scene.image, None, DetectSettings(real=RealSettings(field_saturation=256)))
+        for card, seen in match(found, scene.cards):
+            total += 1
+            grown += seen is not None and quad_gap(seen.corners, card.corners) < 6
+        plain += sum(seen is not None for _, seen in match(no_field, scene.cards))
+    assert grown >= total - 2 and plain < grown, (grown, plain, total)

@@ -51,6 +51,9 @@ class RealSettings:
     max_area_fraction: float = 0.5
     overlap: float = 0.3                  # duplicates: overlap (of the smaller) above this
     min_relative_area: float = 0.2        # of the largest outline kept: smaller ones are dropped
+    field_saturation: int = 110           # a saturated colour field (HSV saturation above this)
+    field_frames: tuple[float, ...] = (0.04, 0.07, 0.10, 0.13)  # white frames tried around it,
+                                          # as a share of the field's short side
 
 
 def whiteness(image: np.ndarray) -> np.ndarray:
@@ -87,6 +90,51 @@ def _regions(white: np.ndarray, edges: np.ndarray, settings: RealSettings) -> li
         contours += [c for c, link in zip(cells, hierarchy[0]) if link[3] == -1]
     contours += cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     return contours
+
+
+def _fields(smooth: np.ndarray, settings: RealSettings) -> list[np.ndarray]:
+    """Regions of saturated colour: the printed field of a deck whose face is one colour
+    inside a white frame (the UNO family), which whiteness cannot see."""
+    hsv = cv2.cvtColor(smooth, cv2.COLOR_BGR2HSV)
+    _, saturated = cv2.threshold(hsv[:, :, 1], settings.field_saturation, 255, cv2.THRESH_BINARY)
+    _, lit = cv2.threshold(hsv[:, :, 2], 60, 255, cv2.THRESH_BINARY)
+    mask = cv2.morphologyEx(cv2.bitwise_and(saturated, lit), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return list(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
+
+
+def _moved_out(quad: np.ndarray, distance: float) -> np.ndarray:
+    """The quad with every side moved `distance` pixels outward."""
+    centre = quad.mean(axis=0)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        u = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        normal = np.array([u[1], -u[0]], np.float32)
+        if float((centre - a) @ normal) > 0:
+            normal = -normal
+        lines.append((a + normal * distance, u))
+    corners = []
+    for i in range(4):
+        (p, r), (q, t) = lines[i - 1], lines[i]
+        cross = r[0] * t[1] - r[1] * t[0]
+        if abs(cross) < 1e-6:
+            return quad
+        k = ((q[0] - p[0]) * t[1] - (q[1] - p[1]) * t[0]) / cross
+        corners.append(p + k * r)
+    return np.array(corners, np.float32)
+
+
+def _framed(field: np.ndarray, edges: np.ndarray, white: np.ndarray, settings: RealSettings) -> np.ndarray:
+    """A colour field grown to the card's edge: of the frame widths tried, the one whose
+    outline is best followed by an edge or a step (the field itself when none is)."""
+    short = min(float(np.linalg.norm(field[1] - field[0])), float(np.linalg.norm(field[2] - field[1])))
+    best, best_share = field, settings.min_outline
+    for frame in settings.field_frames:
+        grown = _moved_out(field, frame * short)
+        share = outline_share(grown, edges, white, settings.min_step)
+        if share >= best_share:
+            best, best_share = grown, share
+    return best
 
 
 def _four_corners(hull: np.ndarray) -> np.ndarray | None:
@@ -179,7 +227,9 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     max_area = settings.max_area_fraction * sh * sw
     seen: set[tuple[int, ...]] = set()
     candidates: list[tuple[float, float, np.ndarray]] = []
-    for contour in _regions(white, edges, settings):
+    regions = [(c, False) for c in _regions(white, edges, settings)] + \
+        [(c, True) for c in _fields(smooth, settings)]
+    for contour, field in regions:
         if len(contour) < 4:  # specks (a card's outline has at least its four corners)
             continue
         area = cv2.contourArea(contour)
@@ -199,6 +249,9 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
         quad_area = cv2.contourArea(quad)
         if quad_area < settings.min_hull_fill * hull_area or not _shape_ok(quad, settings, (sw, sh)):
             continue
+        if field:
+            quad = _framed(quad, edges, white, settings)
+            quad_area = cv2.contourArea(quad)
         share = outline_share(quad, edges, white, settings.min_step)
         if share >= settings.min_outline:
             candidates.append((share, quad_area, quad))
