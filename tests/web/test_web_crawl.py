@@ -13,7 +13,6 @@ and 1920×1080 in both languages go to tests/artifacts/ (git-ignored), and the f
 """
 from __future__ import annotations
 
-import importlib.util
 import re
 
 import pytest
@@ -31,13 +30,6 @@ PAGES = ("/", "/phone", "/host", "/pad/0")
 SHOT_SIZES = ((800, 480), (1920, 1080))
 NAMES = tuple(s["name"] for s in SEATS)
 TITLES = ("Hit the Deck", "Flip 7", "Solo", "Raj", "Deckhand", "English")
-
-# The words come from the i18n work (gettext catalogs, the engine's notices as codes, the
-# host's action and card names in words). Until it has landed, the checks that need it
-# are expected to fail; once web/catalog.py exists they must pass.
-WORDS_PENDING = importlib.util.find_spec("web.catalog") is None
-WORDS_REASON = ("the engine's sentences and the host page's action and card names are put into "
-                "words by the i18n branch (gettext catalogs), not merged yet")
 
 sync_api = playwright_or_skip()
 
@@ -196,7 +188,6 @@ def test_no_card_code_or_program_text_on_the_viewing_pages(crawl):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.xfail(WORDS_PENDING, reason=WORDS_REASON, strict=False)
 def test_no_card_code_or_program_text_on_the_host_page(crawl):
     problems = _program_text(crawl, host=True)
     assert not problems, "\n".join(p[:300] for p in problems)
@@ -209,7 +200,6 @@ def _english(text: str) -> list[str]:
     return sorted(words & set(ENGLISH_WORDS))
 
 
-@pytest.mark.xfail(WORDS_PENDING, reason=WORDS_REASON, strict=False)
 def test_french_pages_have_no_english_words(crawl):
     problems = []
     for key, r in crawl.items():
