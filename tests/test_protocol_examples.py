@@ -32,7 +32,7 @@ def test_the_totals_example_carries_a_paper_game_on_and_corrects_a_round(capsys)
     assert view["finished"] and view["winners"] == [0]      # the correction changed the winner
     said = replay(capsys, "protocol-totals.jsonl", "--notices")
     assert {"line": 5, "code": "totals_set"}.items() <= said[0].items()
-    assert [n["code"] for n in said if n["line"] == 14][-1] == "match_over"
+    assert [n["code"] for n in said if n["line"] == 14][-1] == "match_won"
     assert said[-1]["line"] == 17 and said[-1]["code"] == "round_corrected"
 
 
@@ -40,7 +40,7 @@ def test_the_forced_choice_example_accepts_the_only_possible_takers(capsys):
     view = replay(capsys, "protocol-forced.jsonl")
     assert view["history"] == [[0, 0, 7]]
     said = replay(capsys, "protocol-forced.jsonl", "--notices")
-    assert {"line": 11, "code": "chance_given", "seats": [1, 2]}.items() <= said[1].items()
+    assert any({"line": 11, "code": "chance_given", "seats": [1, 2]}.items() <= n.items() for n in said)
     assert not [n for n in said if n["line"] in (12, 20)]    # the accepted targets say nothing
 
 
@@ -48,7 +48,8 @@ def test_the_held_card_example_gives_the_card_back(capsys):
     view = replay(capsys, "protocol-held.jsonl")
     assert view["table"]["hand_counts"] == [8, 7, 7, 8] and view["turn"] == 3
     said = replay(capsys, "protocol-held.jsonl", "--notices")
-    assert [(n["line"], n["code"]) for n in said][-2:] == [(9, "held"), (11, "jump_refused")]
+    assert [(n["line"], n["code"]) for n in said if n["code"] != "play"][-2:] == \
+        [(9, "held"), (11, "jump_refused")]
 
 
 def test_notices_come_with_their_actions_line_numbers_and_nothing_on_a_bad_log(tmp_path, capsys):
