@@ -410,9 +410,9 @@ class EventStore:
     def save_player(self, name: str, colour: str) -> None:
         name = name.strip()
         if not name:
-            raise IllegalAction("a player needs a name")
+            raise IllegalAction("player_no_name")
         if not (encodable(name) and encodable(colour)):
-            raise IllegalAction("a player's name and colour must be valid Unicode text")
+            raise IllegalAction("player_bad_text")
         with self._write() as conn:
             conn.execute("INSERT INTO players(name, colour) VALUES (?, ?) "
                          "ON CONFLICT(name) DO UPDATE SET colour = excluded.colour",
@@ -656,8 +656,8 @@ class OpenMatch:
         game or the spec is bad); returns it and the seq of its "match" event."""
         game = _lookup(games, spec.game)
         if not game.min_seats <= len(spec.seats) <= game.max_seats:
-            raise IllegalAction(f"{game.title} is for {game.min_seats} to {game.max_seats} "
-                                f"players, not {len(spec.seats)}")
+            raise IllegalAction("players_count", game=game.name, low=game.min_seats,
+                                high=game.max_seats, count=len(spec.seats))
         timeline = MatchTimeline(game, spec)
         record, seq = store.create_match(spec, source, summarize(game.view(timeline.state)))
         return cls(store, record, timeline, 0), seq
@@ -776,7 +776,7 @@ def _lookup(games: GameLookup, name: str) -> Game:
     try:
         return games(name)
     except (ImportError, AttributeError):
-        raise IllegalAction(f"the game {name!r} is not available in this build") from None
+        raise IllegalAction("game_not_built", name=name) from None
 
 
 def resume_unfinished(store: EventStore, games: GameLookup = get_game) -> list[OpenMatch]:

@@ -162,8 +162,9 @@ def test_undo_after_the_end_reopens_the_match(db):
 
 def test_a_bad_game_or_seat_count_writes_nothing(db):
     with EventStore(db) as store:
-        with pytest.raises(IllegalAction, match="2 to 4 players"):
+        with pytest.raises(IllegalAction, match="players_count") as refused:
             start(store, seats=5)
+        assert refused.value.params == {"game": "race", "low": 2, "high": 4, "count": 5}
         with pytest.raises(IllegalAction, match="target"):
             start(store, target=0)
         with pytest.raises(IllegalAction, match="unknown game"):
