@@ -171,10 +171,8 @@ def _shape_ok(quad: np.ndarray, settings: RealSettings, size: tuple[int, int]) -
         if not high <= cos <= low:
             return False
     w, h = size
-    for i in range(4):  # a side along the frame's border: a card cut off, not a whole one
-        (px, py), (qx, qy) = pts[i], pts[(i + 1) % 4]
-        if (px < 2 and qx < 2) or (py < 2 and qy < 2) or \
-                (px > w - 3 and qx > w - 3) or (py > h - 3 and qy > h - 3):
+    for px, py in pts:  # a corner on the frame's border: a card cut off (or a pattern's cell)
+        if px < 2 or py < 2 or px > w - 3 or py > h - 3:
             return False
     return True
 
@@ -252,6 +250,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
         if field:
             quad = _framed(quad, edges, white, settings)
             quad_area = cv2.contourArea(quad)
+            if not _shape_ok(quad, settings, (sw, sh)):  # grown past the frame's border
+                continue
         share = outline_share(quad, edges, white, settings.min_step)
         if share >= settings.min_outline:
             candidates.append((share, quad_area, quad))
