@@ -20,6 +20,7 @@ profiles (`vision.profile`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import cv2
@@ -43,16 +44,57 @@ UNKNOWN = "unknown"
 
 @dataclass(frozen=True, eq=False)
 class FaceFeatures:
-    """What is compared: the symbol template at every shift of SHIFTS, upright then
-    turned 180 degrees (2 * len(SHIFTS) x D, zero-mean, unit-norm; row 0 is upright and
-    not shifted) and the ink's hue after white balance (a 2-vector: the
-    direction of its mean Lab a/b, of length 1 for a coloured card, near 0 for a
-    black-and-white one)."""
+    """A face's white-balanced Lab planes and ink (see `ink_planes`), and what each reader
+    compares, computed when first asked for (a taught deck's learned reader needs only
+    `hog` and `ink_colour`, Deckhand's own decks only `symbol` and `colour`):
 
-    symbol: np.ndarray
-    colour: np.ndarray
-    hog: np.ndarray | None = None          # the learned reader's features (vision.reader)
-    ink_colour: InkColour | None = None    # the ink's colour after white balance (vision.colour)
+    * `symbol`: the template at every shift of SHIFTS, upright then turned 180 degrees
+      (2 * len(SHIFTS) x D, zero-mean, unit-norm; row 0 is upright and not shifted);
+    * `colour`: the ink's hue after white balance (a 2-vector: the direction of its mean
+      Lab a/b, of length 1 for a coloured card, near 0 for a black-and-white one);
+    * `hog`: the learned reader's features (`vision.reader.hog_pair`);
+    * `ink_colour`: the ink's hue and lightness for `vision.colour`."""
+
+    lightness: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    ink: np.ndarray
+    ink_cap: float = 0.0
+
+    @cached_property
+    def symbol(self) -> np.ndarray:
+        ink = self.ink
+        shape_ink = np.minimum(ink, self.ink_cap) if self.ink_cap > 0 else ink
+        padded = cv2.copyMakeBorder(shape_ink, SHIFT, SHIFT, SHIFT, SHIFT, cv2.BORDER_REPLICATE)
+        ih, iw = ink.shape
+        shifted = [cv2.resize(padded[SHIFT + dy:SHIFT + dy + ih, SHIFT + dx:SHIFT + dx + iw],
+                              TEMPLATE_SIZE, interpolation=cv2.INTER_AREA).ravel()
+                   for dx, dy in SHIFTS]
+        upright = np.asarray(shifted, np.float32)
+        upright -= upright.mean(axis=1, keepdims=True)
+        upright /= np.maximum(np.linalg.norm(upright, axis=1, keepdims=True), 1e-6)
+        return np.concatenate([upright, upright[:, ::-1]]).astype(np.float32)  # reversed raster: half turn
+
+    @cached_property
+    def colour(self) -> np.ndarray:
+        a, b = self.a, self.b
+        chroma = np.sqrt(a * a + b * b)
+        chromatic = (self.ink > 25.0) & (chroma > 18.0)
+        mean_ab = np.array([a[chromatic].mean(), b[chromatic].mean()], np.float32) \
+            if chromatic.any() else np.zeros(2, np.float32)
+        # The hue matters, not how saturated the light and blur leave it: a unit direction,
+        # shrunk towards zero only for a card with (almost) no colour on it.
+        strength = float(np.linalg.norm(mean_ab))
+        share = min(1.0, float(chromatic.mean()) / 0.03)
+        return mean_ab / max(strength, 1e-6) * min(1.0, strength / 15.0) * share
+
+    @cached_property
+    def hog(self) -> np.ndarray:
+        return hog_pair(self.ink)
+
+    @cached_property
+    def ink_colour(self) -> InkColour:
+        return ink_colour(self.lightness, self.a, self.b, self.ink)
 
 
 @dataclass(frozen=True)
@@ -79,28 +121,7 @@ def face_features(face: np.ndarray, ink_cap: float = 0.0) -> FaceFeatures:
     paper counts alike, so a coloured panel's shade and the light on it stop mattering
     and only shapes are compared (taught decks, see `vision.teach`). The profile says
     which cap its templates were made with (`DeckProfile.ink_cap`)."""
-    lightness, a, b, ink = ink_planes(face)
-    shape_ink = np.minimum(ink, ink_cap) if ink_cap > 0 else ink
-    padded = cv2.copyMakeBorder(shape_ink, SHIFT, SHIFT, SHIFT, SHIFT, cv2.BORDER_REPLICATE)
-    ih, iw = ink.shape
-    shifted = [cv2.resize(padded[SHIFT + dy:SHIFT + dy + ih, SHIFT + dx:SHIFT + dx + iw],
-                          TEMPLATE_SIZE, interpolation=cv2.INTER_AREA).ravel()
-               for dx, dy in SHIFTS]
-    upright = np.asarray(shifted, np.float32)
-    upright -= upright.mean(axis=1, keepdims=True)
-    upright /= np.maximum(np.linalg.norm(upright, axis=1, keepdims=True), 1e-6)
-    symbol = np.concatenate([upright, upright[:, ::-1]])  # a reversed raster is a half turn
-    chroma = np.sqrt(a * a + b * b)
-    chromatic = (ink > 25.0) & (chroma > 18.0)
-    mean_ab = np.array([a[chromatic].mean(), b[chromatic].mean()], np.float32) \
-        if chromatic.any() else np.zeros(2, np.float32)
-    # The hue matters, not how saturated the light and blur leave it: a unit direction,
-    # shrunk towards zero only for a card with (almost) no colour on it.
-    strength = float(np.linalg.norm(mean_ab))
-    share = min(1.0, float(chromatic.mean()) / 0.03)
-    colour = mean_ab / max(strength, 1e-6) * min(1.0, strength / 15.0) * share
-    return FaceFeatures(symbol.astype(np.float32), colour, hog_pair(ink),
-                        ink_colour(lightness, a, b, ink))
+    return FaceFeatures(*ink_planes(face), ink_cap)
 
 
 def ink_planes(face: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -167,7 +188,7 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
     competing label of another symbol class. Within its symbol class (a red 5 and a
     green 5) the colour decides, with its own margin. A profile with a learned reader
     is read by it instead (`classify_learned`)."""
-    if profile.reader is not None and features.hog is not None:
+    if profile.reader is not None:
         return classify_learned(features, profile, thresholds)
     shifts = len(features.symbol) // 2
     symbol = profile.whiten(features.symbol)
