@@ -6,7 +6,7 @@
 The deck is Solo's "alt" printing (a deck of the UNO family drawn as a commercial deck
 might be), its first 54 faces.
 
-* **live**: the simulated table (`vision.render.teaching.sliding_row`) shows rows of 6
+* **live**: the simulated table (`vision.render.teaching.sliding_row`) shows rows of 3
   faces slid and turned a little every frame; `device.live_teaching.LiveTeacher`
   collects until every face has enough views, row after row, then trains in the
   background. Printed: frames looked at, the collector's time, the players' time at the
@@ -34,12 +34,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from device.live_teaching import ENOUGH, POLL_S, LiveTeacher  # noqa: E402
 from device.vision_loop import LatestFrame  # noqa: E402
+from vision.profile import deck_colour  # noqa: E402
 from vision.render.cards import deck_codes  # noqa: E402
 from vision.render.scene import spread_scene  # noqa: E402
 from vision.render.teaching import empty_of, sliding_row  # noqa: E402
 from vision.teach import teach_folder  # noqa: E402
 
-ROW = 6
+ROW = 3
 
 
 class Feed:
@@ -53,13 +54,20 @@ class Feed:
         return LatestFrame(self.render(self.looks), self.looks, self.looks, None, None)
 
 
+def named(code: str) -> str:
+    """The name a host would type: the colour word first ("red R7"), as live teaching
+    takes a card's colour from its name."""
+    colour = deck_colour("solo", code)
+    return f"{colour} {code}" if colour else code
+
+
 def live(codes: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         teacher = LiveTeacher(Path(tmp) / "taught.npz")
         looks, collecting = 0, 0.0
         for start in range(0, len(codes), ROW):
-            row = codes[start:start + ROW]
-            feed = Feed(row, seed=start)
+            row = [named(c) for c in codes[start:start + ROW]]
+            feed = Feed(codes[start:start + ROW], seed=start)
             t0 = time.perf_counter()
             teacher.start(row, feed.latest, lambda: feed.empty)
             while any(f["shots"] < ENOUGH for f in teacher.status()["faces"] if f["label"] in row):
@@ -86,13 +94,13 @@ def photos(codes: list[str]) -> None:
     rng = np.random.default_rng(3)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        rows = ["file,label"]
+        rows = ["file,label,colour"]
         for code in codes:
             for k in range(3):
                 scene = spread_scene("solo", [code], rng, style="alt")
                 name = f"{code}-{k}.jpg"
                 cv2.imwrite(str(folder / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-                rows.append(f"{name},{code}")
+                rows.append(f"{name},{code},{deck_colour('solo', code)}")
         (folder / "labels.csv").write_text("\n".join(rows) + "\n")
         t0 = time.perf_counter()
         taught = teach_folder(folder, folder / "labels.csv", "solo-alt")

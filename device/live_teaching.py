@@ -71,7 +71,7 @@ class LiveTeacher:
         label = self._label(label)
         with self._lock:
             try:
-                self._session = add_frame(self._session, latest.image, label)
+                self._session = add_frame(self._session, latest.image, label, colour_named(label))
             except TeachError as exc:
                 return {"ok": False, "message": str(exc)}
             counts = self._session.counts()
@@ -160,8 +160,8 @@ class LiveTeacher:
             shot_face = warp_card(image, card.corners, CANONICAL_SIZE)
             background = table_around(image, card.corners)
             with self._lock:
-                self._session = add_face(self._session, shot_face, label, source="camera",
-                                         background=background)
+                self._session = add_face(self._session, shot_face, label, colour_named(label),
+                                         source="camera", background=background)
                 face.shots += 1
                 face.last = pose
                 kept += 1
@@ -247,6 +247,14 @@ class LiveTeacher:
         if not isinstance(label, str) or not label.strip():
             raise ValueError("say which card this is (its label)")
         return label.strip()
+
+
+def colour_named(label: str) -> str:
+    """The colour a label names ("Red 7" -> "red"), or "": cards that differ only by
+    colour are told apart by their ink's colour, which the reader then judges."""
+    from vision.colour import INKS, canonical
+    words = [canonical(w) for w in label.replace("-", " ").split()]
+    return next((w for w in words if w in INKS), "")
 
 
 def _moved(last: tuple[float, float, float] | None, pose: tuple[float, float, float], short: float) -> bool:
