@@ -146,8 +146,10 @@ class Appliance:
         if unnoted:
             self.lines["store"] += f" ({unnoted})"
         if missing:
-            log.error("%s", missing)
-            self.lines["store"] += f". WARNING: {missing}"
+            from web.words import english
+            said = english(missing)
+            log.error("%s", said)
+            self.lines["store"] += f". WARNING: {said}"
             self.table.set_status(store_warning=missing)
 
     def _open_camera(self) -> None:

@@ -40,18 +40,17 @@ class KnownStores:
                 entries[path] = since
         return entries
 
-    def missing(self, store: Path) -> str | None:
-        """Words for the screens and the log if `store` was used here before and is not
-        there now; None if it is there or was never used."""
+    def missing(self, store: Path) -> dict | None:
+        """What to say on the screens and in the log ({"code": "store_missing", "params"})
+        if `store` was used here before and is not there now; None if it is there or was
+        never used."""
         key = str(Path(store).absolute())
         if Path(store).exists():
             return None
         since = self._entries().get(key)
         if since is None:
             return None
-        return (f"The store {key} (in use since {since}) was missing at start: a new, empty "
-                f"one was begun there. The earlier matches are not in it; if the old file was "
-                f"moved, stop Deckhand and put it back.")
+        return {"code": "store_missing", "params": {"store": key, "since": since}}
 
     def remember(self, store: Path) -> str | None:
         """Note `store` as used; None, or why the note cannot be written (in words)."""

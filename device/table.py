@@ -89,11 +89,6 @@ def observation_from_json(data: Any, t_ns: int) -> obs.Observation:
         raise IllegalAction("observation_bad", name=str(data["type"])) from None
 
 
-STORE_DOWN = ("Deckhand cannot write to its store, so this was not recorded: {reason}. "
-              "Nothing can change until the store can be written again; the table resumes "
-              "by itself then.")
-
-
 class LiveTable:
     """The running table on top of an `EventStore`. Thread-safe.
 
@@ -414,14 +409,14 @@ class LiveTable:
         if self._store_down is not None:
             self._recheck_store(force=True)
             if self._store_down is not None:
-                raise StoreUnwritable(STORE_DOWN.format(reason=self._store_down))
+                raise StoreUnwritable("store_down", reason=self._store_down)
         try:
             yield
         except StoreUnwritable as exc:
             if getattr(exc, "told", False):   # from a nested write: already said
                 raise
             self._went_down(exc.reason)
-            refusal = StoreUnwritable(STORE_DOWN.format(reason=exc.reason))
+            refusal = StoreUnwritable("store_down", reason=exc.reason)
             refusal.told = True
             raise refusal from exc
 

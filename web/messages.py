@@ -31,6 +31,12 @@ SHARED: dict[str, Entry] = {
     "match_resumed": N_("Back to match {match}."),
     "resume_failed": N_("Match {match} could not be resumed: {why}"),
     "store_error": N_("the saved match could not be read."),
+    "store_down": N_("Deckhand cannot write to its store, so this was not recorded ({reason}). "
+                     "Nothing can change until the store can be written again; the table "
+                     "resumes by itself then."),
+    "store_missing": N_("The store {store} (in use since {since}) was missing at start: a new, "
+                        "empty one was begun there. The earlier matches are not in it; if the "
+                        "old file was moved, stop Deckhand and put it back."),
     # refusals
     "nothing_to_undo": N_("There is nothing to undo."),
     "match_over": N_("The match is over."),

@@ -58,6 +58,8 @@ def present(snapshot: Mapping[str, Any], lang: str,
         "last_card": last_card(snapshot.get("last"), game_name, names, lang),
         "taken": _taken(snapshot),
         "stats": [],
+        "store_warning": speaker.say(status["store_warning"])
+        if isinstance(status.get("store_warning"), Mapping) else str(status.get("store_warning") or ""),
     }
     if view is None:
         return out

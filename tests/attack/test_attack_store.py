@@ -105,7 +105,7 @@ def test_a_store_that_existed_and_is_missing_at_start_is_said_loudly(tmp_path):
                 assert "store_warning" not in state["status"]
             else:
                 warning = state["status"]["store_warning"]
-                assert "was missing at start" in warning and str(db) in warning
+                assert warning["code"] == "store_missing" and warning["params"]["store"] == str(db)
                 page = request(port, "GET", "/phone")[2].decode()
                 assert "was missing at start" in page
         finally:
