@@ -24,6 +24,15 @@ def app(table):
 
 
 @pytest.fixture
+def served(table):
+    """The app around `table` served over real HTTP on a free port: (base URL, table)."""
+    from sse import ServerThread
+    app = create_app(table, host_pin=PIN, secret_key="browser-test", heartbeat=1.0)
+    with ServerThread(app) as srv:
+        yield f"http://127.0.0.1:{srv.port}", table
+
+
+@pytest.fixture
 def client(app):
     return app.test_client()
 

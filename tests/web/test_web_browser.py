@@ -28,13 +28,6 @@ def browser():
 
 
 @pytest.fixture
-def served(table):
-    app = create_app(table, host_pin=PIN, secret_key="browser-test", heartbeat=1.0)
-    with ServerThread(app) as srv:
-        yield f"http://127.0.0.1:{srv.port}", table
-
-
-@pytest.fixture
 def page(browser, served):
     base, _ = served
     context = browser.new_context(viewport={"width": 420, "height": 860})

@@ -6,9 +6,7 @@ from __future__ import annotations
 import pytest
 
 from browsing import chromium, playwright_or_skip
-from conftest import FLIP7, PIN
-from sse import ServerThread
-from web.app import create_app
+from conftest import FLIP7
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -19,13 +17,6 @@ MS = 1_000_000
 def browser():
     with chromium(sync_api, ("--autoplay-policy=no-user-gesture-required",)) as b:
         yield b
-
-
-@pytest.fixture
-def served(table):
-    app = create_app(table, host_pin=PIN, secret_key="browser-test", heartbeat=1.0)
-    with ServerThread(app) as srv:
-        yield f"http://127.0.0.1:{srv.port}", table
 
 
 @pytest.fixture
