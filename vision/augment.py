@@ -17,7 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.profile import motion_kernel
+from vision.profile import card_corners, motion_kernel
 from vision.warp import warp_card
 
 CORNER_JITTER = 0.035   # of the card's width: how far real outlines miss a corner (sd)
@@ -32,12 +32,8 @@ def training_views(face: np.ndarray, rng: np.random.Generator, count: int, size:
         width = rng.uniform(40, 80)   # the reader sees 66 pixels: larger is the same, slower
         height = width * fh / fw
         angle = rng.uniform(0, 2 * np.pi)
-        u = np.array([np.cos(angle), np.sin(angle)])
-        v = np.array([-np.sin(angle), np.cos(angle)])
         side = int(np.ceil(height * 1.4)) + 10
-        centre = np.array([side / 2, side / 2])
-        corners = np.array([centre - u * width / 2 - v * height / 2, centre + u * width / 2 - v * height / 2,
-                            centre + u * width / 2 + v * height / 2, centre - u * width / 2 + v * height / 2])
+        corners = card_corners(width, height, angle, side)
         corners += rng.normal(0, 0.03 * width, (4, 2))          # perspective, a tilted camera
         source = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
         matrix = cv2.getPerspectiveTransform(source, corners.astype(np.float32))

@@ -176,6 +176,15 @@ def symbol_classes(templates: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.asarray([numbering[r] for r in roots], np.int64)
 
 
+def card_corners(width: float, height: float, angle: float, side: int) -> np.ndarray:
+    """The corners (top left first, clockwise) of a `width` × `height` card turned by
+    `angle` radians about the centre of a `side` × `side` picture."""
+    u = np.array([np.cos(angle), np.sin(angle)])
+    v = np.array([-np.sin(angle), np.cos(angle)])
+    centre = np.array([side / 2, side / 2])
+    return np.array([centre - u * width / 2 - v * height / 2, centre + u * width / 2 - v * height / 2,
+                     centre + u * width / 2 + v * height / 2, centre - u * width / 2 + v * height / 2])
+
 def camera_views(face: np.ndarray, rng: np.random.Generator, count: int,
                  harsh: bool = False) -> list[np.ndarray]:
     """`count` upright faces (WORK_SIZE) as the camera would deliver them: the card
@@ -191,12 +200,8 @@ def camera_views(face: np.ndarray, rng: np.random.Generator, count: int,
         width = rng.uniform(52, 110) if harsh else rng.uniform(58, 100)
         height = width * fh / fw
         angle = rng.uniform(0, 2 * np.pi)
-        u = np.array([np.cos(angle), np.sin(angle)])
-        v = np.array([-np.sin(angle), np.cos(angle)])
         size = int(np.ceil(height * 1.3)) + 8
-        centre = np.array([size / 2, size / 2])
-        corners = np.array([centre - u * width / 2 - v * height / 2, centre + u * width / 2 - v * height / 2,
-                            centre + u * width / 2 + v * height / 2, centre - u * width / 2 + v * height / 2])
+        corners = card_corners(width, height, angle, size)
         corners += rng.normal(0, 0.012 * width, (4, 2))
         source = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
         matrix = cv2.getPerspectiveTransform(source, corners.astype(np.float32))
