@@ -41,6 +41,8 @@ class RunOptions:
     speak: str | None = None           # a language: speak the changes (overrides [speech])
     rounds: int | None = None          # cap each simulated match (tests)
     fps: float | None = None
+    profile: str | None = None         # a taught deck's file (or a built-in printing) to read
+    sim_deck: str = "deckhand"         # the simulated table's printing: deckhand or alt
 
 
 class Appliance:
@@ -58,6 +60,7 @@ class Appliance:
         self.lights = None
         self.scene = None
         self.bots = None
+        self.decks = None
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._started = time.monotonic()
@@ -152,8 +155,12 @@ class Appliance:
             self.lines["store"] += f". WARNING: {said}"
             self.table.set_status(store_warning=missing)
 
+    def _store_dir(self) -> Path:
+        return Path(self.options.db or self.config.store_path).parent
+
     def _open_camera(self) -> None:
         from device.camera.auto import open_source
+        from device.decks import DeckSwitch, TaughtDecks
         from device.vision_loop import VisionLoop
         settings = self.config.camera
         spec = self.options.camera or settings.source
@@ -164,14 +171,33 @@ class Appliance:
         empty = None
         if source.name == "sim":
             from device.simtable import SimScene
-            self.scene = SimScene(self._game(), self.options.seed, settings.size)
+            self.scene = SimScene(self._game(), self.options.seed, settings.size,
+                                  style=self.options.sim_deck)
             source._render = self.scene.render   # the sim source draws the bots' table
             zones = self.scene.zone_rects()
             empty = self.scene.empty_frame()
-        self.vision = VisionLoop(source, self.table, zones, make_recognizer=_recognizer,
-                                 make_tracker=_tracker, empty_table=empty).start()
+        taught = TaughtDecks(self._store_dir(), self.options.profile or settings.profile)
+        self.vision = VisionLoop(source, self.table, zones,
+                                 make_recognizer=_deck_recognizer(taught),
+                                 make_tracker=_tracker, empty_table=empty)
+        self.decks = DeckSwitch(taught, self.table, self.vision.reload_recognizer)
+        self.lines["deck"] = self._deck_line()
+        self.vision.start()
         self.table.set_status(camera="ok")
         self.lines["camera"] = why
+
+    def _deck_line(self) -> str:
+        """The deck the camera reads for the game at start (a taught deck's file is read
+        now, so a damaged one is said at start-up)."""
+        from web.words import english
+        game = self.decks.game() or (self._game() if self.scene is not None else None)
+        if game is None:
+            return "the printed deck of each game, or its taught deck (decided when a match starts)"
+        in_use = self.decks.decks.in_use(game)
+        line = english(in_use.said(), game)
+        if in_use.problem is not None:
+            line += " " + english(in_use.problem, game)
+        return line
 
     def _camera_status(self, status: str, *args: Any) -> None:
         self.table.set_status(camera=status)
@@ -294,9 +320,10 @@ class Appliance:
         camera = None
         if self.vision is not None:
             from device.live_teaching import LiveTeacher
-            store_dir = Path(self.options.db or self.config.store_path).parent
-            camera = CameraView(self.vision, teacher=LiveTeacher(store_dir / "taught-deck.npz"),
-                                save_zones=self._save_zones)
+            teacher = LiveTeacher(self._store_dir() / "taught-deck.npz", on_trained=self.decks.trained,
+                                  colour_of=self.decks.colour_of)
+            camera = CameraView(self.vision, teacher=teacher, save_zones=self._save_zones,
+                                decks=self.decks)
         pin_check = None
         if not self.options.host_pin and self.config.host_pin_hash:
             from device.config import verify_pin
@@ -316,9 +343,19 @@ class Appliance:
 
 
 def _recognizer(game: str, empty: Any):
+    """The printed deck's recognizer (the closed-loop harness reads with it)."""
     from vision.pipeline import Recognizer
     from vision.profile import builtin_profile
     return Recognizer.create(builtin_profile(game), empty)
+
+
+def _deck_recognizer(decks: Any):
+    """A recognizer factory reading each game with the deck `decks` (device.decks.
+    TaughtDecks) says: the taught one or the printed one."""
+    def make(game: str, empty: Any):
+        from vision.pipeline import Recognizer
+        return Recognizer.create(decks.profile(game), empty)
+    return make
 
 
 def _tracker(zones: dict):

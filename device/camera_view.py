@@ -1,5 +1,6 @@
 """What the web's vision pages see of the camera (web.camera.CameraProvider): the newest
-frame as JPEG, the cards found in it, the zones, and live teaching of a deck."""
+frame as JPEG, the cards found in it, the zones, live teaching of a deck, and which deck
+the camera reads (device.decks.DeckSwitch)."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -11,10 +12,12 @@ from device.vision_loop import VisionLoop
 
 class CameraView:
     def __init__(self, loop: VisionLoop, *, teacher: Callable[[str, Any], dict[str, Any]] | None = None,
-                 save_zones: Callable[[dict[str, list[float]]], None] | None = None):
+                 save_zones: Callable[[dict[str, list[float]]], None] | None = None,
+                 decks: Any = None):
         self._loop = loop
         self._teacher = teacher
         self._save_zones = save_zones
+        self._decks = decks
 
     def latest_jpeg(self) -> bytes | None:
         latest = self._loop.latest
@@ -91,3 +94,19 @@ class CameraView:
         if self._teacher is None or not hasattr(self._teacher, "status"):
             return {"available": False}
         return {"available": True, **self._teacher.status()}
+
+    # -- the deck the camera reads (device.decks.DeckSwitch) ------------------------------
+
+    def deck(self) -> dict[str, Any] | None:
+        """The deck read for the match being played, or None (no match, or no decks)."""
+        in_use = self._decks.in_use() if self._decks is not None else None
+        return None if in_use is None else {**in_use.to_json(), "said": in_use.said()}
+
+    def choose_deck(self, which: str) -> dict[str, Any]:
+        """Read the printed deck or the taught one; device.decks.DeckError (a ValueError
+        with the message in `.said`) when it cannot."""
+        if self._decks is None:
+            from device.decks import DeckError, message
+            raise DeckError(message("deck_no_choice"))
+        in_use = self._decks.choose(which)
+        return {**in_use.to_json(), "said": in_use.said()}

@@ -96,6 +96,7 @@ class CameraSettings:
     width: int = 640
     height: int = 480
     fps: float = 30.0
+    profile: str | None = None   # a taught deck's file (or a built-in printing) to read
 
     @property
     def size(self) -> tuple[int, int]:
@@ -374,7 +375,7 @@ def _check_pins(seats: tuple[SeatPins, ...], turn_button: int | None, buzzer: in
 
 
 def _parse_camera(data: Mapping[str, Any]) -> CameraSettings:
-    _no_unknown_keys(data, {"source", "width", "height", "fps"}, "camera")
+    _no_unknown_keys(data, {"source", "width", "height", "fps", "profile"}, "camera")
     source = data.get("source", "auto")
     if not isinstance(source, str) or not source:
         raise ConfigError("camera.source", "must be a string such as \"auto\", \"usb:0\" or \"replay:PATH\"")
@@ -388,7 +389,11 @@ def _parse_camera(data: Mapping[str, Any]) -> CameraSettings:
         if value != int(value) or int(value) % 2:
             raise ConfigError(f"camera.{key}", f"must be an even whole number of pixels, not {value:g}")
     fps = _number(data, "fps", "camera", 30.0, minimum=1.0, maximum=120.0)
-    return CameraSettings(source=source, width=int(width), height=int(height), fps=fps)
+    profile = data.get("profile")
+    if profile is not None and (not isinstance(profile, str) or not profile.strip()):
+        raise ConfigError("camera.profile", "must be the path of a taught deck's profile file")
+    return CameraSettings(source=source, width=int(width), height=int(height), fps=fps,
+                          profile=str(Path(profile.strip()).expanduser()) if profile else None)
 
 
 def parse_zone(value: Any, key: str) -> Zone:

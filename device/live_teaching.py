@@ -6,8 +6,10 @@ and keeps a shot of every face whenever it has moved or turned since its last sh
 card lying still teaches nothing new). Each face has enough at `ENOUGH` shots; the page
 shows the count per face. Training (`vision.teach.finish`: the learned reader and an
 honest self-check on held-out shots) runs in a background thread with its progress on
-the page; the profile is saved beside the event store. "Teach" on one frame (the older
-single-shot button) adds one shot and trains in the background too.
+the page; the profile is saved beside the event store, and `on_trained` (the appliance's
+`device.decks.DeckSwitch.trained`) makes the camera read it for the game it fits; what it
+says is shown on the page. "Teach" on one frame (the older single-shot button) adds one
+shot and trains in the background too.
 
 All state is in one `LiveTeacher` per appliance, behind a lock; `status()` is what the
 page polls.
@@ -47,11 +49,13 @@ class TeachState:
     message: str = ""
     trained_at: float = 0.0
     trained_seconds: float = 0.0
+    deck: dict[str, Any] | None = None    # what became of the trained deck (a message)
 
 
 class LiveTeacher:
     def __init__(self, profile_path: Path, name: str = "taught deck",
-                 on_trained: Callable[[Any], None] | None = None):
+                 on_trained: Callable[[Any], dict[str, Any] | None] | None = None,
+                 colour_of: Callable[[str], str] | None = None):
         from vision.teach import start_session
         self.path = Path(profile_path)
         self._session = start_session(name)
@@ -61,6 +65,7 @@ class LiveTeacher:
         self._trainer: threading.Thread | None = None
         self._stop = threading.Event()
         self._on_trained = on_trained
+        self._colour_of = colour_of
 
     # -- one frame, one shot (the "Teach" button) ----------------------------------------
 
@@ -71,7 +76,7 @@ class LiveTeacher:
         label = self._label(label)
         with self._lock:
             try:
-                self._session = add_frame(self._session, latest.image, label, colour_named(label))
+                self._session = add_frame(self._session, latest.image, label, self._colour(label))
             except TeachError as exc:
                 return {"ok": False, "message": str(exc)}
             counts = self._session.counts()
@@ -160,7 +165,7 @@ class LiveTeacher:
             shot_face = warp_card(image, card.corners, CANONICAL_SIZE)
             background = table_around(image, card.corners)
             with self._lock:
-                self._session = add_face(self._session, shot_face, label, colour_named(label),
+                self._session = add_face(self._session, shot_face, label, self._colour(label),
                                          source="camera", background=background)
                 face.shots += 1
                 face.last = pose
@@ -197,9 +202,12 @@ class LiveTeacher:
                 lines, message = taught.check.lines(), f"trained on {len(session.shots)} shots"
             except (TeachError, OSError) as exc:
                 taught, lines, message = None, [], f"training failed: {exc}"
+            # the deck is put to use before the page hears that training is over
+            said = self._on_trained(taught.profile) if taught is not None and self._on_trained else None
             with self._lock:
                 self._state.result = lines
                 self._state.message = message
+                self._state.deck = said
                 self._state.trained_seconds = round(time.monotonic() - started, 1)
                 self._state.trained_at = time.time()
                 again = self._state.stale
@@ -207,8 +215,6 @@ class LiveTeacher:
                 if not again:
                     self._state.training = False
                     self._state.progress = 1.0
-            if taught is not None and self._on_trained is not None:
-                self._on_trained(taught.profile)
             if not again:
                 return
 
@@ -236,8 +242,13 @@ class LiveTeacher:
                     "faces": [{"label": f.label, "shots": f.shots, "enough": f.shots >= ENOUGH}
                               for f in s.faces.values()],
                     "training": s.training, "progress": s.progress, "check": list(s.result),
-                    "message": s.message, "seconds": s.trained_seconds,
+                    "message": s.message, "seconds": s.trained_seconds, "deck": s.deck,
                     "profile": str(self.path) if s.trained_at else None}
+
+    def _colour(self, label: str) -> str:
+        """The colour of the card a label names: the game's own (a card code or name,
+        when the appliance says it), else a colour word in the label."""
+        return (self._colour_of(label) if self._colour_of is not None else "") or colour_named(label)
 
     def _face(self, label: str) -> FaceProgress:
         return self._state.faces.setdefault(label, FaceProgress(label))

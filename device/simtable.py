@@ -182,9 +182,10 @@ class SimScene:
 
     def __init__(self, game: str, seed: int, size: tuple[int, int] = (640, 480),
                  noise: float = 2.0, table: str = "felt", blur: float = 0.0,
-                 card_width: float = 0.16, light: str = "warm"):
+                 card_width: float = 0.16, light: str = "warm", style: str = "deckhand"):
         from vision.render.scene import SceneSpec, set_table
         self.game = game
+        self.style = style      # the cards' printing (vision.render.cards.STYLES)
         self._rng = np.random.default_rng(seed)
         self._spec = SceneSpec(table=table, tilt_deg=8.0, light=light, noise=noise, blur=blur,
                                jpeg_quality=None, size=size, card_width=card_width)
@@ -272,7 +273,7 @@ class SimScene:
     def _render(self, placements: list, hand: Any) -> np.ndarray:
         from vision.render.scene import compose
         scene = compose(self._table, self.game, placements, self._frame_rng,
-                        [hand] if hand is not None else [])
+                        [hand] if hand is not None else [], style=self.style)
         self.frames_rendered += 1
         return scene.image
 

@@ -159,6 +159,14 @@ class VisionLoop:
             self._empty = image.copy()
             self._game = None    # the recognizer is rebuilt with the new picture
 
+    def reload_recognizer(self) -> None:
+        """Read with a new recognizer (`make_recognizer` gives another deck now) from the
+        next frame on. The camera thread builds it between two frames, so no frame is
+        read half with each deck; the cards lying on the table then are taken as already
+        there, as after a restart (a card the old deck could not read is not played late)."""
+        with self._lock:
+            self._game = None
+
 
 class ZoneTracker:
     """`vision.track` (a pure state machine) held for one camera: `update(reading, t_ns)`

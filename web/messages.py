@@ -91,6 +91,21 @@ SHARED: dict[str, Entry] = {
     "deck_has_only": NP_("The deck has only {count} {card}.", "The deck has only {count} × {card}.", "count"),
     "setting_at_least_1": N_("The setting “{setting}” must be at least 1."),
     "setting_not_negative": N_("The setting “{setting}” cannot be negative."),
+    # the deck the camera reads (device.decks)
+    "deck_printed": N_("The camera reads Deckhand's printed {game} deck."),
+    "deck_taught": N_("The camera reads the taught deck “{name}”: it knows {known} of the {total} {game} cards."),
+    "deck_not_for_game": NP_("The taught deck “{name}” does not fit {game}: {names} is not a {game} card.",
+                             "The taught deck “{name}” does not fit {game}: {names} are not {game} cards.",
+                             "count"),
+    "deck_unreadable": N_("The taught deck could not be read: {why}. The camera reads the printed deck."),
+    "deck_none_taught": N_("No deck has been taught for {game} yet."),
+    "deck_bad_choice": N_("Choose the printed deck or the taught one."),
+    "deck_no_choice": N_("This camera cannot change the deck it reads."),
+    "deck_now_read": N_("The camera now reads {game} with the taught deck “{name}”."),
+    "deck_kept_for": N_("The taught deck “{name}” is kept for {games}: the camera reads it when a match starts."),
+    "deck_fits_no_game": N_("No game has all the cards of the taught deck “{name}” ({names}): name each "
+                            "card as the list of cards does, then teach again."),
+    "deck_not_saved": N_("The taught deck could not be saved ({why})."),
     "demand_number": N_("a {number}"),
     "demand_colour": N_("a {colour_f} card"),
 }

@@ -27,6 +27,13 @@ def add_parser(sub) -> None:
     p.add_argument("--no-bots", action="store_true", help="the simulated table waits for people")
     p.add_argument("--speak", nargs="?", const="en", default=None, choices=("en", "fr"),
                    help="say what happens aloud with espeak-ng, in English (default) or French")
+    p.add_argument("--profile", default=None,
+                   help="a taught deck to read: a profile file from `deckhand teach` (or a built-in "
+                        "printing such as flip7/alt), for the games whose cards it has (default: "
+                        "[camera] profile, else the deck taught live for the game, else the printed deck)")
+    p.add_argument("--sim-deck", choices=("deckhand", "alt"), default="deckhand",
+                   help="the simulated table's printing: Deckhand's (default) or the alternative one, "
+                        "a deck the printed profile cannot read (to try teaching at the table)")
     p.add_argument("--threads", type=int, default=None,
                    help="web threads for ordinary requests (live streams have their own, capped)")
     p.set_defaults(func=run)
@@ -60,9 +67,15 @@ def run(args) -> int:
     if args.speed <= 0:
         print("deckhand run: --speed must be more than 0", file=sys.stderr)
         return 2
+    from device.commands.recognize import builtin_profiles
+    if args.profile is not None and args.profile not in builtin_profiles() and not Path(args.profile).is_file():
+        print(f"deckhand run: there is no profile file {args.profile!r} (teach one with `deckhand teach`, "
+              f"or name a built-in printing: {', '.join(builtin_profiles())})", file=sys.stderr)
+        return 2
     options = RunOptions(game=game, players=args.players, seed=args.seed, speed=args.speed,
                          camera=args.camera, db=args.db, host_pin=args.host_pin,
-                         bots=False if args.no_bots else None, speak=args.speak)
+                         bots=False if args.no_bots else None, speak=args.speak,
+                         profile=args.profile, sim_deck=args.sim_deck)
     port = args.port or config.server.port
     bind = args.bind or config.server.bind or ("0.0.0.0" if is_raspberry_pi() else "127.0.0.1")
     problem = port_problem(bind, port)

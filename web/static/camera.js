@@ -24,8 +24,29 @@
       li.textContent = (d.label || d.card || "?") + " — " + Math.round((d.confidence || 0) * 100) + "%" + (d.zone ? " (" + d.zone + ")" : "");
       list.appendChild(li);
     });
+    showDeck(data.deck);
     document.dispatchEvent(new CustomEvent("deckhand:camera", { detail: data }));
   }
+  var deckSaid = document.getElementById("deck-said"), deckProblem = document.getElementById("deck-problem");
+  var deckSwitch = document.getElementById("deck-switch");
+  var idleWords = deckSaid ? deckSaid.textContent : "";
+  function showDeck(deck) {
+    if (!deckSaid) return;
+    deckSaid.textContent = deck ? deck.said : idleWords;
+    deckProblem.hidden = !(deck && deck.problem);
+    deckProblem.textContent = (deck && deck.problem) || "";
+    if (!deckSwitch) return;
+    deckSwitch.hidden = !deck;
+    if (!deck) return;
+    document.getElementById("deck-printed").disabled = deck.reading === "printed";
+    document.getElementById("deck-taught").disabled = deck.reading === "taught" || !deck.taught_available;
+  }
+  if (deckSwitch) deckSwitch.addEventListener("click", function (e) {
+    var which = e.target.getAttribute("data-deck");
+    if (!which) return;
+    window.deckhand.post("/api/camera/deck", { deck: which })
+      .then(function (r) { showDeck(r.deck); }).catch(function () {});
+  });
   function tick() {
     fetch("/api/camera", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(draw)
       .catch(function () {}).then(function () {
@@ -50,6 +71,7 @@
     document.getElementById("live-progress").value = s.progress || 0;
     document.getElementById("live-percent").textContent = Math.round((s.progress || 0) * 100) + " %";
     document.getElementById("live-check").textContent = (s.check || []).join("\n");
+    document.getElementById("live-deck").textContent = s.deck || "";
   }
   function teachTick() {
     fetch("/api/camera/teaching", { credentials: "same-origin" }).then(function (r) { return r.json(); })

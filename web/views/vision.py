@@ -1,14 +1,16 @@
 """Teaching and calibration pages for vision: the live camera frame with detected cards
-outlined and labelled, the zones, and "teach this card". Viewing is open; teaching and
-changing zones need the host. Without a camera the pages say so."""
+outlined and named, the zones, "teach this card", and which deck the camera reads (the
+printed one or a taught one). Viewing is open; teaching, changing zones and switching the
+deck need the host. Without a camera the pages say so."""
 from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, render_template
 
 from engine.games import available_games
 from web.cards import deck_cards
-from web.names import game_title
+from web.names import card_name, game_title
 from web.request import current_lang, deckhand, error, json_body, require_host
+from web.words import say
 
 bp = Blueprint("vision", __name__)
 
@@ -41,7 +43,47 @@ def camera_state():
     camera = deckhand().camera
     if camera is None:
         return jsonify({"camera": False, "detections": [], "zones": {}})
-    return jsonify({"camera": True, "detections": camera.detections(), "zones": camera.zones()})
+    lang, game = current_lang(), _game()
+    detections = camera.detections()
+    if game is not None:   # a card the camera knows is named as the screens name it
+        detections = [{**d, "label": card_name(game, d["card"], lang)} if d.get("card") else d
+                      for d in detections]
+    answer = {"camera": True, "detections": detections, "zones": camera.zones()}
+    if hasattr(camera, "deck"):
+        answer["deck"] = _deck_words(camera.deck(), lang)
+    return jsonify(answer)
+
+
+def _game() -> str | None:
+    return ((deckhand().table.snapshot().get("match") or {}).get("game")) or None
+
+
+def _deck_words(deck, lang: str):
+    """The deck being read, its messages put into words for this reader."""
+    if deck is None:
+        return None
+    game = deck.get("game")
+    return {**deck, "said": say(deck["said"], lang, game),
+            "problem": say(deck["problem"], lang, game) if deck.get("problem") else None}
+
+
+@bp.post("/api/camera/deck")
+@require_host
+def choose_deck():
+    """{"deck": "printed" | "taught"}: the deck the camera reads for the match being played."""
+    camera = deckhand().camera
+    if camera is None or not hasattr(camera, "choose_deck"):
+        return error("no camera is connected", 404)
+    data, refusal = json_body()
+    if refusal:
+        return refusal
+    lang = current_lang()
+    try:
+        deck = camera.choose_deck(data.get("deck"))
+    except ValueError as exc:
+        said = getattr(exc, "said", None)
+        return error(say(said, lang, getattr(exc, "game", None)) if said else str(exc), 409)
+    return jsonify({"deck": _deck_words(deck, lang)})
 
 
 def _valid_zones(data) -> str | None:
@@ -103,7 +145,10 @@ def teaching_status():
     camera = _live_teaching()
     if camera is None:
         return jsonify({"available": False})
-    return jsonify(camera.teach_status())
+    status = camera.teach_status()
+    if status.get("deck"):   # what became of the trained deck, in words
+        status = {**status, "deck": say(status["deck"], current_lang(), _game())}
+    return jsonify(status)
 
 
 @bp.post("/api/camera/teaching/start")
