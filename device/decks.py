@@ -4,8 +4,8 @@ A taught deck (live at the table, `deckhand teach`, or a file named with `deckha
 --profile` / `[camera] profile`) labels its cards as the host named them. The referee
 takes the game's card codes, so a taught deck is read for a game only when every one of
 its labels is a card of that game: its code ("R7") or its name as the screens say it, in
-English or French ("Red 7", « Rouge 7 »), in any case (`fit_to_game`). A deck with other
-cards is refused in words, naming them.
+English or French ("Red 7", « Rouge 7 »), in any case and word order (`fit_to_game`). A
+deck with other cards is refused in words, naming them.
 
 `TaughtDecks` keeps, per game, the taught deck (files `taught-<game>.npz` beside the event
 store; a named file comes first for the games it fits) and the host's choice between it
@@ -56,8 +56,10 @@ class DeckError(ValueError):
 # --- labels to card codes -------------------------------------------------------------
 
 def _key(text: str) -> str:
+    """A label as compared: case, spacing and word order ignored ("7 rouge" is « Rouge 7 »;
+    no two cards of a game share their words)."""
     text = unicodedata.normalize("NFKC", str(text)).casefold().replace("×", "x").replace("’", "'")
-    return " ".join(text.split())
+    return " ".join(sorted(text.split()))
 
 
 @lru_cache(maxsize=None)

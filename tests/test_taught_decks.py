@@ -43,7 +43,7 @@ class Printed:
 
 
 def test_labels_name_the_cards_of_a_game_by_code_or_by_name_in_either_language():
-    assert card_code("solo", "Red 7") == card_code("solo", " r7 ") == card_code("solo", "ROUGE  7") == "R7"
+    assert card_code("solo", "Red 7") == card_code("solo", " r7 ") == card_code("solo", "ROUGE  7") == card_code("solo", "7 rouge") == "R7"
     assert card_code("flip7", "×2") == card_code("flip7", "x2") == "x2"
     assert card_code("flip7", "Gel") == card_code("flip7", "freeze") == "FREEZE"
     assert card_code("raj", "Blue 3") == "blue:3" and card_code("raj", "+2") == "P2"
