@@ -311,9 +311,11 @@ class DeckSwitch:
         return message("deck_kept_for", name=profile.name, games=games)
 
     def colour_of(self, label: str) -> str:
-        """The colour of the card `label` names in the game being played ("" if none or
-        not a card of it): live teaching tells the reader the ink to expect."""
-        from vision.profile import deck_colour
+        """The colour of the card `label` names in the game being played, or with no match
+        in every game that has it ("" if none, or if games differ): live teaching tells
+        the reader the ink to expect."""
+        from vision.profile import GAMES, deck_colour
         game = self.game()
-        code = card_code(game, label) if game is not None else None
-        return deck_colour(game, code) if code is not None else ""
+        colours = {deck_colour(g, code) for g in ([game] if game else GAMES)
+                   for code in [card_code(g, label)] if code is not None}
+        return colours.pop() if len(colours) == 1 else ""

@@ -138,6 +138,8 @@ def test_the_end_of_training_puts_the_deck_to_use_for_the_game_it_fits(tmp_path)
         "No game has all the cards of the taught deck “my deck” (Skip): name each card as the list of cards does, then teach again."
     with pytest.raises(DeckError, match="^No match is being played: start one first.$"):
         switch.choose("printed")
+    assert switch.colour_of("R3") == "red" and switch.colour_of("Blue 3") == "blue"   # in every game
+    assert switch.colour_of("Freeze") == "" and switch.colour_of("Skip") == ""
     table.new_match(sim_spec("solo", 2, 1).to_json(), "host")
     assert switch.in_use().game == "solo" and not switch.in_use().taught
     assert switch.colour_of("Red 7") == "red" and switch.colour_of("G-MISS") == "green"

@@ -75,3 +75,50 @@ def test_the_host_teaches_a_row_of_cards_live_and_sees_the_progress(table, tmp_p
         assert "held-out" in page.locator("#live-check").inner_text()
         browser.close()
     assert (tmp_path / "taught.npz").exists()
+
+
+def test_everyone_sees_which_deck_is_read_and_the_host_switches_it(table, tmp_path):
+    from device.decks import DeckSwitch, TaughtDecks
+    from device.simtable import sim_spec
+    from vision.profile import builtin_profile, profile_from_faces
+    from vision.render.cards import render_card
+    table.new_match(sim_spec("solo", 3, 1).to_json(), "host")
+    decks = TaughtDecks(tmp_path, printed=builtin_profile)
+    taught = profile_from_faces("kitchen deck", [(name, "", render_card("solo", code, "alt"))
+                                                 for name, code in (("Red 7", "R7"), ("Bleu 2", "B2"))], views=1)
+    decks.install(taught, "solo")
+    reloads = []
+    camera = CameraView(SimulatedTable(["R7"]), teacher=LiveTeacher(tmp_path / "taught.npz"),
+                        decks=DeckSwitch(decks, table, lambda: reloads.append(1)))
+    app = create_app(table, host_pin=PIN, secret_key="browser-test", camera=camera)
+    taught_words = "The camera reads the taught deck “kitchen deck”: it knows 2 of the 55 Solo cards."
+    with ServerThread(app) as srv, sync_api.sync_playwright() as p:
+        base = f"http://127.0.0.1:{srv.port}"
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        phone = browser.new_page(viewport={"width": 420, "height": 900})
+        phone.set_default_timeout(10_000)
+        phone.goto(f"{base}/camera")
+        phone.wait_for_function(f"() => document.getElementById('deck-said').textContent === {taught_words!r}")
+        assert phone.locator("#deck-switch").count() == 0        # a phone cannot switch
+        french = browser.new_page(locale="fr-FR", extra_http_headers={"Accept-Language": "fr"})
+        french.goto(f"{base}/camera")
+        french.wait_for_function("() => document.getElementById('deck-said').textContent.startsWith("
+                                 "'La caméra lit le jeu appris « kitchen deck »')")
+        host = browser.new_page(viewport={"width": 420, "height": 900})
+        host.set_default_timeout(10_000)
+        host.goto(f"{base}/host")
+        host.fill("input[name=pin]", PIN)
+        host.click("button[type=submit]")
+        host.wait_for_selector("#match-form")
+        host.goto(f"{base}/camera")
+        host.wait_for_function(f"() => document.getElementById('deck-said').textContent === {taught_words!r}")
+        assert host.locator("#deck-taught").is_disabled() and host.locator("#deck-printed").is_enabled()
+        host.click("#deck-printed")
+        host.wait_for_function("() => document.getElementById('deck-said').textContent === "
+                               "\"The camera reads Deckhand's printed Solo deck.\"")
+        phone.wait_for_function("() => document.getElementById('deck-said').textContent === "
+                                "\"The camera reads Deckhand's printed Solo deck.\"")
+        host.click("#deck-taught")
+        host.wait_for_function(f"() => document.getElementById('deck-said').textContent === {taught_words!r}")
+        browser.close()
+    assert reloads == [1, 1] and decks.in_use("solo").taught
