@@ -3,6 +3,13 @@
 `device` passes an object of this shape to `create_app(camera=...)`; without one the
 teaching and calibration pages say "no camera". Coordinates are normalized to the frame
 (0..1, origin top left), the same convention as the vision zones.
+
+A provider may also offer live teaching (`teach_start`, `teach_stop`, `teach_train`,
+`teach_status`) and the deck it reads: `deck()` (None without a match, else {"game",
+"reading": "printed" | "taught", "taught_available", "name", "known", "total", "said":
+message, "problem": message | None}, messages as {"code", "params"} for web.words.say) and
+`choose_deck("printed" | "taught")` (the same, or a ValueError whose `said` is the
+refusal's message); device.camera_view.CameraView has them all.
 """
 from __future__ import annotations
 

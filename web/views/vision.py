@@ -18,8 +18,7 @@ bp = Blueprint("vision", __name__)
 @bp.get("/camera")
 def camera_page():
     d = deckhand()
-    snapshot = d.table.snapshot()
-    game = ((snapshot.get("match") or {}).get("game")) or None
+    game = _game()
     games = [game] if game else available_games()
     lang = current_lang()
     labels = [{**c, "label": f"{game_title(g)}: {c['label']}" if len(games) > 1 else c["label"]}
