@@ -194,3 +194,20 @@ def test_a_damaged_taught_deck_falls_back_to_the_printed_deck_in_words(tmp_path,
     finally:
         appliance.stop()
 
+
+
+def test_a_profile_named_at_start_is_read_for_its_game(tmp_path):
+    """`deckhand run --profile FILE` (RunOptions.profile): the named file, labelled with the
+    cards' names, is the deck read for Flip 7 from the start."""
+    from vision.profile import profile_from_faces, save_profile
+    from vision.render.cards import render_card
+    named = save_profile(profile_from_faces("deck from photos", [
+        (name, "", render_card("flip7", code, "alt")) for name, code in (("Freeze", "FREEZE"), ("×2", "x2"))],
+        views=1), tmp_path / "photos.npz")
+    appliance = appliance_for(tmp_path / "store", profile=str(named))
+    try:
+        assert appliance.lines["deck"] == \
+            "The camera reads the taught deck “deck from photos”: it knows 2 of the 22 Flip 7 cards."
+        assert appliance.decks.decks.profile("flip7").labels == ("FREEZE", "x2")
+    finally:
+        appliance.stop()
