@@ -170,45 +170,87 @@ def speed(game: str, frames: int, seed: int) -> dict[str, float]:
             "card_p95": float(np.percentile(card_ms, 95)) if card_ms else float("nan")}
 
 
-def _run_clip(clip, profile, settings: TrackSettings = TrackSettings()) -> list[tuple[int, object]]:
-    """Events a tracker reports over a clip, primed with what lies there at its start."""
+def _clip_readings(clip, profile) -> list:
+    """Every frame of a clip read as the camera loop reads it: through `StillFrames`, so a
+    frame like the last one read gets that reading again."""
     recognizer = Recognizer.create(profile, clip.empty)
+    still = StillFrames()
+    return [still.read(recognizer, frame) for frame in clip.frames]
+
+
+def _run_clip(clip, readings, settings: TrackSettings = TrackSettings()) -> list[tuple[int, object]]:
+    """Events a tracker reports over a clip's readings, primed with what lies there at its
+    start."""
     size = (clip.frames[0].shape[1], clip.frames[0].shape[0])
     state = start([zone_from_polygon(name, poly, size) for name, poly in clip.zones.items()], settings)
-    state = prime(state, recognizer.read(clip.frames[0]))
+    state = prime(state, readings[0])
     events = []
-    for i, frame in enumerate(clip.frames[1:], start=1):
-        state, seen = step(state, recognizer.read(frame), i)
+    for i, reading in enumerate(readings[1:], start=1):
+        state, seen = step(state, reading, i)
         events += [(i, e) for e in seen]
     return events
 
 
-def tracker(game: str, passes: int, seed: int, settings: TrackSettings = TrackSettings()) -> dict[str, object]:
+def tracker(game: str, passes: int, seed: int, settings: list[TrackSettings] | None = None,
+            pace: int = 1) -> list[dict[str, object]]:
     """False plays over hand passes and put-backs; landings seen and their delay; piles
-    taken."""
+    taken: one tally per tracker setting, all over the same clips read once. `pace`: the
+    clips have that many times the frames (2: a 30 fps camera, 1: 15 fps)."""
+    settings = settings or [TrackSettings()]
     profile = builtin_profile(game)
-    run_clip = functools.partial(_run_clip, settings=settings)
     rng = np.random.default_rng(seed)
-    false_plays = sum(len(run_clip(hand_pass_sequence(game, rng), profile)) for _ in range(passes))
-    putbacks = max(1, passes // 10)
-    putback_plays = sum(len(run_clip(pickup_putback_sequence(game, rng), profile)) for _ in range(putbacks))
-    landings = max(1, passes // 10)
-    seen, delays, wrong = 0, [], 0
-    for _ in range(landings):
+    tallies = [{"settings": s, "passes": passes, "false_plays": 0, "putbacks": 0, "putback_plays": 0,
+                "landings": 0, "landed_seen": 0, "landed_wrong": 0, "delays": [], "takes": 0,
+                "cleared": 0} for s in settings]
+
+    clips = [0]
+
+    def each(clip):
+        clips[0] += 1
+        if clips[0] % 100 == 0:
+            print(f"    ({clips[0]} clips read)", file=sys.stderr, flush=True)
+        readings = _clip_readings(clip, profile)
+        return [(t, _run_clip(clip, readings, t["settings"])) for t in tallies]
+
+    for _ in range(passes):
+        for t, events in each(hand_pass_sequence(game, rng, frames=16 * pace)):
+            t["false_plays"] += len(events)
+    for _ in range(max(1, passes // 10)):
+        for t, events in each(pickup_putback_sequence(game, rng, reach=4 * pace, hold=4 * pace,
+                                                      still_after=6 * pace)):
+            t["putbacks"] += 1
+            t["putback_plays"] += len(events)
+    for _ in range(max(1, passes // 10)):
         code = profile.labels[int(rng.integers(len(profile.labels)))]
-        clip = card_landing_sequence(game, code, rng)
-        events = [(i, e) for i, e in run_clip(clip, profile) if e.zone == "discard"]
-        plays = [(i, e) for i, e in events if getattr(e, "card", None) == code]
-        wrong += len(events) - len(plays)
-        if plays:
-            seen += 1
-            delays.append(plays[0][0] - clip.landed_at)
-    takes = max(1, passes // 20)
-    cleared = sum(any(type(e).__name__ == "ZoneEmpty" and e.zone == "discard"
-                      for _, e in run_clip(pile_taken_sequence(game, rng), profile)) for _ in range(takes))
-    return {"passes": passes, "false_plays": false_plays, "putbacks": putbacks,
-            "putback_plays": putback_plays, "landings": landings, "landed_seen": seen,
-            "landed_wrong": wrong, "delays": delays, "takes": takes, "cleared": cleared}
+        clip = card_landing_sequence(game, code, rng, still_before=3 * pace, flight=6 * pace,
+                                     retreat=5 * pace, still_after=8 * pace)
+        for t, events in each(clip):
+            events = [(i, e) for i, e in events if e.zone == "discard"]
+            plays = [(i, e) for i, e in events if getattr(e, "card", None) == code]
+            t["landings"] += 1
+            t["landed_wrong"] += len(events) - len(plays)
+            if plays:
+                t["landed_seen"] += 1
+                t["delays"].append(plays[0][0] - clip.landed_at)
+    for _ in range(max(1, passes // 20)):
+        for t, events in each(pile_taken_sequence(game, rng, reach=4 * pace, still_after=8 * pace)):
+            t["takes"] += 1
+            t["cleared"] += any(type(e).__name__ == "ZoneEmpty" and e.zone == "discard" for _, e in events)
+    return tallies
+
+
+def print_tracker(t: dict[str, object], fps: float) -> None:
+    s = t["settings"]
+    quick = "off" if s.alone_share is None else f"{s.alone_share:g}"
+    delays = t["delays"] or [float("nan")]
+    print(f"  tracker, {s.stable_frames} stable frames, a lone card at once {quick} (clips at {fps:g} fps):"
+          f" false plays in {t['passes']} hand passes: {t['false_plays']};"
+          f" in {t['putbacks']} pick-up-and-put-backs: {t['putback_plays']}")
+    print(f"    landings seen {t['landed_seen']}/{t['landings']} (other events {t['landed_wrong']}),"
+          f" frames from landing to event: median {statistics.median(delays):.0f},"
+          f" p95 {np.percentile(delays, 95):.0f}, max {max(delays):.0f}"
+          f" (median at {fps:g} fps: {statistics.median(delays) / fps * 1000:.0f} ms);"
+          f" piles taken seen {t['cleared']}/{t['takes']}")
 
 
 def spreads(game: str, count: int, seed: int) -> tuple[int, int, int]:
@@ -284,8 +326,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--teach-scenes", type=int, default=None,
                         help="scenes of the taught alt deck per game (default: scenes / 4)")
     parser.add_argument("--games", default=",".join(GAMES))
-    parser.add_argument("--stable-frames", type=int, default=TrackSettings().stable_frames,
-                        help="the tracker's stable frames (to try fewer)")
+    parser.add_argument("--stable-frames", default=str(TrackSettings().stable_frames),
+                        help="the tracker's stable frames; a comma list compares them on the same clips")
+    parser.add_argument("--alone-share", default=str(TrackSettings().alone_share),
+                        help="the tracker's alone_share (a lone new card counts at once; 'off': never);"
+                             " a comma list compares them")
+    parser.add_argument("--clip-fps", type=int, default=15, choices=(15, 30),
+                        help="the tracker's clips as a camera at this rate sees them (30: twice the frames)")
     parser.add_argument("--photo-tables", action="store_true",
                         help="accuracy scenes on real tables cut from ../shared/realphotos photos")
     parser.add_argument("--picture", metavar="PNG",
@@ -310,15 +357,10 @@ def main(argv: list[str] | None = None) -> int:
             bad, n = distractors(game, n_distractors, seed=2)
             print(f"  distractor scenes with a false report: {bad}/{n} = {bad / n:.2%}")
         if "tracker" not in skip:
-            t = tracker(game, args.passes, seed=4,
-                        settings=TrackSettings(stable_frames=args.stable_frames))
-            delays = t["delays"] or [float("nan")]
-            print(f"  tracker: false plays in {t['passes']} hand passes: {t['false_plays']};"
-                  f" in {t['putbacks']} pick-up-and-put-backs: {t['putback_plays']}")
-            print(f"  tracker: landings seen {t['landed_seen']}/{t['landings']} (other events {t['landed_wrong']}),"
-                  f" frames from landing to event: median {statistics.median(delays):.0f},"
-                  f" max {max(delays):.0f} (at 15 fps: {statistics.median(delays) / 15 * 1000:.0f} ms);"
-                  f" piles taken seen {t['cleared']}/{t['takes']}")
+            variants = [TrackSettings(stable_frames=int(n), alone_share=None if a == "off" else float(a))
+                        for n in args.stable_frames.split(",") for a in args.alone_share.split(",")]
+            for t in tracker(game, args.passes, seed=4, settings=variants, pace=args.clip_fps // 15):
+                print_tracker(t, args.clip_fps)
         if "spreads" not in skip:
             whole, wrong, n = spreads(game, args.spreads, seed=6)
             print(f"  spreads of 15 cards: read whole {whole}/{n}, reported wrong or short {wrong}"

@@ -172,14 +172,15 @@ class ZoneTracker:
     """`vision.track` (a pure state machine) held for one camera: `update(reading, t_ns)`
     steps it and returns the observations the frame settles. The first frame is taken as
     what already lies on the table (after a restart, the cards still there are not played
-    again). The scoring zone is read as a spread (hands laid out for counting)."""
+    again). The scoring zone is read as a spread (hands laid out for counting).
+    `settings`: `vision.track.TrackSettings` (the default: the tracker's own)."""
 
-    def __init__(self, zones: dict[str, Rect]):
+    def __init__(self, zones: dict[str, Rect], settings: Any = None):
         from vision import track
         from engine.observations import SCORING
         self._track = track
         self._state = track.start([track.Zone(name, tuple(rect), spread=name == SCORING)
-                                   for name, rect in zones.items()])
+                                   for name, rect in zones.items()], settings or track.TrackSettings())
         self._primed = False
 
     def update(self, reading: Any, t_ns: int) -> list[Any]:

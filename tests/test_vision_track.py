@@ -26,13 +26,18 @@ def card(label, x=320, y=240, angle=0.0, known=True):
     return SeenCard(label if known else "unknown", "", 0.9 if known else 0.0, corners.astype(np.float32))
 
 
-def frame(*cards, covered=False):
-    """A reading: the cards, and whether something (a hand) changes the zone's pixels."""
+def frame(*cards, covered=False, hand=None, hidden=()):
+    """A reading: the cards, and whether something (a hand) changes the zone's pixels
+    (`covered`: over the middle of the zone; `hand`: over the rectangle x0, y0, x1, y1);
+    `hidden`: cards lying there, too covered to be found."""
     changed = np.zeros((SIZE[1], SIZE[0]), np.uint8)
-    for c in cards:
+    for c in (*hidden, *cards):
         cv2.fillPoly(changed, [np.round(c.corners).astype(np.int32)], 255)
     if covered:
         changed[200:300, 250:400] = 255
+    if hand is not None:
+        x0, y0, x1, y1 = hand
+        changed[y0:y1, x0:x1] = 255
     return FrameReading(tuple(cards), Detection(tuple(cards), changed), SIZE)
 
 
@@ -51,6 +56,57 @@ def test_a_card_counts_once_it_has_lain_still_for_three_frames():
     events = run([frame(covered=True), frame(card("R3")), frame(card("R3")), frame(card("R3")),
                   frame(card("R3")), frame(card("R3"))])
     assert events == [CardSeen("discard", "R3", 3)]
+
+
+HAND = (250, 150, 420, 320)        # a hand over the middle of the pile (cards lie at about 320, 240)
+HAND_ASIDE = (380, 300, 448, 384)  # a hand in the zone, off the cards
+
+
+def test_a_card_counts_the_moment_the_hand_that_laid_it_has_gone():
+    bare = frame()
+    readings = [frame(hand=HAND)] * 2 + [frame(card("R3"))] * 4
+    assert run(readings, primed=bare) == [CardSeen("discard", "R3", 2)]
+
+
+def test_a_card_laid_on_the_pile_counts_the_moment_the_hand_has_gone():
+    old = card("B2", angle=30)
+    new = card("R9", x=350, y=225, angle=5)
+    readings = [frame(hand=HAND, hidden=[old])] * 2 + [frame(new, hidden=[old])] * 4
+    assert run(readings, primed=frame(old)) == [CardSeen("discard", "R9", 2)]
+
+
+def test_a_card_waits_for_the_stable_frames_while_a_hand_is_still_in_the_zone():
+    readings = [frame(hand=HAND)] + [frame(card("R3"), hand=HAND_ASIDE)] * 4
+    assert run(readings, primed=frame()) == [CardSeen("discard", "R3", 3)]
+
+
+def test_a_hand_pass_then_one_misread_of_the_top_where_it_lies_is_no_play():
+    # the frame after the hand reads the top card wrong once: it lies where the top lay,
+    # so it must stay for the stable frames, and the next frames read it right
+    top = card("G7", angle=12)
+    readings = [frame(hand=HAND)] * 3 + [frame(card("G1", angle=12))] + [frame(top)] * 5
+    assert run(readings, primed=frame(top)) == []
+
+
+def test_a_card_lifted_and_held_in_the_air_beside_its_place_is_no_second_play():
+    # the hand lifts the top card and holds it, read, clear of where it lay, for two
+    # frames; then puts it back about where it was
+    under, top = card("B2", angle=30), card("R9", x=330)
+    held = card("R9", x=370, y=215, angle=14)
+    readings = [frame(hand=HAND, hidden=[under, top])] * 2 \
+        + [frame(held, hand=(390, 150, 448, 300), hidden=[under])] * 2 \
+        + [frame(hand=HAND, hidden=[under, top])] * 2 + [frame(card("R9", x=334, angle=3), hidden=[under])] * 5
+    assert run(readings, primed=frame(top, hidden=[under])) == []
+
+
+def test_a_card_slid_in_counts_once_it_stops_and_never_while_it_slides():
+    # no hand over the zone: the card is pushed or tossed in and slides to a stop; one
+    # blurred frame on the way reads it as another card
+    bare = frame()
+    sliding = [card("R3", x=250 + 15 * i, y=240) for i in range(5)]
+    sliding[2] = card("R8", x=280, y=240)
+    readings = [bare] + [frame(c) for c in sliding] + [frame(card("R3", x=325, y=240))] * 4
+    assert run(readings, primed=bare) == [CardSeen("discard", "R3", 7)]
 
 
 def test_a_card_still_moving_does_not_count():

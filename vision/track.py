@@ -26,7 +26,7 @@ game's referee).
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -56,6 +56,7 @@ class Zone:
 @dataclass(frozen=True)
 class TrackSettings:
     stable_frames: int = 3       # frames a card must stay put, uncovered, before it counts
+    alone_share: float | None = 0.1  # ... or one frame, when it is all that changed (see _alone)
     still_share: float = 0.08    # corner movement per frame, as a share of the card's short side
     moved_share: float = 0.25    # how far a card must lie from the last top to be another card
     empty_frames: int = 4        # frames of bare table before a pile counts as taken
@@ -74,6 +75,8 @@ class PileState:
     candidate_pose: tuple[float, ...] = ()
     count: int = 0
     empty_count: int = 0
+    # the zone's changed-pixels mask (against the empty table) when the pile last settled
+    settled: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,7 @@ class TrackerState:
     zones: tuple[Zone, ...]
     zone_states: tuple[PileState | SpreadState, ...]
     settings: TrackSettings = TrackSettings()
+    previous: FrameReading | None = field(default=None, compare=False, repr=False)  # the last frame's
 
 
 def start(zones: tuple[Zone, ...] | list[Zone], settings: TrackSettings = TrackSettings()) -> TrackerState:
@@ -105,16 +109,20 @@ def prime(state: TrackerState, reading: FrameReading) -> TrackerState:
     new_states = []
     for zone, zone_state, cards in zip(state.zones, state.zone_states, assign(state.zones, reading)):
         known = [c for c in cards if c.known]
+        settled = _window(reading, zone.rect)
         if zone.spread:
             zone_state = SpreadState(last=tuple(c.label for c in _reading_order(known)))
         elif known:
             card = max(known, key=lambda c: c.confidence)
             zone_state = PileState(history=(card.label,), poses=(_pose(card),), top_pose=_pose(card),
-                                   top_read=True)
+                                   top_read=True, settled=settled)
         elif cards:  # something lies there that cannot be read yet: remember where
-            zone_state = PileState(top_pose=_pose(max(cards, key=lambda c: c.confidence)))
+            zone_state = PileState(top_pose=_pose(max(cards, key=lambda c: c.confidence)),
+                                   settled=settled)
+        else:
+            zone_state = dataclasses.replace(zone_state, settled=settled)
         new_states.append(zone_state)
-    return dataclasses.replace(state, zone_states=tuple(new_states))
+    return dataclasses.replace(state, zone_states=tuple(new_states), previous=reading)
 
 
 def assign(zones: tuple[Zone, ...], reading: FrameReading) -> list[tuple[SeenCard, ...]]:
@@ -144,11 +152,12 @@ def step(state: TrackerState, reading: FrameReading, t_ns: int
                 cards = cards + (SeenCard("unknown", "", 0.0, np.zeros((4, 2), np.float32)),)
             zone_state, event = _step_spread(zone, zone_state, cards, clear, t_ns, state.settings)
         else:
-            zone_state, event = _step_pile(zone, zone_state, cards, clear, t_ns, state.settings)
+            zone_state, event = _step_pile(zone, zone_state, cards, clear, reading, state.previous, t_ns,
+                                           state.settings)
         new_states.append(zone_state)
         if event is not None:
             events.append(event)
-    return dataclasses.replace(state, zone_states=tuple(new_states)), tuple(events)
+    return dataclasses.replace(state, zone_states=tuple(new_states), previous=reading), tuple(events)
 
 
 def _is_clear(reading: FrameReading, rect: Rect, cards: tuple[SeenCard, ...],
@@ -159,24 +168,54 @@ def _is_clear(reading: FrameReading, rect: Rect, cards: tuple[SeenCard, ...],
     return share < settings.clear_share and not cards
 
 
-def _unexplained(reading: FrameReading, rect: Rect, cards: tuple[SeenCard, ...]) -> bool:
-    """Whether something lies in the zone besides the cards read (a card not found, a
-    hand): changed pixels outside every read card (and its shadow) adding up to half a
-    card. Without a picture of the empty table nothing can be told."""
+def _window_box(shape: tuple[int, ...], rect: Rect) -> tuple[int, int, int, int]:
+    h, w = shape[:2]
+    return int(rect[0] * w), int(rect[1] * h), int(np.ceil(rect[2] * w)), int(np.ceil(rect[3] * h))
+
+
+def _window(reading: FrameReading, rect: Rect) -> np.ndarray | None:
+    """The zone's part of the changed-pixels mask (a copy), or None without the empty table."""
     changed = reading.detection.changed
-    if changed is None or not cards:
-        return False
-    h, w = changed.shape
-    x0, y0, x1, y1 = int(rect[0] * w), int(rect[1] * h), int(np.ceil(rect[2] * w)), int(np.ceil(rect[3] * h))
-    window = changed[y0:y1, x0:x1].copy()
+    if changed is None:
+        return None
+    x0, y0, x1, y1 = _window_box(changed.shape, rect)
+    return changed[y0:y1, x0:x1].copy()
+
+
+def _outside_cards(mask: np.ndarray, rect: Rect, shape: tuple[int, ...],
+                   cards: tuple[SeenCard, ...]) -> float:
+    """Pixels of a zone's mask outside every card (and its shadow), after the specks are
+    opened away, as a share of a card's area."""
+    x0, y0, _, _ = _window_box(shape, rect)
     areas = []
     for card in cards:
         centre = card.corners.mean(axis=0)
         grown = (card.corners - centre) * 1.12 + centre - [x0, y0]
-        cv2.fillPoly(window, [np.round(grown).astype(np.int32)], 0)
+        cv2.fillPoly(mask, [np.round(grown).astype(np.int32)], 0)
         areas.append(abs(float(cv2.contourArea(card.corners))))
-    leftover = cv2.morphologyEx(window, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    return np.count_nonzero(leftover) > 0.5 * float(np.median(areas))
+    leftover = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    return np.count_nonzero(leftover) / max(float(np.median(areas)), 1.0)
+
+
+def _unexplained(reading: FrameReading, rect: Rect, cards: tuple[SeenCard, ...]) -> bool:
+    """Whether something lies in the zone besides the cards read (a card not found, a
+    hand): changed pixels outside every read card (and its shadow) adding up to half a
+    card. Without a picture of the empty table nothing can be told."""
+    window = _window(reading, rect)
+    if window is None or not cards:
+        return False
+    return _outside_cards(window, rect, reading.detection.changed.shape, cards) > 0.5
+
+
+def _alone(reading: FrameReading, rect: Rect, card: SeenCard, settled: np.ndarray | None) -> float:
+    """How much of the zone changed since the pile last settled, outside `card`, as a share
+    of a card's area (inf when it cannot be told: no empty table, no settled picture). A
+    hand still in the zone, a card in the air, the pile pushed about all count; a card
+    laid down and the hand gone leave nothing but the card."""
+    window = _window(reading, rect)
+    if window is None or settled is None or settled.shape != window.shape:
+        return float("inf")
+    return _outside_cards(cv2.bitwise_xor(window, settled), rect, reading.detection.changed.shape, (card,))
 
 
 def _pose(card: SeenCard) -> tuple[float, ...]:
@@ -195,12 +234,14 @@ def _pose_gap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return gap / short
 
 
-def _step_pile(zone: Zone, s: PileState, cards, clear: bool, t_ns: int, settings: TrackSettings):
-    if clear:
+def _step_pile(zone: Zone, s: PileState, cards, clear: bool, reading: FrameReading,
+               previous: FrameReading | None, t_ns: int, settings: TrackSettings):
+    if clear:  # bare table: the picture every later change is measured from
         s = dataclasses.replace(s, candidate=None, candidate_pose=(), count=0,
-                                empty_count=s.empty_count + 1, covered_since_top=True)
+                                empty_count=s.empty_count + 1, covered_since_top=True,
+                                settled=_window(reading, zone.rect))
         if s.empty_count == settings.empty_frames and s.history:
-            return PileState(empty_count=s.empty_count), ZoneEmpty(zone.name, t_ns)
+            return PileState(empty_count=s.empty_count, settled=s.settled), ZoneEmpty(zone.name, t_ns)
         return s, None
     s = dataclasses.replace(s, empty_count=0)
     known = [c for c in cards if c.known]
@@ -215,11 +256,55 @@ def _step_pile(zone: Zone, s: PileState, cards, clear: bool, t_ns: int, settings
         s = dataclasses.replace(s, candidate_pose=pose, count=s.count + 1)
     else:
         s = dataclasses.replace(s, candidate=card.label, candidate_pose=pose, count=1)
-    if s.count != settings.stable_frames:
+    if s.count != settings.stable_frames and not (s.count < settings.stable_frames
+                                                  and _quick(zone, s, card, pose, reading, previous,
+                                                             settings)):
         return s, None
+    s = dataclasses.replace(s, settled=_window(reading, zone.rect))
     if not card.known:  # a card lies still but cannot be read: remember where it lies
         return dataclasses.replace(s, top_pose=pose, top_read=False), None
     return _settle(zone, s, card.label, pose, t_ns, settings)
+
+
+def _quick(zone: Zone, s: PileState, card: SeenCard, pose, reading: FrameReading,
+           previous: FrameReading | None, settings: TrackSettings) -> bool:
+    """Whether a card may count on this frame without waiting for `stable_frames` (the
+    moment the hand that laid it has gone):
+
+    * the zone was covered (or bare) since the last top settled: a hand came;
+    * the card is read, and lies clearly off the last top's place (a misread of the top
+      where it lies must wait for the stable frames);
+    * it is all that changed in the zone since the pile last settled (`alone_share`):
+      the hand has left, nothing else lies or moves there;
+    * it is not sliding (`_not_sliding`).
+
+    Waiting longer would add nothing once the hand is gone: the camera loop's still-frame
+    shortcut hands the tracker that same reading again for as long as nothing moves."""
+    return (settings.alone_share is not None and card.known and s.covered_since_top
+            and _pose_gap(pose, s.top_pose) > settings.moved_share
+            and _not_sliding(pose, s.top_pose, previous, settings)
+            and _alone(reading, zone.rect, card, s.settled) <= settings.alone_share)
+
+
+def _not_sliding(pose, top_pose, previous: FrameReading | None, settings: TrackSettings) -> bool:
+    """Whether, in the frame before, the card's place was already taken (by the card
+    itself, lying as now, or by the hand over it), with no card close by at another pose:
+    a card sliding or tossed in shows up where the table was bare, or was seen nearby."""
+    if previous is None or previous.detection.changed is None:
+        return False
+    for other in previous.cards:
+        gap = _pose_gap(pose, _pose(other))
+        if gap <= settings.still_share:
+            return True                          # it lay there as now
+        if gap < 1.0 and _pose_gap(_pose(other), top_pose) > settings.still_share:
+            return False                         # seen close by at another pose: moving
+    quad = np.asarray(pose, np.float32).reshape(4, 2)
+    centre = quad.mean(axis=0)
+    inner = np.round((quad - centre) * 0.9 + centre).astype(np.int32)
+    place = np.zeros_like(previous.detection.changed)
+    cv2.fillPoly(place, [inner], 255)
+    area = max(np.count_nonzero(place), 1)
+    return np.count_nonzero(cv2.bitwise_and(place, previous.detection.changed)) >= 0.9 * area
 
 
 def _settle(zone: Zone, s: PileState, label: str, pose, t_ns: int, settings: TrackSettings):
