@@ -64,10 +64,12 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
 
 
-def print_breakdown(cards: list[int], laid, shown, snapshots, drawn, frame_of, observed) -> None:
+def print_breakdown(cards: list[int], laid, shown, snapshots, drawn, frame_of, observed, cpu) -> None:
     """Where the camera part of each card's time goes: the hand still over it, the wait for
     the first frame drawn after the hand left, the frames after that one until the
-    tracker spoke, drawing that frame, and reading it (recognizer + tracker + referee)."""
+    tracker spoke, drawing that frame, and reading it (recognizer + tracker); and the
+    camera thread's CPU time for the drawing and the reading of the frame that made the
+    event (what a busy machine's wall times are made of before the waiting for a core)."""
     order = sorted(snapshots)
     parts: dict[str, list[float]] = {k: [] for k in ("hand", "wait", "frames", "draw", "read")}
     after: list[int] = []
@@ -88,6 +90,12 @@ def print_breakdown(cards: list[int], laid, shown, snapshots, drawn, frame_of, o
         f"{name} {statistics.median(v):.0f} / {pct(v, 0.95):.0f}" for name, v in parts.items()))
     spread = ", ".join(f"{n:+d}: {after.count(n)}" for n in sorted(set(after)))
     print(f"  frame that made the event, counted from the first frame drawn after the hand left: {spread}")
+    made = [frame_of[i] for i in cards if frame_of[i] in cpu["read"] and frame_of[i] in cpu["draw"]]
+    if made:
+        draw = [cpu["draw"][k] / 1e6 for k in made]
+        read = [cpu["read"][k] / 1e6 for k in made]
+        print(f"  camera thread CPU for that frame (median / p95 ms): draw {statistics.median(draw):.1f}"
+              f" / {pct(draw, 0.95):.1f}, read {statistics.median(read):.1f} / {pct(read, 0.95):.1f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,21 +152,26 @@ def main(argv: list[str] | None = None) -> int:
 
     snapshots: dict[int, int] = {}     # frame index -> when the scene was drawn for it
     drawn: dict[int, int] = {}         # frame index -> when its drawing was done
+    cpu: dict[str, dict[int, int]] = {"draw": {}, "read": {}}   # the camera thread's CPU ns
     frame_of: dict[int, int] = {}      # lay index -> the frame whose reading made the event
-    current: list[int] = [-1]
+    current: list[int] = [-1, 0]       # the frame being read, and its thread CPU time at the start
     real_render, real_process = scene.render, appliance.vision.process
 
     def render(index=0):
         snapshots[index] = time.monotonic_ns()
+        start = time.thread_time_ns()
         image = real_render(index)
+        cpu["draw"][index] = time.thread_time_ns() - start
         drawn[index] = time.monotonic_ns()
         return image
 
     def process(image, t_ns, index=0):
-        current[0] = index
+        current[0], current[1] = index, time.thread_time_ns()
         return real_process(image, t_ns, index)
 
     def observe_timed(observation, source):
+        if source == "camera":
+            cpu["read"].setdefault(current[0], time.thread_time_ns() - current[1])
         result = observe(observation, source)
         if source == "camera" and laid:
             frame_of.setdefault(len(laid) - 1, current[0])
@@ -217,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  camera loop: {frames / elapsed:.1f} frames/s read over {elapsed:.0f} s "
           f"(a frame every {1000 / max(frames / elapsed, 1e-9):.0f} ms)")
     print_breakdown([i for i in sorted(seen_once) if i in frame_of and i < len(shown)],
-                    laid, shown, snapshots, drawn, frame_of, observed)
+                    laid, shown, snapshots, drawn, frame_of, observed, cpu)
     print(f"  bots: {stats.actions} actions, {stats.seen_by_camera} cards read, "
           f"{stats.camera_missed} missed, {stats.misread} misread")
     return 0

@@ -192,7 +192,7 @@ def _run_clip(clip, readings, settings: TrackSettings = TrackSettings()) -> list
 
 
 def tracker(game: str, passes: int, seed: int, settings: list[TrackSettings] | None = None,
-            pace: int = 1) -> list[dict[str, object]]:
+            pace: int = 1, progress: int = 0) -> list[dict[str, object]]:
     """False plays over hand passes and put-backs; landings seen and their delay; piles
     taken: one tally per tracker setting, all over the same clips read once. `pace`: the
     clips have that many times the frames (2: a 30 fps camera, 1: 15 fps)."""
@@ -203,54 +203,54 @@ def tracker(game: str, passes: int, seed: int, settings: list[TrackSettings] | N
                 "landings": 0, "landed_seen": 0, "landed_wrong": 0, "delays": [], "takes": 0,
                 "cleared": 0} for s in settings]
 
-    clips = [0]
-
     def each(clip):
-        clips[0] += 1
-        if clips[0] % 100 == 0:
-            print(f"    ({clips[0]} clips read)", file=sys.stderr, flush=True)
         readings = _clip_readings(clip, profile)
         return [(t, _run_clip(clip, readings, t["settings"])) for t in tallies]
 
-    for _ in range(passes):
+    # interleaved, so that a run stopped early (--progress) has every kind of clip
+    for n in range(1, passes + 1):
         for t, events in each(hand_pass_sequence(game, rng, frames=16 * pace)):
             t["false_plays"] += len(events)
-    for _ in range(max(1, passes // 10)):
-        for t, events in each(pickup_putback_sequence(game, rng, reach=4 * pace, hold=4 * pace,
-                                                      still_after=6 * pace)):
-            t["putbacks"] += 1
-            t["putback_plays"] += len(events)
-    for _ in range(max(1, passes // 10)):
-        code = profile.labels[int(rng.integers(len(profile.labels)))]
-        clip = card_landing_sequence(game, code, rng, still_before=3 * pace, flight=6 * pace,
-                                     retreat=5 * pace, still_after=8 * pace)
-        for t, events in each(clip):
-            events = [(i, e) for i, e in events if e.zone == "discard"]
-            plays = [(i, e) for i, e in events if getattr(e, "card", None) == code]
-            t["landings"] += 1
-            t["landed_wrong"] += len(events) - len(plays)
-            if plays:
-                t["landed_seen"] += 1
-                t["delays"].append(plays[0][0] - clip.landed_at)
-    for _ in range(max(1, passes // 20)):
-        for t, events in each(pile_taken_sequence(game, rng, reach=4 * pace, still_after=8 * pace)):
-            t["takes"] += 1
-            t["cleared"] += any(type(e).__name__ == "ZoneEmpty" and e.zone == "discard" for _, e in events)
+        if n % 4 == 0 or n == passes and not tallies[0]["putbacks"]:
+            for t, events in each(pickup_putback_sequence(game, rng, reach=4 * pace, hold=4 * pace,
+                                                          still_after=6 * pace)):
+                t["putbacks"] += 1
+                t["putback_plays"] += len(events)
+        if n % 10 == 0 or n == passes and not tallies[0]["landings"]:
+            code = profile.labels[int(rng.integers(len(profile.labels)))]
+            clip = card_landing_sequence(game, code, rng, still_before=3 * pace, flight=6 * pace,
+                                         retreat=5 * pace, still_after=8 * pace)
+            for t, events in each(clip):
+                events = [(i, e) for i, e in events if e.zone == "discard"]
+                plays = [(i, e) for i, e in events if getattr(e, "card", None) == code]
+                t["landings"] += 1
+                t["landed_wrong"] += len(events) - len(plays)
+                if plays:
+                    t["landed_seen"] += 1
+                    t["delays"].append(plays[0][0] - clip.landed_at)
+        if n % 20 == 0 or n == passes and not tallies[0]["takes"]:
+            for t, events in each(pile_taken_sequence(game, rng, reach=4 * pace, still_after=8 * pace)):
+                t["takes"] += 1
+                t["cleared"] += any(type(e).__name__ == "ZoneEmpty" and e.zone == "discard"
+                                    for _, e in events)
+        if progress and n % progress == 0 and n < passes:
+            for t in tallies:
+                print_tracker(dict(t, passes=n), 15 * pace, file=sys.stderr)
     return tallies
 
 
-def print_tracker(t: dict[str, object], fps: float) -> None:
+def print_tracker(t: dict[str, object], fps: float, file=sys.stdout) -> None:
     s = t["settings"]
     quick = "off" if s.alone_share is None else f"{s.alone_share:g}"
     delays = t["delays"] or [float("nan")]
     print(f"  tracker, {s.stable_frames} stable frames, a lone card at once {quick} (clips at {fps:g} fps):"
           f" false plays in {t['passes']} hand passes: {t['false_plays']};"
-          f" in {t['putbacks']} pick-up-and-put-backs: {t['putback_plays']}")
+          f" in {t['putbacks']} pick-up-and-put-backs: {t['putback_plays']}", file=file)
     print(f"    landings seen {t['landed_seen']}/{t['landings']} (other events {t['landed_wrong']}),"
           f" frames from landing to event: median {statistics.median(delays):.0f},"
           f" p95 {np.percentile(delays, 95):.0f}, max {max(delays):.0f}"
           f" (median at {fps:g} fps: {statistics.median(delays) / fps * 1000:.0f} ms);"
-          f" piles taken seen {t['cleared']}/{t['takes']}")
+          f" piles taken seen {t['cleared']}/{t['takes']}", file=file, flush=True)
 
 
 def spreads(game: str, count: int, seed: int) -> tuple[int, int, int]:
@@ -331,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--alone-share", default=str(TrackSettings().alone_share),
                         help="the tracker's alone_share (a lone new card counts at once; 'off': never);"
                              " a comma list compares them")
+    parser.add_argument("--progress", type=int, default=0, metavar="N",
+                        help="print the tracker's tallies so far every N hand passes (to stderr)")
     parser.add_argument("--clip-fps", type=int, default=15, choices=(15, 30),
                         help="the tracker's clips as a camera at this rate sees them (30: twice the frames)")
     parser.add_argument("--photo-tables", action="store_true",
@@ -359,7 +361,8 @@ def main(argv: list[str] | None = None) -> int:
         if "tracker" not in skip:
             variants = [TrackSettings(stable_frames=int(n), alone_share=None if a == "off" else float(a))
                         for n in args.stable_frames.split(",") for a in args.alone_share.split(",")]
-            for t in tracker(game, args.passes, seed=4, settings=variants, pace=args.clip_fps // 15):
+            for t in tracker(game, args.passes, seed=4, settings=variants, pace=args.clip_fps // 15,
+                             progress=args.progress):
                 print_tracker(t, args.clip_fps)
         if "spreads" not in skip:
             whole, wrong, n = spreads(game, args.spreads, seed=6)

@@ -88,6 +88,14 @@ def test_a_hand_pass_then_one_misread_of_the_top_where_it_lies_is_no_play():
     assert run(readings, primed=frame(top)) == []
 
 
+def test_a_card_of_the_pile_found_only_after_a_hand_passed_is_no_play():
+    # the pile's top card was never found (glare, say) until a hand went over it; it lay
+    # there all along, so it must wait for the stable frames, and it is lost again
+    top = card("G4", angle=12)
+    readings = [frame(hand=HAND, hidden=[top])] * 3 + [frame(top)] * 2 + [frame(hidden=[top])] * 4
+    assert run(readings, primed=frame(hidden=[top])) == []
+
+
 def test_a_card_lifted_and_held_in_the_air_beside_its_place_is_no_second_play():
     # the hand lifts the top card and holds it, read, clear of where it lay, for two
     # frames; then puts it back about where it was
@@ -172,6 +180,31 @@ def test_nothing_but_covering_and_uncovering_the_top_card_is_never_a_play(script
     top = card("G4", angle=12)
     readings = {"cover": frame(covered=True), "same": frame(top), "clear": frame(top)}
     events = run([readings[s] for s in script], primed=frame(top))
+    assert [e for e in events if isinstance(e, CardSeen)] == []
+
+
+PILE_UNDER, PILE_TOP = card("B2", angle=30), card("G4", x=330, angle=12)
+SCENES = {
+    "hand": frame(hand=HAND, hidden=[PILE_UNDER, PILE_TOP]),                       # over the pile
+    "hand aside": frame(PILE_TOP, hand=HAND_ASIDE, hidden=[PILE_UNDER]),             # in the zone, off it
+    "top": frame(PILE_TOP, hidden=[PILE_UNDER]),
+    "misread": frame(card("G1", x=330, angle=12), hidden=[PILE_UNDER]),             # the top read wrong
+    "held": frame(card("G4", x=372, y=212, angle=20), hand=(390, 150, 448, 300),     # lifted, in the air
+                  hidden=[PILE_UNDER]),
+    "back": frame(card("G4", x=336, angle=6), hidden=[PILE_UNDER]),                   # put back, a bit off
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(sorted(SCENES)), st.integers(1, 5)), min_size=1, max_size=12))
+def test_hands_misreads_and_lifts_over_a_pile_are_never_a_play(script):
+    # a misread or a card held in the air lasting the stable frames would be a play by
+    # design (the tracker cannot tell it from a real one): they last at most 2 frames here
+    kinds = [kind for kind, n in script for _ in range(n)]
+    kinds = [k for i, k in enumerate(kinds)
+             if k not in ("misread", "held") or kinds[max(0, i - 2):i + 1] != [k] * 3]
+    readings = [SCENES[kind] for kind in kinds]
+    events = run(readings, primed=SCENES["top"])
     assert [e for e in events if isinstance(e, CardSeen)] == []
 
 

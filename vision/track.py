@@ -56,7 +56,8 @@ class Zone:
 @dataclass(frozen=True)
 class TrackSettings:
     stable_frames: int = 3       # frames a card must stay put, uncovered, before it counts
-    alone_share: float | None = 0.1  # ... or one frame, when it is all that changed (see _alone)
+    alone_share: float | None = 0.1  # ... or one frame, when it is all that changed (see _quick)
+    new_share: float = 0.2       # ... and at least this share of it lies where the table was bare
     still_share: float = 0.08    # corner movement per frame, as a share of the card's short side
     moved_share: float = 0.25    # how far a card must lie from the last top to be another card
     empty_frames: int = 4        # frames of bare table before a pile counts as taken
@@ -207,17 +208,6 @@ def _unexplained(reading: FrameReading, rect: Rect, cards: tuple[SeenCard, ...])
     return _outside_cards(window, rect, reading.detection.changed.shape, cards) > 0.5
 
 
-def _alone(reading: FrameReading, rect: Rect, card: SeenCard, settled: np.ndarray | None) -> float:
-    """How much of the zone changed since the pile last settled, outside `card`, as a share
-    of a card's area (inf when it cannot be told: no empty table, no settled picture). A
-    hand still in the zone, a card in the air, the pile pushed about all count; a card
-    laid down and the hand gone leave nothing but the card."""
-    window = _window(reading, rect)
-    if window is None or settled is None or settled.shape != window.shape:
-        return float("inf")
-    return _outside_cards(cv2.bitwise_xor(window, settled), rect, reading.detection.changed.shape, (card,))
-
-
 def _pose(card: SeenCard) -> tuple[float, ...]:
     return tuple(float(v) for v in np.asarray(card.corners, np.float32).ravel())
 
@@ -272,18 +262,29 @@ def _quick(zone: Zone, s: PileState, card: SeenCard, pose, reading: FrameReading
     moment the hand that laid it has gone):
 
     * the zone was covered (or bare) since the last top settled: a hand came;
-    * the card is read, and lies clearly off the last top's place (a misread of the top
-      where it lies must wait for the stable frames);
-    * it is all that changed in the zone since the pile last settled (`alone_share`):
-      the hand has left, nothing else lies or moves there;
+    * the card is read, and at least `new_share` of it lies where the table was bare when
+      the pile last settled: it is new there (a misread of the top where it lies, or a
+      card of the pile found only now, must wait for the stable frames);
+    * it is all that changed in the zone since then (`alone_share`): the hand has left,
+      nothing else lies or moves there;
     * it is not sliding (`_not_sliding`).
 
     Waiting longer would add nothing once the hand is gone: the camera loop's still-frame
     shortcut hands the tracker that same reading again for as long as nothing moves."""
-    return (settings.alone_share is not None and card.known and s.covered_since_top
-            and _pose_gap(pose, s.top_pose) > settings.moved_share
-            and _not_sliding(pose, s.top_pose, previous, settings)
-            and _alone(reading, zone.rect, card, s.settled) <= settings.alone_share)
+    if settings.alone_share is None or not card.known or not s.covered_since_top:
+        return False
+    window = _window(reading, zone.rect)
+    if window is None or s.settled is None or s.settled.shape != window.shape:
+        return False
+    x0, y0, _, _ = _window_box(reading.detection.changed.shape, zone.rect)
+    place = np.zeros_like(window)
+    cv2.fillPoly(place, [np.round(card.corners - [x0, y0]).astype(np.int32)], 255)
+    bare_then = cv2.bitwise_and(place, cv2.bitwise_not(s.settled))
+    if np.count_nonzero(bare_then) < settings.new_share * max(np.count_nonzero(place), 1):
+        return False
+    return (_not_sliding(pose, s.top_pose, previous, settings)
+            and _outside_cards(cv2.bitwise_xor(window, s.settled), zone.rect,
+                               reading.detection.changed.shape, (card,)) <= settings.alone_share)
 
 
 def _not_sliding(pose, top_pose, previous: FrameReading | None, settings: TrackSettings) -> bool:
