@@ -73,12 +73,14 @@ def print_breakdown(cards: list[int], laid, shown, snapshots, drawn, frame_of, o
     order = sorted(snapshots)
     parts: dict[str, list[float]] = {k: [] for k in ("hand", "wait", "frames", "draw", "read")}
     after: list[int] = []
+    used: list[int] = []
     for i in cards:
         first = next((f for f in order if snapshots[f] > shown[i]), None)
         k = frame_of[i]
         if first is None or k not in drawn:
             continue
         after.append(k - first)
+        used.append(i)
         parts["hand"].append((shown[i] - laid[i]) / 1e6)
         parts["wait"].append((snapshots[first] - shown[i]) / 1e6)
         parts["frames"].append((snapshots[k] - snapshots[first]) / 1e6)
@@ -90,12 +92,16 @@ def print_breakdown(cards: list[int], laid, shown, snapshots, drawn, frame_of, o
         f"{name} {statistics.median(v):.0f} / {pct(v, 0.95):.0f}" for name, v in parts.items()))
     spread = ", ".join(f"{n:+d}: {after.count(n)}" for n in sorted(set(after)))
     print(f"  frame that made the event, counted from the first frame drawn after the hand left: {spread}")
-    made = [frame_of[i] for i in cards if frame_of[i] in cpu["read"] and frame_of[i] in cpu["draw"]]
-    if made:
-        draw = [cpu["draw"][k] / 1e6 for k in made]
-        read = [cpu["read"][k] / 1e6 for k in made]
-        print(f"  camera thread CPU for that frame (median / p95 ms): draw {statistics.median(draw):.1f}"
-              f" / {pct(draw, 0.95):.1f}, read {statistics.median(read):.1f} / {pct(read, 0.95):.1f}")
+    made = [(frame_of[i], n) for i, n in zip(used, after)
+            if frame_of[i] in cpu["read"] and frame_of[i] in cpu["draw"]]
+    for what, group in (("on the first frame after the hand", [k for k, n in made if n <= 0]),
+                        ("on a later frame", [k for k, n in made if n > 0])):
+        if group:
+            draw = [cpu["draw"][k] / 1e6 for k in group]
+            read = [cpu["read"][k] / 1e6 for k in group]
+            print(f"  camera thread CPU for the frame that made the event, {what} ({len(group)}), median / p95 ms:"
+                  f" draw {statistics.median(draw):.1f} / {pct(draw, 0.95):.1f},"
+                  f" read {statistics.median(read):.1f} / {pct(read, 0.95):.1f}")
 
 
 def main(argv: list[str] | None = None) -> int:

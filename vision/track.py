@@ -5,7 +5,9 @@ pass over piles. The tracker only speaks when a zone has settled:
 
 * a pile zone (the discard pile, the reveal spot, a seat's spot) emits `CardSeen` when a
   new card has been the zone's top card, unoccluded and still, for `stable_frames`
-  frames. A hand passing over the pile hides the top card and shows it again: no play.
+  frames, or at once on the first frame after the hand that laid it has gone, when it is
+  new where it lies and all that changed in the zone (`_quick`). A hand passing over the
+  pile hides the top card and shows it again: no play.
   A top card lifted and put back is no play either: the card beneath it was the pile's
   previous top, and the lifted card coming back is the same card. The same code seen on
   top again counts as a new card only after the zone was covered in between and the
@@ -93,7 +95,7 @@ class TrackerState:
     zones: tuple[Zone, ...]
     zone_states: tuple[PileState | SpreadState, ...]
     settings: TrackSettings = TrackSettings()
-    previous: FrameReading | None = field(default=None, compare=False, repr=False)  # the last frame's
+    previous: FrameReading | None = field(default=None, compare=False, repr=False)  # the last frame read
 
 
 def start(zones: tuple[Zone, ...] | list[Zone], settings: TrackSettings = TrackSettings()) -> TrackerState:
@@ -293,12 +295,12 @@ def _not_sliding(pose, top_pose, previous: FrameReading | None, settings: TrackS
     a card sliding or tossed in shows up where the table was bare, or was seen nearby."""
     if previous is None or previous.detection.changed is None:
         return False
-    for other in previous.cards:
-        gap = _pose_gap(pose, _pose(other))
-        if gap <= settings.still_share:
-            return True                          # it lay there as now
-        if gap < 1.0 and _pose_gap(_pose(other), top_pose) > settings.still_share:
-            return False                         # seen close by at another pose: moving
+    gaps = [(_pose_gap(pose, _pose(other)), _pose(other)) for other in previous.cards]
+    if any(settings.still_share < gap < 1.0 and _pose_gap(other, top_pose) > settings.still_share
+           for gap, other in gaps):
+        return False                             # a card close by at another pose: moving
+    if any(gap <= settings.still_share for gap, _ in gaps):
+        return True                              # it lay there as now
     quad = np.asarray(pose, np.float32).reshape(4, 2)
     centre = quad.mean(axis=0)
     inner = np.round((quad - centre) * 0.9 + centre).astype(np.int32)
