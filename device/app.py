@@ -321,7 +321,7 @@ class Appliance:
         if self.vision is not None:
             from device.live_teaching import LiveTeacher
             teacher = LiveTeacher(self._store_dir() / "taught-deck.npz", on_trained=self.decks.trained,
-                                  colour_of=self.decks.colour_of)
+                                  colour_of=self.decks.colour_of, for_game=self.decks.for_game)
             camera = CameraView(self.vision, teacher=teacher, save_zones=self._save_zones,
                                 decks=self.decks)
         pin_check = None

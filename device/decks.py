@@ -13,9 +13,10 @@ and the printed deck (`decks.json`, so both survive a restart). A file that cann
 or does not fit is said in one log line and the printed deck is read: never a crash.
 
 `DeckSwitch` ties it to the running table: the deck of the match being played, the host's
-switch, and what happens when live training finishes (the deck is read at once when it
-fits the game being played, else kept for the games it fits). The camera loop builds its
-recognizer from `TaughtDecks.profile` between two frames (`VisionLoop.reload_recognizer`).
+switch, and what happens when live training finishes (during a match, only the shots of
+that game's cards are trained and the deck is read at once; with no match it is kept for
+the game whose deck it covers best). The camera loop builds its recognizer from
+`TaughtDecks.profile` between two frames (`VisionLoop.reload_recognizer`).
 """
 from __future__ import annotations
 
@@ -101,6 +102,14 @@ def games_fitting(profile: Any) -> list[str]:
     """The games whose deck has every card of the profile."""
     from vision.profile import GAMES
     return [game for game in GAMES if all(card_code(game, label) for label in profile.labels)]
+
+
+def best_games(profile: Any) -> list[str]:
+    """Of the games the profile fits, those whose deck it covers the most of (a part of
+    a deck may fit several games: "Red 1" to "Red 9" are Solo's and Raj's too)."""
+    share = {game: len({card_code(game, label) for label in profile.labels}) / deck_size(game)
+             for game in games_fitting(profile)}
+    return [game for game in share if share[game] == max(share.values())]
 
 
 # --- what the camera reads ------------------------------------------------------------
@@ -288,7 +297,8 @@ class DeckSwitch:
 
     def trained(self, profile: Any) -> dict[str, Any]:
         """Live training finished: read the deck now if it fits the game being played;
-        with no match, keep it for every game it fits. Returns what to say."""
+        with no match, keep it for the game(s) whose deck it covers best of those it fits.
+        Returns what to say."""
         game = self.game()
         if game is not None:
             try:
@@ -299,7 +309,7 @@ class DeckSwitch:
                 return message("deck_not_saved", why=str(exc))
             self._reload()
             return message("deck_now_read", name=profile.name, game=game)
-        games = games_fitting(profile)
+        games = best_games(profile)
         if not games:
             return message("deck_fits_no_game", name=profile.name,
                            names=list(profile.labels[:SHOWN_MISFITS]))
@@ -309,6 +319,12 @@ class DeckSwitch:
         except OSError as exc:
             return message("deck_not_saved", why=str(exc))
         return message("deck_kept_for", name=profile.name, games=games)
+
+    def for_game(self, label: str) -> bool:
+        """Whether `label` names a card of the game being played (any label, with no
+        match): live teaching trains the shots of this game's cards only."""
+        game = self.game()
+        return game is None or card_code(game, label) is not None
 
     def colour_of(self, label: str) -> str:
         """The colour of the card `label` names in the game being played, or with no match

@@ -16,6 +16,7 @@ page polls.
 """
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from dataclasses import dataclass, field
@@ -55,7 +56,8 @@ class TeachState:
 class LiveTeacher:
     def __init__(self, profile_path: Path, name: str = "taught deck",
                  on_trained: Callable[[Any], dict[str, Any] | None] | None = None,
-                 colour_of: Callable[[str], str] | None = None):
+                 colour_of: Callable[[str], str] | None = None,
+                 for_game: Callable[[str], bool] | None = None):
         from vision.teach import start_session
         self.path = Path(profile_path)
         self._session = start_session(name)
@@ -66,6 +68,7 @@ class LiveTeacher:
         self._stop = threading.Event()
         self._on_trained = on_trained
         self._colour_of = colour_of
+        self._for_game = for_game
 
     # -- one frame, one shot (the "Teach" button) ----------------------------------------
 
@@ -194,7 +197,7 @@ class LiveTeacher:
         from vision.teach import TeachError, finish
         while True:
             with self._lock:
-                session = self._session
+                session = self._of_game(self._session)
             started = time.monotonic()
             try:
                 taught = finish(session, progress=self._progress)
@@ -244,6 +247,15 @@ class LiveTeacher:
                     "training": s.training, "progress": s.progress, "check": list(s.result),
                     "message": s.message, "seconds": s.trained_seconds, "deck": s.deck,
                     "profile": str(self.path) if s.trained_at else None}
+
+    def _of_game(self, session: Any) -> Any:
+        """The shots of the cards of the game being played (`for_game`), when some are:
+        a deck taught earlier for another game, in the same run, is not trained into
+        this one (it would not fit the game)."""
+        if self._for_game is None:
+            return session
+        kept = tuple(s for s in session.shots if self._for_game(s.label))
+        return dataclasses.replace(session, shots=kept) if kept else session
 
     def _colour(self, label: str) -> str:
         """The colour of the card a label names: the game's own (a card code or name,

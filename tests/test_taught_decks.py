@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from device.app import _deck_recognizer, _tracker
-from device.decks import DeckError, DeckSwitch, TaughtDecks, card_code, fit_to_game, games_fitting
+from device.decks import (DeckError, DeckSwitch, TaughtDecks, best_games, card_code, fit_to_game,
+                          games_fitting)
 from device.simtable import SimScene, sim_spec
 from device.store import EventStore
 from device.table import LiveTable
@@ -63,6 +64,9 @@ def test_a_taught_deck_is_relabelled_with_the_games_codes_or_refused_in_words():
     assert games_fitting(profile) == ["solo", "raj"]   # Raj has a red 7 and a green 2 too
     assert games_fitting(one) == []
     assert games_fitting(taught_profile("solo", [("Red 1", "R1")])) == ["hitthedeck", "solo", "raj"]
+    # of those, the game whose deck it covers best (Solo 2 of 55 cards, Raj 2 of 90)
+    assert best_games(profile) == ["solo"]
+    assert best_games(taught_profile("solo", [("Red 1", "R1")])) == ["hitthedeck"]
 
 
 def test_a_damaged_or_old_deck_file_gives_the_printed_deck_and_says_why(tmp_path, caplog):
@@ -134,23 +138,29 @@ def test_the_end_of_training_puts_the_deck_to_use_for_the_game_it_fits(tmp_path)
     # no match: kept for the games whose cards these are
     assert english(switch.trained(flip7)) == \
         "The taught deck “my deck” is kept for Flip 7: the camera reads it when a match starts."
+    assert english(switch.trained(taught_profile("solo", [("Red 7", "R7"), ("Red 8", "R8")], "part"))) == \
+        "The taught deck “part” is kept for Solo: the camera reads it when a match starts."
+    assert (tmp_path / "taught-solo.npz").exists() and not (tmp_path / "taught-raj.npz").exists()
     assert english(switch.trained(taught_profile("solo", [("Skip", "R-MISS")]))) == \
         "No game has all the cards of the taught deck “my deck” (Skip): name each card as the list of cards does, then teach again."
     with pytest.raises(DeckError, match="^No match is being played: start one first.$"):
         switch.choose("printed")
     assert switch.colour_of("R3") == "red" and switch.colour_of("Blue 3") == "blue"   # in every game
     assert switch.colour_of("Freeze") == "" and switch.colour_of("Skip") == ""
+    assert switch.for_game("Skip") and switch.for_game("7")      # no match: every shot trains
     table.new_match(sim_spec("solo", 2, 1).to_json(), "host")
+    assert switch.for_game("Red 7") and not switch.for_game("7")
+    switch.choose("printed")
     assert switch.in_use().game == "solo" and not switch.in_use().taught
     assert switch.colour_of("Red 7") == "red" and switch.colour_of("G-MISS") == "green"
     assert switch.colour_of("7") == ""
     said = switch.trained(flip7)   # a Flip 7 deck while Solo is played: refused, nothing changes
     assert english(said) == "The taught deck “my deck” does not fit Solo: 7 and 12 are not Solo cards."
-    assert reloads == [] and not switch.in_use().taught
+    assert reloads == [1] and not switch.in_use().taught
     solo = taught_profile("solo", [("Red 7", "R7"), ("G-MISS", "G-MISS")])
     assert english(switch.trained(solo)) == "The camera now reads Solo with the taught deck “my deck”."
-    assert reloads == [1] and switch.in_use().taught
-    assert switch.choose("printed").taught is False and reloads == [1, 1]
+    assert reloads == [1, 1] and switch.in_use().taught
+    assert switch.choose("printed").taught is False and reloads == [1, 1, 1]
     store.close()
 
 

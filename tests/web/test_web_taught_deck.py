@@ -18,6 +18,7 @@ import urllib.request
 from conftest import PIN
 from device.app import Appliance, RunOptions
 from device.config import Config
+from device.live_teaching import ENOUGH
 from device.simtable import sim_spec
 from engine.observations import DISCARD, REVEAL
 from sse import ServerThread
@@ -117,24 +118,31 @@ def test_a_deck_taught_live_is_read_at_the_table_switched_by_the_host_and_after_
             base = f"http://127.0.0.1:{server.port}"
             host, phone = Phone(base), Phone(base)
             assert host.post("/api/login", {"pin": PIN})[0] == 200
+            appliance.table.new_match(sim_spec("flip7", 3, 1).to_json(), "host")
+            deck = wait_for(lambda: phone.get("/api/camera").get("deck"), 10, "no deck shown")
+            assert deck["reading"] == "printed" and not deck["taught_available"]
+            assert deck["said"] == "The camera reads Deckhand's printed Flip 7 deck."
+            # a stray shot named as no Flip 7 card (the host's other deck) is not trained in
+            appliance.scene.lay(DISCARD, "5")
+            wait_for(lambda: host.post("/api/camera/teach", {"label": "Red 7"})[0] == 200, 10, "no single shot")
             # the host lays "7" and "12" of their own (alternative) printing, left to
             # right, names them as the camera page lists them, and slides them about
             with Sliding(appliance.scene, {DISCARD: "7", REVEAL: "12"}):
                 status, started = host.post("/api/camera/teaching/start", {"labels": ["7", "12"]})
                 assert status == 200 and started["collecting"] == ["7", "12"]
-                done = wait_for(lambda: (lambda s: s if s["progress"] == 1.0 and not s["training"]
-                                         and not s["collecting"] else None)(phone.get("/api/camera/teaching")),
-                                300, "live teaching did not finish")
-            assert all(f["enough"] for f in done["faces"])
-            # no match yet: the deck is kept for the game whose cards these are
-            assert "is kept for Flip 7" in done["deck"], done["deck"]
+                wait_for(lambda: not phone.get("/api/camera/teaching")["collecting"], 300, "collecting did not end")
+            done = wait_for(lambda: (lambda s: s if s["progress"] == 1.0 and not s["training"] else None)(
+                phone.get("/api/camera/teaching")), 300, "training did not finish")
+            assert [f["shots"] for f in done["faces"] if f["label"] != "Red 7"] == [ENOUGH, ENOUGH]
+            # the match being played now reads the taught deck, of this game's cards only
+            assert done["deck"] == "The camera now reads Flip 7 with the taught deck “taught deck”."
             assert (tmp_path / "taught-flip7.npz").exists()
-
-            appliance.table.new_match(sim_spec("flip7", 3, 1).to_json(), "host")
-            deck = wait_for(lambda: phone.get("/api/camera").get("deck"), 10, "no deck shown")
+            deck = phone.get("/api/camera")["deck"]
             assert deck["reading"] == "taught" and deck["known"] == 2 and deck["total"] == 22
             assert deck["said"] == "The camera reads the taught deck “taught deck”: it knows 2 of the 22 Flip 7 cards."
-            wait_for(lambda: appliance.vision.reading("flip7"), 20, "the camera does not read Flip 7")
+            # the cards that lay there while training ended were not played; one laid now is
+            time.sleep(0.5)
+            assert camera_plays(appliance) == []
             lay(appliance, "7")
             wait_for(lambda: camera_plays(appliance) == ["7"], 20, "the taught card was not played")
 
