@@ -66,6 +66,10 @@ def test_live_frames_teach_too_and_labels_are_free_text():
     taught = finish(session)
     reading = classify(face_features(render_card("flip7", "FREEZE", "alt")), taught.profile)
     assert reading.label == "Brrr"
+    # free text is fine for `recognize`; the table needs a game's cards, and says so
+    from device.commands.teach import table_use
+    assert table_use(taught.profile, "kitchen.npz").startswith(
+        "its labels are not the cards of one game, so `deckhand recognize` reads it but the table does not")
 
 
 def test_the_self_check_names_cards_that_look_alike():
@@ -128,6 +132,7 @@ def test_the_commands_teach_then_recognize(deck_folder, tmp_path, capsys):
                      str(deck_folder / "labels.csv"), "--out", str(out)]) == 0
     said = capsys.readouterr().out
     assert "taught 6 cards" in said and "self-check" in said
+    assert f"the table reads it for Flip 7: deckhand run --profile {out}.npz" in said
     assert "1 photo(s) taught nothing" in said and "card1.png: no card found" in said
     image, empty = photo("12", 40)
     cv2.imwrite(str(tmp_path / "one.png"), image)

@@ -46,8 +46,22 @@ def run(args: argparse.Namespace) -> int:
     print(f"taught {len(labels)} cards of {taught.profile.name!r}; profile written to {path}")
     for line in taught.check.lines():
         print(line)
+    print(table_use(taught.profile, path))
     if taught.skipped:
         print(f"{len(taught.skipped)} photo(s) taught nothing (take them again, the card whole and flat):")
         for file, why in taught.skipped:
             print(f"  {file}: {why}")
     return 0
+
+
+def table_use(profile, path) -> str:
+    """Whether, and for which game, the appliance can read the deck: its labels must be a
+    game's cards (device.decks)."""
+    from device.decks import best_games
+    from web.names import game_title
+    games = best_games(profile)
+    if not games:
+        return ("its labels are not the cards of one game, so `deckhand recognize` reads it but the "
+                "table does not: label each card as the screens name it (\"Red 7\", \"Freeze\") or by "
+                "its card code to play with it")
+    return f"the table reads it for {' and '.join(game_title(g) for g in games)}: deckhand run --profile {path}"
