@@ -1,12 +1,21 @@
 """Colour that survives the light: a card's ink judged after white balance from its own
 paper, by hue angle and lightness against fixed ink prototypes, under strong warm and
-cool casts and different exposures (green never read as yellow under a warm lamp)."""
+cool casts and different exposures (green never read as yellow under a warm lamp); a
+deck taught in one photo session read in others, full-bleed faces included (white
+print, and no white at all: judged by the light of every card in view)."""
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
 
 from vision.classify import face_features
-from vision.colour import INKS, canonical, deck_inks, likelihoods
+from vision.colour import (INKS, InkColour, canonical, deck_inks, field_deck, likelihoods, measure_inks,
+                           printed_without_white, scene_gain)
+from vision.pipeline import Recognizer
+from vision.profile import builtin_profile, load_profile_file, save_profile
+from vision.reader import LinearReader, hog_pair
+from vision.render.sessions import OFFBEAT_INKS, SESSIONS, TABLES, UNO_INKS, faces_of, table_shot, uno_face
 
 # Ink colours of a commercial deck of the UNO family, in RGB, and a deck that prints them.
 INK_RGB = {"red": (215, 35, 45), "green": (40, 155, 70), "blue": (25, 90, 185), "yellow": (245, 205, 20)}
@@ -63,3 +72,109 @@ def test_black_ink_is_black_and_unnamed_colours_fit_anything():
     assert fit.argmax() == 0 and fit[1] < 0.05
     assert fit[2] == fit[3] == 1.0     # no colour given, or one no prototype knows: no say
     assert canonical(" Green ") == "green" and canonical("G") == "green"
+
+
+# --- across photo sessions (vision.render.sessions), full-bleed faces included --------
+
+READ_SESSIONS = [1, 3, 4, 6]   # warm lamp phone, cool shade, fluorescent office, dark window
+
+
+def session_photos(inks: dict, printing: str, session: int, seed: int, per_picture: int = 4,
+                   symbols=("7", "2")) -> list[tuple[str, InkColour, int]]:
+    """(colour, InkColour, picture) of each face of the deck, photographed in a session
+    `per_picture` cards a picture on a random table."""
+    rng = np.random.default_rng(seed)
+    cards = [(name, s) for name in inks for s in symbols]
+    out = []
+    for start in range(0, len(cards), per_picture):
+        group = cards[start:start + per_picture]
+        table = list(TABLES.values())[int(rng.integers(len(TABLES)))]
+        shot, corners = table_shot([uno_face(inks[n], s, printing) for n, s in group], table,
+                                   SESSIONS[session], rng)
+        out += [(n, face_features(f).ink_colour, start) for (n, _), f in zip(group, faces_of(shot, corners, rng))]
+    return out
+
+
+def colours_read(taught, read) -> list[tuple[str, str]]:
+    """(true, read) colour of every face read, the deck taught from `taught`."""
+    names = sorted({n for n, *_ in taught})
+    inks = deck_inks(names, measure_inks([(n, seen) for n, seen, _ in taught]))
+    light = {p: scene_gain([s for _, s, q in read if q == p], inks) for p in {p for *_, p in read}} \
+        if field_deck(inks) else {}
+    return [(n, names[int(likelihoods(seen, inks, names, light.get(p)).argmax())]) for n, seen, p in read]
+
+
+@pytest.mark.parametrize("printing", ["paper", "oval", "white_print"])
+def test_taught_in_one_session_read_in_others_including_full_bleed_white_print(printing):
+    taught = session_photos(UNO_INKS, printing, 0, seed=1)
+    assert not printed_without_white([(n, s) for n, s, _ in taught])
+    for session in READ_SESSIONS:
+        pairs = colours_read(taught, session_photos(UNO_INKS, printing, session, seed=10 + session))
+        assert all(a == b for a, b in pairs), (SESSIONS[session].name, [p for p in pairs if p[0] != p[1]])
+
+
+def test_a_deck_whose_yellow_prints_orange_is_read_by_its_own_inks_half_way():
+    """The fixed prototypes alone read the offbeat deck's orange-ish yellow as red under
+    the warm lamp; moved half way to the taught inks they do not."""
+    taught = session_photos(OFFBEAT_INKS, "paper", 0, seed=1)
+    read = session_photos(OFFBEAT_INKS, "paper", 1, seed=11)
+    names = sorted(OFFBEAT_INKS)
+    measured = measure_inks([(n, s) for n, s, _ in taught])
+    for pull, right in ((0.0, False), (0.5, True)):
+        inks = deck_inks(names, measured, pull=pull)
+        said = [names[int(likelihoods(s, inks, names).argmax())] for _, s, _ in read]
+        assert (said == [n for n, *_ in read]) is right, (pull, said)
+
+
+def test_a_deck_printed_with_no_white_is_told_at_teaching_and_read_by_the_light_of_the_scene():
+    taught = session_photos(UNO_INKS, "no_white", 0, seed=1)
+    assert printed_without_white([(n, s) for n, s, _ in taught])
+    inks = deck_inks(sorted(UNO_INKS), measure_inks([(n, s) for n, s, _ in taught]))
+    assert field_deck(inks) and all(light is None for _, light in inks.values())
+    # each face white-balanced by its own field (before) read 0-25 % of them right
+    right = 0
+    for session in READ_SESSIONS:
+        pairs = colours_read(taught, session_photos(UNO_INKS, "no_white", session, seed=10 + session))
+        assert sum(a == b for a, b in pairs) >= 6, (SESSIONS[session].name, pairs)
+        right += sum(a == b for a, b in pairs)
+    assert right >= 29     # measured 30 of 32: a yellow field under cool shade reads green
+
+
+def test_several_cards_in_view_pin_the_light_of_a_no_white_deck():
+    """Four full-bleed cards of four colours under a strong warm cast: the light that
+    explains all four is found, and each reads as its colour."""
+    inks = {name: (INKS[name][0], None) for name in DECK}
+    rng = np.random.default_rng(5)
+    warm = dataclasses.replace(SESSIONS[0], kelvin=2600, awb=0.0)
+    shot, corners = table_shot([uno_face(UNO_INKS[n], "5", "no_white") for n in DECK], TABLES["grey cloth"], warm, rng)
+    seen = [face_features(f).ink_colour for f in faces_of(shot, corners, rng)]
+    light = scene_gain(seen, inks)
+    assert light[2] > 1.5 * light[0], "the light is warm: blue is turned up against red"
+    assert [DECK[int(likelihoods(s, inks, DECK, light).argmax())] for s in seen] == DECK
+
+
+def test_field_inks_survive_saving_the_profile(tmp_path):
+    inks = {"red": (36.0, None), "green": (147.5, None), "black": (None, None)}
+    path = save_profile(dataclasses.replace(builtin_profile("flip7"), inks=inks), tmp_path / "deck")
+    assert load_profile_file(path).inks == inks
+
+
+def test_the_recognizer_reads_a_no_white_deck_by_the_light_of_every_card_in_view():
+    """Through `Recognizer.read` (real finding on real pixels): four full-bleed cards
+    under a warm lamp the camera did not correct. Each alone reads yellow as red and
+    blue as green at this light (measured); judged together, each is its colour. The symbol reader is a
+    stand-in that cannot tell the cards apart, so the colour alone decides."""
+    rng = np.random.default_rng(5)
+    row = ["red", "yellow", "green", "blue"]
+    warm = dataclasses.replace(SESSIONS[0], kelvin=2600, awb=0.0)
+    shot, _ = table_shot([uno_face(UNO_INKS[n], "5", "no_white") for n in row], TABLES["grey cloth"], warm, rng)
+    width = hog_pair(np.zeros((86, 60), np.float32)).shape[-1]
+    blind = LinearReader(np.array([0, 1, 2, 3, -1]), np.zeros(width, np.float32), np.zeros((width, 5), np.float32),
+                         np.array([1, 1, 1, 1, -5], np.float32), 10.0)
+    deck = dataclasses.replace(builtin_profile("flip7"), name="fields", labels=tuple(f"{n} 5" for n in row),
+                               colours=tuple(row), reader=blind, frame_insets=(), min_confidence=0.5,
+                               inks={name: (INKS[name][0], None) for name in row})
+    cards = Recognizer.create(deck).read(shot).cards
+    assert len(cards) >= 3      # the red card on the brown-lit cloth is not always found
+    for card in cards:
+        assert card.colour == row[int(card.centre[0] / (shot.shape[1] / 4))], card

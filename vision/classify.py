@@ -60,6 +60,7 @@ class FaceFeatures:
     b: np.ndarray
     ink: np.ndarray
     ink_cap: float = 0.0
+    paper: np.ndarray | None = None   # BGR 0..1 the face was white-balanced by (its mean)
 
     @cached_property
     def symbol(self) -> np.ndarray:
@@ -94,7 +95,7 @@ class FaceFeatures:
 
     @cached_property
     def ink_colour(self) -> InkColour:
-        return ink_colour(self.lightness, self.a, self.b, self.ink)
+        return ink_colour(self.lightness, self.a, self.b, self.ink, self.paper)
 
 
 @dataclass(frozen=True)
@@ -121,23 +122,26 @@ def face_features(face: np.ndarray, ink_cap: float = 0.0) -> FaceFeatures:
     paper counts alike, so a coloured panel's shade and the light on it stop mattering
     and only shapes are compared (taught decks, see `vision.teach`). The profile says
     which cap its templates were made with (`DeckProfile.ink_cap`)."""
-    return FaceFeatures(*ink_planes(face), ink_cap)
+    lightness, a, b, ink, paper = ink_planes(face)
+    return FaceFeatures(lightness, a, b, ink, ink_cap, paper)
 
 
-def ink_planes(face: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def ink_planes(face: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A face (any size of card shape) at WORK_SIZE, less its margin, white-balanced by its
-    paper: Lab lightness (0..100 of the paper), a, b (centred at 0) and the ink strength
-    (the colour distance from the paper, whatever the ink's colour)."""
+    paper: Lab lightness (0..100 of the paper), a, b (centred at 0), the ink strength
+    (the colour distance from the paper, whatever the ink's colour) and the paper's mean
+    colour as the camera saw it (BGR 0..1)."""
     w, h = WORK_SIZE
     if face.shape[1] != w or face.shape[0] != h:
         face = cv2.resize(face, WORK_SIZE, interpolation=cv2.INTER_AREA)
     inner = face[MARGIN:h - MARGIN, MARGIN:w - MARGIN].astype(np.float32) * (1 / 255)
-    balanced = np.minimum(inner / paper_light(inner), 1.0).astype(np.float32)
+    paper = paper_light(inner)
+    balanced = np.minimum(inner / paper, 1.0).astype(np.float32)
     # float Lab: OpenCV 5's 8-bit conversion costs six times as much (0.7 ms a card)
     lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2Lab)
     lightness, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
     ink = np.sqrt((100.0 - lightness) ** 2 + a * a + b * b)
-    return lightness, a, b, ink
+    return lightness, a, b, ink, paper.reshape(-1, 3).mean(axis=0)
 
 
 def learned_features(face: np.ndarray) -> np.ndarray:
@@ -180,16 +184,17 @@ class Thresholds:
 
 
 def classify(features: FaceFeatures, profile: "DeckProfile",
-             thresholds: Thresholds = Thresholds()) -> Reading:
+             thresholds: Thresholds = Thresholds(), light: np.ndarray | None = None) -> Reading:
     """The card a face shows, limited to the profile's labels, or UNKNOWN.
 
     Colour rules labels out first: only labels whose colour prototype is near the
     card's hue compete. Of those the best symbol wins; its margin is over the best
     competing label of another symbol class. Within its symbol class (a red 5 and a
     green 5) the colour decides, with its own margin. A profile with a learned reader
-    is read by it instead (`classify_learned`)."""
+    is read by it instead (`classify_learned`; `light`: the scene's colour cast for a
+    deck printed with no white, `vision.colour.scene_gain`)."""
     if profile.reader is not None:
-        return classify_learned(features, profile, thresholds)
+        return classify_learned(features, profile, thresholds, light)
     shifts = len(features.symbol) // 2
     symbol = profile.whiten(features.symbol)
     plain = symbol[[0, shifts]]
@@ -245,7 +250,7 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
 
 
 def classify_learned(features: FaceFeatures, profile: "DeckProfile",
-                     thresholds: Thresholds = Thresholds()) -> Reading:
+                     thresholds: Thresholds = Thresholds(), light: np.ndarray | None = None) -> Reading:
     """The learned reader's answer: the symbol's probability per label (`vision.reader`)
     times how well the ink's colour fits the label's colour (`vision.colour`), made a
     probability again. The confidence is that probability; below the profile's bar (or
@@ -255,7 +260,7 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     p = reader.probabilities(scores)
     names = [profile.colours[i] if i >= 0 else "" for i in reader.classes]
     if profile.inks and features.ink_colour is not None:
-        fit = likelihoods(features.ink_colour, profile.inks, names)
+        fit = likelihoods(features.ink_colour, profile.inks, names, light)
         # "no card" takes the best colour fit: colour alone never makes a card
         fit[reader.classes < 0] = fit.max()
         p = p * fit

@@ -18,13 +18,25 @@ Hue alone confuses green with yellow under a warm lamp (the green's hue drifts t
 yellow's); lightness relative to the paper does not drift that way (yellow ink is nearly
 as light as the paper, green is not), so both are used.
 
-A face with no paper showing (full-bleed colour) white-balances against its lightest
-ink instead; `paper_is_neutral` says whether that happened (colour is then less sure).
+Faces with no paper showing (full-bleed colour fields):
+
+* a face that prints anything white (a white oval, white digits or indices) is
+  white-balanced by that white: the paper fit takes the brightest pixels, whatever
+  their share (measured across photo sessions: `bench/colour_sessions.py`);
+* a deck that prints no white at all is told at teaching (`field_deck`: the "paper" of
+  its taught faces, all photographed under one light, differs with the colour name);
+  its prototypes are field hues with no lightness (`(hue, None)`). A face of it is
+  judged by the hue of its field, after the light that best explains every card in
+  view as inks of the deck (`scene_gain`: a grid of colour casts, a prior for the
+  camera's own white balance being about right). One card alone in view cannot tell a
+  green card under a warm lamp from a yellow one under daylight; several cards of
+  different colours can.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 # name -> (hue angle in degrees of Lab a/b, lightness relative to the paper 0..100);
@@ -53,27 +65,45 @@ FLOOR = 1e-3            # no colour is ever ruled out completely (the symbol may
 
 @dataclass(frozen=True)
 class InkColour:
-    """What the card's ink looks like after white balance."""
+    """What the card's ink looks like after white balance, and what it was balanced by."""
 
     hue: float          # degrees, of the coloured ink (nan if none)
     light: float        # lightness of the coloured ink, relative to the paper (nan if none)
     share: float        # coloured ink / all ink (0: black ink only)
     ink: float          # share of the face that is ink
+    paper: tuple[float, float, float] | None = None  # linear RGB of the "paper" as the camera saw
+    # it: the face's brightest part (on a full-bleed face with no white: its colour field)
 
 
-def ink_colour(lightness: np.ndarray, a: np.ndarray, b: np.ndarray, ink: np.ndarray) -> InkColour:
-    """From the white-balanced Lab planes of a face (L 0..100, a and b centred at 0) and
-    its ink strength."""
+def ink_colour(lightness: np.ndarray, a: np.ndarray, b: np.ndarray, ink: np.ndarray,
+               paper_bgr: np.ndarray | None = None) -> InkColour:
+    """From the white-balanced Lab planes of a face (L 0..100, a and b centred at 0), its
+    ink strength and (optionally) the colour it was balanced by (BGR 0..1 as the camera
+    gave it)."""
+    paper = None
+    if paper_bgr is not None:
+        paper = tuple(float(v) for v in to_linear(np.asarray(paper_bgr, np.float32)[::-1]))
     inked = ink > INK
     chroma = np.sqrt(a * a + b * b)
     coloured = inked & (chroma > CHROMA)
     n_ink, n_col = int(inked.sum()), int(coloured.sum())
     if n_col < 4:
-        return InkColour(float("nan"), float("nan"), 0.0, n_ink / ink.size)
+        return InkColour(float("nan"), float("nan"), 0.0, n_ink / ink.size, paper)
     weight = chroma[coloured]
     angle = np.degrees(np.arctan2((b[coloured] * weight).sum(), (a[coloured] * weight).sum())) % 360
     return InkColour(float(angle), float(np.median(lightness[coloured])), n_col / max(n_ink, 1),
-                     n_ink / ink.size)
+                     n_ink / ink.size, paper)
+
+
+def to_linear(srgb: np.ndarray) -> np.ndarray:
+    srgb = np.clip(srgb, 0, 1)
+    return np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+
+
+def to_srgb(linear: np.ndarray) -> np.ndarray:
+    """Linear light to sRGB (0..1)."""
+    linear = np.clip(linear, 0, 1)
+    return np.where(linear <= 0.0031308, linear * 12.92, 1.055 * linear ** (1 / 2.4) - 0.055)
 
 
 def canonical(name: str) -> str:
@@ -81,11 +111,22 @@ def canonical(name: str) -> str:
     return ALIASES.get(name, name)
 
 
-def likelihoods(seen: InkColour, inks: dict[str, tuple[float | None, float]],
-                names: list[str]) -> np.ndarray:
+def likelihoods(seen: InkColour, inks: dict[str, tuple[float | None, float | None]],
+                names: list[str], gain: np.ndarray | None = None) -> np.ndarray:
     """How well the ink seen fits each named colour (1: perfectly, down to FLOOR); an
-    empty or unknown name fits everything (1)."""
+    empty or unknown name fits everything (1). A deck printed with no white at all
+    (`field_deck`) is judged by the hue of the face's field under `gain` (the light of
+    the scene, `scene_gain`; none: the camera's own white balance)."""
     out = np.ones(len(names))
+    if field_deck(inks):
+        if seen.paper is None:
+            return out
+        hue, chroma = field_hues(np.array([seen.paper]), np.ones((1, 3)) if gain is None else gain[None])
+        for i, name in enumerate(names):
+            proto = inks.get(canonical(name)) if name else None
+            if proto is not None:
+                out[i] = max(FLOOR, _field_fit(float(hue[0, 0]), float(chroma[0, 0]), proto[0]))
+        return out
     # a little coloured ink is stray (a shadow's edge, the table at a corner): not a colour
     coloured = float(np.clip((seen.share - 0.1) / 0.3, 0, 1)) if np.isfinite(seen.hue) else 0.0
     for i, name in enumerate(names):
@@ -103,41 +144,161 @@ def likelihoods(seen: InkColour, inks: dict[str, tuple[float | None, float]],
     return out
 
 
-def measure_inks(samples: list[tuple[str, InkColour]]) -> dict[str, tuple[float | None, float]]:
+# A deck printed with no white: its faces' colour fields
+FIELD_CHROMA = (10.0, 25.0)   # Lab chroma of a field from not coloured to fully coloured
+FIELD_SPREAD = 30.0           # Lab chroma between colour names' "papers" that says no paper
+# Candidate lights left over by the camera's white balance: black bodies from 1,700 to
+# 16,000 K (in mired) and a little green or magenta tint; the prior: about daylight.
+MIREDS = np.arange(60.0, 600.0, 10.0)
+TINTS = np.arange(-0.2, 0.201, 0.05)
+PRIOR_MIRED, MIRED_SCALE, TINT_SCALE = 180.0, 150.0, 0.1
+
+
+def field_deck(inks: dict) -> bool:
+    """Whether prototypes are of a deck printed with no white (a field hue, no lightness)."""
+    return any(v[1] is None for v in inks.values())
+
+
+def _field_fit(hue: float, chroma: float, proto_hue: float | None) -> float:
+    coloured = float(np.clip((chroma - FIELD_CHROMA[0]) / (FIELD_CHROMA[1] - FIELD_CHROMA[0]), 0, 1))
+    if proto_hue is None:
+        return (1.0 - coloured) ** 2
+    dh = (hue - proto_hue + 180) % 360 - 180
+    return float(np.exp(-0.5 * (dh / HUE_SCALE) ** 2)) * coloured
+
+
+def field_hues(papers: np.ndarray, gains: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Lab hue and chroma of each field (n x 3 linear RGB) under each gain (m x 3): m x n."""
+    rgb = papers[None, :, :] * gains[:, None, :]
+    rgb = rgb / np.maximum(rgb.max(axis=2, keepdims=True), 1e-6)   # the field is the face's brightest
+    lab = cv2.cvtColor(to_srgb(rgb)[..., ::-1].astype(np.float32), cv2.COLOR_BGR2Lab)
+    a, b = lab[..., 1], lab[..., 2]
+    return np.degrees(np.arctan2(b, a)) % 360, np.sqrt(a * a + b * b)
+
+
+def black_body(kelvin: float) -> np.ndarray:
+    """Linear RGB of a black body's light, green = 1 (Tanner Helland's fit of the
+    Planckian locus in sRGB, linearised)."""
+    t = kelvin / 100.0
+    if t <= 66:
+        rgb = [255.0, 99.4708025861 * np.log(t) - 161.1195681661,
+               0.0 if t <= 19 else 138.5177312231 * np.log(t - 10) - 305.0447927307]
+    else:
+        rgb = [329.698727446 * (t - 60) ** -0.1332047592, 288.1221695283 * (t - 60) ** -0.0755148492, 255.0]
+    linear = to_linear(np.clip(np.array(rgb), 1, 255) / 255)
+    return linear / linear[1]
+
+
+def _candidate_gains() -> tuple[np.ndarray, np.ndarray]:
+    """The gains that take out each candidate light, and each one's log prior."""
+    gains, prior = [], []
+    for mired in MIREDS:
+        light = black_body(1e6 / mired)
+        for tint in TINTS:
+            gains.append(1.0 / (light * np.array([1.0, np.exp(tint), 1.0])))
+            prior.append(-0.5 * (((mired - PRIOR_MIRED) / MIRED_SCALE) ** 2 + (tint / TINT_SCALE) ** 2))
+    return np.array(gains), np.array(prior)
+
+
+_GAINS, _GAIN_LOG_PRIOR = _candidate_gains()
+
+
+def scene_gain(seen: list[InkColour], inks: dict) -> np.ndarray:
+    """The colour cast (linear RGB gains) that best explains every face in view as an
+    ink of the deck: each face's best fit, summed in logs, plus the prior that the
+    camera's own white balance is about right. Ones when nothing is known."""
+    papers = np.array([s.paper for s in seen if s.paper is not None])
+    protos = [v[0] for v in inks.values()]
+    if not len(papers) or not protos:
+        return np.ones(3)
+    hue, chroma = field_hues(papers, _GAINS)
+    coloured = np.clip((chroma - FIELD_CHROMA[0]) / (FIELD_CHROMA[1] - FIELD_CHROMA[0]), 0, 1)
+    best = np.full(hue.shape, FLOOR)
+    for proto in protos:
+        if proto is None:
+            fit = (1.0 - coloured) ** 2
+        else:
+            dh = (hue - proto + 180) % 360 - 180
+            fit = np.exp(-0.5 * (dh / HUE_SCALE) ** 2) * coloured
+        best = np.maximum(best, fit)
+    score = np.log(best).sum(axis=1) + _GAIN_LOG_PRIOR
+    return _GAINS[int(score.argmax())]
+
+
+def printed_without_white(samples: list[tuple[str, InkColour]]) -> bool:
+    """Whether taught faces (one photo session) show no paper: what each face was
+    white-balanced by differs with its colour name (a red field, a green field...),
+    where paper or white print looks alike on every face under one light. Measured as
+    the Lab chroma of each name's "paper" balanced by the median of all of them."""
+    named = [(canonical(n), s.paper) for n, s in samples if n and s.paper is not None]
+    if len({n for n, _ in named}) < 2:
+        return False
+    papers = np.array([p for _, p in named])
+    relative = papers / np.maximum(np.median(papers, axis=0), 1e-4)
+    relative /= np.maximum(relative.max(axis=1, keepdims=True), 1e-6)
+    lab = cv2.cvtColor(to_srgb(relative[None])[..., ::-1].astype(np.float32), cv2.COLOR_BGR2Lab)[0]
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    by_name: dict[str, list[float]] = {}
+    for (name, _), c in zip(named, chroma):
+        by_name.setdefault(name, []).append(float(c))
+    return float(np.median([np.median(v) for v in by_name.values()])) > FIELD_SPREAD
+
+
+def _circular_mean(degrees: np.ndarray) -> float:
+    rad = np.radians(degrees)
+    return float(np.degrees(np.arctan2(np.sin(rad).mean(), np.cos(rad).mean())) % 360)
+
+
+def measure_inks(samples: list[tuple[str, InkColour]]) -> dict[str, tuple[float | None, float | None]]:
     """Prototypes of colour names from clean views (a built-in deck's drawings, or taught
-    photos for a name `INKS` does not know): the circular mean hue and median lightness."""
+    photos for a name `INKS` does not know): the circular mean hue and median lightness.
+    Of a deck printed with no white (`printed_without_white`), the hue of each name's
+    field under the teaching light (`scene_gain` of all the taught faces) and no
+    lightness."""
+    if printed_without_white(samples):
+        names = {canonical(n) for n, _ in samples if n}
+        fixed = {n: (INKS[n][0], None) for n in names if n in INKS}
+        gain = scene_gain([s for _, s in samples], fixed or {n: (None, None) for n in names})
+        out: dict[str, tuple[float | None, float | None]] = {}
+        for name in names:
+            papers = np.array([s.paper for n, s in samples if canonical(n) == name and s.paper is not None])
+            hue, chroma = field_hues(papers, gain[None])
+            coloured = chroma[0] > FIELD_CHROMA[1]
+            out[name] = (_circular_mean(hue[0][coloured]) if coloured.sum() * 2 >= len(papers) else None, None)
+        return out
     by_name: dict[str, list[InkColour]] = {}
     for name, seen in samples:
         if name:
             by_name.setdefault(canonical(name), []).append(seen)
-    out: dict[str, tuple[float | None, float]] = {}
+    out = {}
     for name, seen in by_name.items():
         hues = np.array([s.hue for s in seen if np.isfinite(s.hue) and s.share > 0.25])
         if len(hues) * 2 < len(seen):
             lights = [s.light for s in seen if np.isfinite(s.light)]
             out[name] = (None, float(np.median(lights)) if lights else 15.0)
             continue
-        rad = np.radians(hues)
-        hue = float(np.degrees(np.arctan2(np.sin(rad).mean(), np.cos(rad).mean())) % 360)
-        out[name] = (hue, float(np.median([s.light for s in seen if np.isfinite(s.light)])))
+        out[name] = (_circular_mean(hues), float(np.median([s.light for s in seen if np.isfinite(s.light)])))
     return out
 
 
-def deck_inks(colour_names: list[str], measured: dict[str, tuple[float | None, float]] | None = None
-              ) -> dict[str, tuple[float | None, float]]:
+def deck_inks(colour_names: list[str], measured: dict[str, tuple[float | None, float | None]] | None = None,
+              pull: float = 0.5) -> dict[str, tuple[float | None, float | None]]:
     """The prototypes a deck uses. A name the fixed table knows is that prototype, moved
-    half way towards the deck's own ink where it was `measured` (white-balanced, from the
-    taught pictures: a commercial "yellow" may print nearly orange); a name the table
-    does not know is the measured ink; a name in neither has no prototype (it then fits
-    any ink). Half way, not all the way: one photo session's ink drifts with its light,
-    the table does not."""
-    out: dict[str, tuple[float | None, float]] = {}
+    `pull` of the way towards the deck's own ink where it was `measured` (white-balanced,
+    from the taught pictures: a commercial "yellow" may print nearly orange); a name the
+    table does not know is the measured ink; a name in neither has no prototype (it then
+    fits any ink). Not all the way: one photo session's ink drifts with its light, the
+    table does not. A deck printed with no white keeps no lightness (`field_deck`)."""
+    out: dict[str, tuple[float | None, float | None]] = {}
+    fields = field_deck(measured or {})
     for name in colour_names:
         key = canonical(name)
         if not key:
             continue
         fixed = INKS.get(key)
         own = (measured or {}).get(key)
+        if fields and fixed is not None:
+            fixed = (fixed[0], None)
         if fixed is None or own is None:
             if fixed is not None or own is not None:
                 out[key] = fixed if own is None else own
@@ -146,5 +307,6 @@ def deck_inks(colour_names: list[str], measured: dict[str, tuple[float | None, f
             out[key] = fixed
             continue
         gap = (own[0] - fixed[0] + 180) % 360 - 180
-        out[key] = ((fixed[0] + gap / 2) % 360, (fixed[1] + own[1]) / 2)
+        light = None if fields else fixed[1] + (own[1] - fixed[1]) * pull
+        out[key] = ((fixed[0] + gap * pull) % 360, light)
     return out

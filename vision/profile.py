@@ -56,7 +56,7 @@ class DeckProfile:
     ink_cap: float = 0.0              # face_features' ink_cap the templates were made with
     min_confidence: float = 0.0       # a stricter bar than the reader's, set by a self-check
     reader: LinearReader | None = None  # the learned reader (vision.reader), if trained
-    inks: dict = field(default_factory=dict)  # colour name -> fixed ink prototype (vision.colour)
+    inks: dict = field(default_factory=dict)  # colour name -> ink prototype (hue, lightness) (vision.colour)
 
     def whiten(self, symbols: np.ndarray) -> np.ndarray:
         """Raw unit-norm templates (n x D) to the profile's matching space: the deck's
@@ -369,7 +369,7 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                               learned["reader_weights"].astype(np.float32),
                               learned["reader_bias"].astype(np.float32),
                               float(meta.get("reader_temperature", 10.0)))
-    inks = {k: (None if v[0] is None else float(v[0]), float(v[1])) for k, v in meta.get("inks", {}).items()}
+    inks = {k: tuple(None if x is None else float(x) for x in v) for k, v in meta.get("inks", {}).items()}
     return DeckProfile(meta["name"], tuple(meta["labels"]), tuple(meta["colours"]),
                        arrays["templates"].astype(np.float32), arrays["label_starts"].astype(np.int64),
                        arrays["colour_protos"].astype(np.float32),
