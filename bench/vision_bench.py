@@ -77,10 +77,24 @@ def quad_distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(min(np.linalg.norm(a - np.roll(b, k, axis=0), axis=1).mean() for k in (0, 2)))
 
 
-def score_scene(scene, reading, game: str) -> Tally:
+@dataclass(frozen=True)
+class Miss:
+    """One card not read right (`kind`: not found, unknown, wrong) or a report where no
+    card is ("false"), for `--misses`: the true card (None for "false") and what was
+    read there (None when nothing was found)."""
+
+    kind: str
+    card: object
+    seen: object
+
+
+def score_scene(scene, reading, game: str, misses: list | None = None) -> Tally:
     """Compare what was read with the scene's truth: each found card is matched to the
-    true card whose outline it follows (a pile's cards share a centre, not an outline)."""
+    true card whose outline it follows (a pile's cards share a centre, not an outline).
+    `misses` (a list) collects every fully visible card not read right and every wrong
+    or false report."""
     tally = Tally()
+    note = misses.append if misses is not None else (lambda miss: None)
     matched: dict[int, int] = {}
     for i, seen in enumerate(reading.cards):
         best, best_d = None, None
@@ -95,11 +109,14 @@ def score_scene(scene, reading, game: str) -> Tally:
                 continue
         if seen.known:
             tally.false_reports += 1
+            note(Miss("false", None, seen))
     for j, card in enumerate(scene.cards):
         full = card.visible >= FULLY_VISIBLE
         tally.full += full
         if j not in matched:
             tally.full_missed += full
+            if full:
+                note(Miss("not found", card, None))
             continue
         seen = reading.cards[matched[j]]
         if seen.label == card.code:
@@ -107,7 +124,10 @@ def score_scene(scene, reading, game: str) -> Tally:
             tally.partial_read += not full
         elif not seen.known:
             tally.full_unknown += full
+            if full:
+                note(Miss("unknown", card, seen))
         else:
+            note(Miss("wrong", card, seen))
             tally.wrong += 1
             tally.confusions[(card.code, seen.label)] += 1
             if seen.colour != deck_colour(game, card.code):
@@ -116,15 +136,90 @@ def score_scene(scene, reading, game: str) -> Tally:
 
 
 def accuracy(game: str, scenes: int, seed: int, style: str = "deckhand", profile=None,
-             difficulty: str = "default", photo_tables: bool = False) -> Tally:
+             difficulty: str = "default", photo_tables: bool = False,
+             misses_dir: Path | None = None) -> Tally:
+    """Rendered scenes read and scored. With `misses_dir`, every miss is drawn there as a
+    picture (`save_misses`) and listed in its misses.tsv."""
     profile = profile or builtin_profile(game)
     rng = np.random.default_rng(seed)
     total = Tally()
-    for _ in range(scenes):
+    for index in range(scenes):
         scene = random_scene(game, rng, difficulty=difficulty, style=style, photo_tables=photo_tables)
         recognizer = Recognizer.create(profile, scene.empty)
-        total.add(score_scene(scene, recognizer.read(scene.image), game))
+        reading = recognizer.read(scene.image)
+        misses: list[Miss] = []
+        total.add(score_scene(scene, reading, game, misses))
+        if misses_dir is not None and misses:
+            save_misses(misses_dir, f"{game}{'-photo' if photo_tables else ''}-{index:04d}",
+                        scene, reading, recognizer, misses)
     return total
+
+
+MISS_SCALE = 3   # the pictures of misses are drawn this many times the frame's size
+
+
+def save_misses(out: Path, name: str, scene, reading, recognizer, misses: list[Miss]) -> None:
+    """Each miss as a PNG (`<name>-<n>-<kind>.png`): the frame around the card, three
+    times its size, with the true outline (green, a dot on the face's top-left corner),
+    what was found there (red) and every other outline found (yellow); beside it the
+    face warped from the found outline and from the true one. One line a miss in
+    misses.tsv: what was read from the found outline and from the true one (an outline
+    a few pixels off shows as a miss read right from the true outline)."""
+    out.mkdir(parents=True, exist_ok=True)
+    tsv = out / "misses.tsv"
+    if not tsv.exists():
+        tsv.write_text("picture\tkind\tcode\tread\tconfidence\tvisible\tshort_side\t"
+                       "corner_error\tread_from_true_outline\ttrue_confidence\tspec\n")
+    h, w = scene.image.shape[:2]
+    rows = []
+    for n, miss in enumerate(misses):
+        quad = miss.card.corners if miss.card is not None else miss.seen.corners
+        x0, y0 = np.floor(quad.min(axis=0) - 20).astype(int).clip(0)
+        x1, y1 = np.ceil(quad.max(axis=0) + 20).astype(int)
+        x1, y1 = min(int(x1), w), min(int(y1), h)
+        crop = cv2.resize(scene.image[y0:y1, x0:x1], None, fx=MISS_SCALE, fy=MISS_SCALE,
+                          interpolation=cv2.INTER_NEAREST)
+        def draw(q, colour, thickness=1):
+            pts = np.round((np.asarray(q) - [x0, y0]) * MISS_SCALE).astype(np.int32)
+            cv2.polylines(crop, [pts], True, colour, thickness, cv2.LINE_AA)
+            cv2.circle(crop, tuple(int(v) for v in pts[0]), 4, colour, -1)
+        for other in reading.cards:
+            if other is not miss.seen:
+                draw(other.corners, (0, 220, 255))
+        if miss.card is not None:
+            draw(miss.card.corners, (0, 200, 0), 2)
+        if miss.seen is not None:
+            draw(miss.seen.corners, (0, 0, 255), 2)
+        panels = [crop]
+        for q in (miss.seen.corners if miss.seen is not None else None,
+                  miss.card.corners if miss.card is not None else None):
+            face = np.zeros((WORK_SIZE[1] * 3, WORK_SIZE[0] * 3, 3), np.uint8)
+            if q is not None:
+                face = cv2.resize(warp_card(scene.image, q, WORK_SIZE), None, fx=3, fy=3,
+                                  interpolation=cv2.INTER_NEAREST)
+            panels.append(face)
+        height = max(p.shape[0] for p in panels)
+        picture = np.hstack([cv2.copyMakeBorder(p, 0, height - p.shape[0], 0, 4, cv2.BORDER_CONSTANT)
+                             for p in panels])
+        file = f"{name}-{n}-{miss.kind.replace(' ', '')}.png"
+        cv2.imwrite(str(out / file), picture)
+        true_read = recognizer.read_card(scene.image, miss.card.corners) if miss.card is not None else None
+        error = quad_distance(miss.seen.corners, miss.card.corners) \
+            if miss.seen is not None and miss.card is not None else float("nan")
+        short = float(np.linalg.norm(quad[1] - quad[0]))
+        spec = scene.spec
+        rows.append("\t".join(str(v) for v in (
+            file, miss.kind, miss.card.code if miss.card is not None else "",
+            miss.seen.label if miss.seen is not None else "",
+            miss.seen.confidence if miss.seen is not None else "",
+            round(miss.card.visible, 3) if miss.card is not None else "", round(short, 1),
+            round(error, 2), true_read.label if true_read is not None else "",
+            true_read.confidence if true_read is not None else "",
+            f"{spec.table} light={spec.light} glare={spec.glare} shadow={spec.shadow} "
+            f"blur={spec.blur:.2f} motion={spec.motion_blur:.1f} noise={spec.noise:.1f} "
+            f"jpeg={spec.jpeg_quality} hand={spec.hand} tilt={spec.tilt_deg:.0f}")))
+    with tsv.open("a") as f:
+        f.write("".join(row + "\n" for row in rows))
 
 
 def distractors(game: str, scenes: int, seed: int) -> tuple[int, int]:
@@ -337,6 +432,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the tracker's clips as a camera at this rate sees them (30: twice the frames)")
     parser.add_argument("--photo-tables", action="store_true",
                         help="accuracy scenes on real tables cut from ../shared/realphotos photos")
+    parser.add_argument("--misses", metavar="DIR", type=Path,
+                        help="draw every miss of the accuracy scenes as a picture in DIR"
+                             " (with misses.tsv; tests/artifacts/ is ignored by git)")
     parser.add_argument("--picture", metavar="PNG",
                         help="only draw the camera's view with what vision reads (docs/vision.md)")
     parser.add_argument("--skip", default="", help="comma list of parts to skip: "
@@ -352,9 +450,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"== {game}")
         builtin_profile(game)  # render and cache outside the timings
         if "accuracy" not in skip:
-            print_accuracy(game, accuracy(game, args.scenes, seed=1))
+            print_accuracy(game, accuracy(game, args.scenes, seed=1, misses_dir=args.misses))
             if args.photo_tables:
-                print_accuracy(game, accuracy(game, args.scenes, seed=1, photo_tables=True), "photo tables: ")
+                print_accuracy(game, accuracy(game, args.scenes, seed=1, photo_tables=True,
+                                              misses_dir=args.misses), "photo tables: ")
         if "distractors" not in skip:
             bad, n = distractors(game, n_distractors, seed=2)
             print(f"  distractor scenes with a false report: {bad}/{n} = {bad / n:.2%}")
