@@ -175,9 +175,12 @@ def paper_light(inner: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Thresholds:
-    min_symbol_score: float = 0.55     # NCC of the best template
+    min_symbol_score: float = 0.65     # NCC of the best template (built-in decks, rendered
+                                       # scenes: cards read right >= 0.72, card backs <= 0.53)
     full_symbol_margin: float = 0.12   # a margin this large is full confidence
-    max_colour_distance: float = 0.5   # from the chosen colour prototype (hue direction units)
+    colour_gate: float = 1.0           # labels whose colour prototype is further from the
+                                       # card's hue (direction units, 1.0: 60 degrees) are ruled out
+    max_colour_distance: float = 0.5   # two colours of one symbol this close are "similar" (teach)
     max_colour_veto: float = 0.2       # how much better a symbol ruled out by colour may match
     min_confidence: float = 0.12
     min_colour_confidence: float = 0.3  # colour mistakes cost most: a stricter bar
@@ -201,7 +204,7 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
     scores = profile.templates @ plain.T                        # (templates, 2)
     label_scores = np.maximum.reduceat(scores.max(axis=1), profile.label_starts)
     colour_gap = np.linalg.norm(profile.colour_protos - features.colour, axis=1)
-    fits = colour_gap <= thresholds.max_colour_distance
+    fits = colour_gap <= thresholds.colour_gate
     if not fits.any():
         top = int(label_scores.argmax())
         return Reading(UNKNOWN, "", 0.0, round(float(label_scores[top]), 3), False)
@@ -225,18 +228,25 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
     symbol_conf = min(1.0, max(0.0, margin / thresholds.full_symbol_margin))
     if top_score < thresholds.min_symbol_score:
         symbol_conf = 0.0
-    if float(label_scores.max()) - float(label_scores[top]) > thresholds.max_colour_veto:
+    ruled_out = ~fits & ~in_group   # the same symbol in a colour ruled out is no rival
+    if ruled_out.any() and float(label_scores[ruled_out].max()) - top_score > thresholds.max_colour_veto:
         symbol_conf = 0.0  # colour ruled out a clearly better symbol: the two disagree
 
+    # The colour decides only within a symbol class (a red 5 and a green 5): there its
+    # confidence is how much nearer the chosen colour is than the class's next one. A
+    # symbol printed in one colour only (a Flip 7 number, a Solo wild) needs its colour
+    # just to pass the gate above: the light, a lamp's clipped paper or a multicoloured
+    # print move a hue by 30-50 degrees, and no other card lies that way.
     members = np.flatnonzero(in_group)
     distances = colour_gap[members]
     ranked = np.argsort(distances)
     chosen = int(members[ranked[0]])
     nearest = float(distances[ranked[0]])
-    colour_conf = 1.0 - nearest / thresholds.max_colour_distance
+    colour_conf = 1.0
     if len(members) > 1:
         second = float(distances[ranked[1]])
-        colour_conf = min(colour_conf, (second - nearest) / max(second, 1e-6) * 2.0)
+        colour_conf = min(1.0 - nearest / thresholds.colour_gate,
+                          (second - nearest) / max(second, 1e-6) * 2.0)
     colour_conf = min(1.0, max(0.0, colour_conf))
 
     if colour_conf < thresholds.min_colour_confidence:

@@ -30,6 +30,10 @@ from vision.warp import CARD_ASPECT, warp_card
 
 GAMES = ("hitthedeck", "solo", "flip7", "raj")
 SAME_SYMBOL = 0.985     # template correlation above which two labels share a symbol
+SAME_SYMBOL_RECOLOURED = 0.95  # ... when their colours differ: light yellow ink makes a
+                               # fainter template than red of the same print (built-in
+                               # decks: variants 0.975-0.997, other symbols at most 0.92)
+OTHER_COLOUR = 0.3      # colour prototypes further apart than this are other colours
 FORMAT_VERSION = 3
 READABLE_FORMATS = (2, 3)   # 2: before the learned reader (templates only)
 VIEWS = 8                # camera-like views of each card kept as extra templates
@@ -123,7 +127,7 @@ def build_profile(name: str, samples: Iterable[Sample], aspect: float = CARD_ASP
                           tuple(frame_insets), float(ink_cap))
     white = profile.whiten(raw)
     return dataclasses.replace(profile, templates=white,
-                               symbol_class=symbol_classes(white, starts_arr))
+                               symbol_class=symbol_classes(white, starts_arr, profile.colour_protos))
 
 
 def measure_frame_insets(faces: Sequence[np.ndarray]) -> tuple[float, ...]:
@@ -155,12 +159,19 @@ def measure_frame_insets(faces: Sequence[np.ndarray]) -> tuple[float, ...]:
     return (round(typical, 4), round(typical - 0.0065, 4), round(typical + 0.0065, 4))
 
 
-def symbol_classes(templates: np.ndarray, starts: np.ndarray) -> np.ndarray:
+def symbol_classes(templates: np.ndarray, starts: np.ndarray,
+                   colour_protos: np.ndarray | None = None) -> np.ndarray:
     """Class number per label: labels whose templates correlate above SAME_SYMBOL (in
-    either orientation) are joined, transitively."""
+    either orientation), or above SAME_SYMBOL_RECOLOURED when their colour prototypes
+    differ, are joined, transitively. Within a class only the colour tells labels apart
+    (`vision.classify`): a green 5 split from its yellow twin would compete with it on
+    symbol alone."""
     means = np.add.reduceat(templates, starts, axis=0)
     means /= np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-6)
     similarity = np.maximum(means @ means.T, means @ means[:, ::-1].T)
+    if colour_protos is not None:
+        apart = np.linalg.norm(colour_protos[:, None] - colour_protos[None], axis=2) > OTHER_COLOUR
+        similarity = np.where(apart & (similarity >= SAME_SYMBOL_RECOLOURED), 1.0, similarity)
     parent = list(range(len(starts)))
 
     def root(i: int) -> int:
