@@ -39,6 +39,9 @@ class DetectSettings:
     max_area_fraction: float = 0.5       # of the frame
     min_fill: float = 0.88               # cell area / fitted quad area
     min_support: float = 0.85            # share of the outline the cell actually follows
+    min_edge_support: float = 0.95       # ... or, for the inside of a printed frame whose
+    rescue_support: float = 0.6          # card edge is found too, at least rescue_support
+                                         # and this share of the fitted outline on edges
     max_corner_skew_deg: float = 14.0    # how far a corner may be from 90 degrees
     canny_low: int = 24
     canny_high: int = 64
@@ -213,15 +216,22 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
             if rank == 2 and table is not None and any(quad_contains(q, contour.reshape(-1, 2).mean(axis=0))
                                  for _, _, q in candidates):
                 continue  # a changed region around a card already outlined: nothing new
-            quad = fit_card_quad(contour, area, settings, inset)
+            framed = inset > 0 and bool(settings.frame_insets)
+            quad, rescued = _fit(contour, area, settings, inset, thick if framed else None)
             if quad is None:
                 continue
             if inset > 0:  # a cell may be the inside of a printed frame
+                inner = quad
                 quad = _outer_frame(quad, thick, settings.frame_insets)
+                if not _card_aspect(quad, settings) or (rescued and quad is inner):
+                    continue  # the inside of a frame whose card edge was not found
             candidates.append((rank, float(cv2.contourArea(quad)), quad))
-    # Two cards side by side make a rectangle of nearly a card's shape (2 x 63 by 88 mm):
-    # an outline holding two smaller candidates is a group of cards, not a card.
-    candidates = [c for c in candidates if not _holds_two(c, candidates)]
+    # Two cards side by side make a rectangle of nearly a card's shape (2 x 63 by 88 mm),
+    # and so does a card lying on another shifted along its length: an outline holding
+    # two smaller candidates, or one a little smaller and off its centre, is a group of
+    # cards, not a card.
+    candidates = [c for c in candidates if not _holds_two(c, candidates)
+                  and not _holds_shifted(c, candidates)]
     # Edge groups first, then cells: both follow the card's own edge. A changed region
     # also takes in the card's shadow, so it only counts where nothing else was found.
     candidates.sort(key=lambda c: (c[0], -c[1]))
@@ -245,10 +255,22 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
 def fit_card_quad(contour: np.ndarray, area: float, settings: DetectSettings,
                   inset: float = 1.5) -> np.ndarray | None:
     """Four ordered corners of a card outline fitted to `contour`, or None when the
-    contour is not a whole card. `inset`: how far the contour lies inside the edge."""
+    contour is not a whole card. `inset`: how far the contour lies inside the edge; a
+    cell (inset > 0) may be the inside of a printed frame, whose shape is a little
+    longer than the card's (`_outer_frame` grows it after)."""
+    return _fit(contour, area, settings, inset)[0]
+
+
+def _fit(contour: np.ndarray, area: float, settings: DetectSettings, inset: float,
+         edges: np.ndarray | None = None) -> tuple[np.ndarray | None, bool]:
+    """`fit_card_quad`, and whether the outline was rescued: with `edges` (the thickened
+    edge map) a contour that follows the fitted outline only partly (a corner index
+    printed against the frame line cuts into the frame's inside) passes when the edges
+    run along the outline nearly all round. The caller must then find the card's edge
+    around it: an outline on edges all round may also be two cards' edges in line."""
     hull = cv2.convexHull(contour)
     if area < (settings.min_fill - 0.05) * cv2.contourArea(hull):
-        return None  # dented: not one whole card (cheap test before any fitting)
+        return None, False  # dented: not one whole card (cheap test before any fitting)
     perimeter = cv2.arcLength(hull, True)
     rough = None
     for eps in (0.02, 0.035, 0.05):
@@ -257,41 +279,76 @@ def fit_card_quad(contour: np.ndarray, area: float, settings: DetectSettings,
             rough = approx.reshape(4, 2).astype(np.float32)
             break
     if rough is None:
-        return None
+        return None, False
     short, long = side_lengths(rough)
+    framed = inset > 0 and bool(settings.frame_insets)
+    aspect = _frame_aspect(settings) if framed else settings.aspect
     if short < settings.min_short_side * 0.8 or \
-            abs(long / max(short, 1e-6) - settings.aspect) > 2 * settings.aspect_tolerance * settings.aspect:
-        return None
+            abs(long / max(short, 1e-6) - aspect) > 2 * settings.aspect_tolerance * settings.aspect:
+        return None, False
     points = contour.reshape(-1, 2).astype(np.float32)
     lines = []
     for i in range(4):
         line = _fit_side(points, rough[i], rough[(i + 1) % 4])
         if line is None:
-            return None
+            return None, False
         lines.append(line)
     corners = []
     for i in range(4):
         corner = _intersect(lines[i - 1], lines[i])
         if corner is None:
-            return None
+            return None, False
         corners.append(corner)
     quad = np.array(corners, dtype=np.float32)
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
-        return None
+        return None, False
     quad_area = cv2.contourArea(quad)
     if quad_area <= 0 or area / quad_area < settings.min_fill:
-        return None
-    if _support(points, quad) < settings.min_support:
-        return None
+        return None, False
+    support = _support(points, quad)
+    if support < (settings.min_support if edges is None else settings.rescue_support):
+        return None, False
     quad = _grow(quad, inset)
     short, long = side_lengths(quad)
     if short < settings.min_short_side:
-        return None
-    if abs(long / max(short, 1e-6) - settings.aspect) > settings.aspect_tolerance * settings.aspect:
-        return None
+        return None, False
+    if not _card_aspect(quad, settings) and not (framed and _card_aspect(quad, settings, aspect)):
+        return None, False
     if _max_corner_skew(quad) > settings.max_corner_skew_deg:
-        return None
-    return order_corners(quad)
+        return None, False
+    if support < settings.min_support and _edge_support(quad, edges) < settings.min_edge_support:
+        return None, False
+    return order_corners(quad), support < settings.min_support
+
+
+def _frame_aspect(settings: DetectSettings) -> float:
+    """Long side over short side of the inside of the deck's printed frame (the first
+    inset): a card's aspect A with a frame s of its width inside is (A - 2s) / (1 - 2s)."""
+    s = settings.frame_insets[0]
+    return (settings.aspect - 2 * s) / (1 - 2 * s)
+
+
+def _card_aspect(quad: np.ndarray, settings: DetectSettings, aspect: float | None = None) -> bool:
+    short, long = side_lengths(quad)
+    aspect = settings.aspect if aspect is None else aspect
+    return abs(long / max(short, 1e-6) - aspect) <= settings.aspect_tolerance * settings.aspect
+
+
+def _edge_support(quad: np.ndarray, edges: np.ndarray) -> float:
+    """How much of the quad's outline (the middle 80% of each side) lies on the edge map
+    within a pixel; the weakest side counts double, as in `_support`."""
+    h, w = edges.shape
+    shares = []
+    for _, points, _ in _side_samples(quad, 1.0):
+        xs = np.round(points[:, 0]).astype(int)
+        ys = np.round(points[:, 1]).astype(int)
+        hits = np.zeros(len(points), bool)
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                hits |= edges[np.clip(ys + dy, 0, h - 1), np.clip(xs + dx, 0, w - 1)] > 0
+        inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        shares.append(float(hits[inside].mean()) if inside.any() else 0.0)
+    return (sum(shares) + min(shares)) / 5
 
 
 def _fit_side(points: np.ndarray, a: np.ndarray, b: np.ndarray):
@@ -304,12 +361,19 @@ def _fit_side(points: np.ndarray, a: np.ndarray, b: np.ndarray):
     rel = points - a
     along = rel @ u
     across = rel[:, 0] * u[1] - rel[:, 1] * u[0]
-    tolerance = max(3.0, 0.05 * length)
+    tolerance = max(3.0, 0.12 * length)  # wide: the fits below keep to the main line
     near = (np.abs(across) < tolerance) & (along > 0.1 * length) & (along < 0.9 * length)
     chosen = points[near]
     if len(chosen) < max(6, 0.25 * length):
         return None
-    vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    # Again on the points near that line only: a printed corner index touching the frame
+    # line dents a cell's side, and a dent of a fifth of the side would pull a plain
+    # least-squares line a pixel or two off (the face is then read misaligned).
+    off = np.abs((chosen[:, 0] - x0) * vy - (chosen[:, 1] - y0) * vx)
+    inliers = chosen[off < 1.5]
+    if len(inliers) >= max(6, 0.5 * len(chosen)):
+        vx, vy, x0, y0 = cv2.fitLine(inliers, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
     return np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)
 
 
@@ -336,6 +400,15 @@ def _holds_two(candidate, candidates) -> bool:
     _, area, quad = candidate
     inside = [q for _, a, q in candidates if a < 0.7 * area and quad_contains(quad, q.mean(axis=0))]
     return any(quad_overlap(a, b) < 0.2 for i, a in enumerate(inside) for b in inside[i + 1:])
+
+
+def _holds_shifted(candidate, candidates) -> bool:
+    _, area, quad = candidate
+    short = side_lengths(quad)[0]
+    centre = quad.mean(axis=0)
+    return any(0.55 * area < a < 0.92 * area and quad_overlap(q, quad) > 0.9
+               and float(np.linalg.norm(q.mean(axis=0) - centre)) > 0.08 * short
+               for _, a, q in candidates)
 
 
 def _move_sides(quad: np.ndarray, offsets) -> np.ndarray:
