@@ -70,3 +70,22 @@ def test_the_profiles_confidence_bar_turns_a_doubtful_reading_into_unknown():
     strict = dataclasses.replace(p, min_confidence=sure.confidence + 0.01)
     assert classify(features, strict).label == "unknown"
 
+
+
+def test_a_learned_readers_doubt_survives_saving_and_an_older_profile_has_none(tmp_path):
+    import dataclasses
+
+    from vision.profile import profile_from_faces
+    from vision.reader import LinearReader
+
+    faces = [(code, "", render_card("flip7", code, "alt")) for code in ("3", "8")]
+    base = profile_from_faces("mine", faces, views=1, harsh=True, ink_cap=30.0)
+    classes = np.array([0, 1, -1])
+    reader = LinearReader(classes, np.zeros(4, np.float32), np.eye(4, 3, dtype=np.float32),
+                          np.zeros(3, np.float32), 20.0, 0.45)
+    again = load_profile_file(save_profile(dataclasses.replace(base, reader=reader), tmp_path / "doubt"))
+    assert again.reader.doubt == pytest.approx(0.45) and again.reader.temperature == 20.0
+    older = dataclasses.replace(reader, doubt=-np.inf)
+    kept = load_profile_file(save_profile(dataclasses.replace(base, reader=older), tmp_path / "older"))
+    assert kept.reader.doubt == -np.inf
+

@@ -271,10 +271,11 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     names = [profile.colours[i] if i >= 0 else "" for i in reader.classes]
     if profile.inks and features.ink_colour is not None:
         fit = likelihoods(features.ink_colour, profile.inks, names, light)
-        # "no card" takes the best colour fit: colour alone never makes a card
+        # "no card" and the doubt take the best colour fit: colour alone never makes a card
         fit[reader.classes < 0] = fit.max()
+        doubt = (1.0 - p.sum()) * fit.max()
         p = p * fit
-        p /= p.sum()
+        p /= p.sum() + doubt
     top = int(p.argmax())
     label = int(reader.classes[top])
     guess = profile.labels[label] if label >= 0 else UNKNOWN

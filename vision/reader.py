@@ -52,10 +52,17 @@ def hog_pair(ink: np.ndarray) -> np.ndarray:
                                    interpolation=cv2.INTER_AREA))
     density = cv2.resize(np.minimum(ink, INK_CAP), DENSITY_GRID,
                          interpolation=cv2.INTER_AREA) * (DENSITY_WEIGHT / INK_CAP)
-    up = np.concatenate([np.sqrt(hog_blocks(sharp)), np.sqrt(hog_blocks(blurred)), density.ravel()])
-    turned = np.concatenate([np.sqrt(hog_blocks(sharp[::-1, ::-1])), np.sqrt(hog_blocks(blurred[::-1, ::-1])),
-                             density[::-1, ::-1].ravel()])
+    sharp, blurred = np.sqrt(hog_blocks(sharp)), np.sqrt(hog_blocks(blurred))
+    up = np.concatenate([sharp.ravel(), blurred.ravel(), density.ravel()])
+    turned = np.concatenate([_half_turn(sharp), _half_turn(blurred), density[::-1, ::-1].ravel()])
     return np.stack([up, turned])
+
+
+def _half_turn(blocks: np.ndarray) -> np.ndarray:
+    """The blocks of the cells turned half round, from the blocks themselves: the blocks
+    in reverse order, and in each its four cells in reverse order (a block's norm does not
+    depend on the order of its cells)."""
+    return blocks[::-1, ::-1, ::-1].ravel()
 
 
 def hog_cells(image: np.ndarray) -> np.ndarray:
@@ -91,25 +98,31 @@ _CELL_INDEX: dict[tuple[int, int], np.ndarray] = {}   # a cache of constants, no
 
 
 def hog_blocks(cells: np.ndarray) -> np.ndarray:
-    """Blocks of 2 x 2 cells, L2-Hys normalised, as one vector (D,) float32."""
-    blocks = np.concatenate([cells[:-1, :-1], cells[:-1, 1:], cells[1:, :-1], cells[1:, 1:]], axis=-1)
-    blocks /= np.sqrt((blocks ** 2).sum(axis=-1, keepdims=True) + 1e-3)
+    """Blocks of 2 x 2 cells, L2-Hys normalised (rows - 1 x cols - 1 x 4 x BINS float32;
+    `.ravel()` is the feature vector)."""
+    blocks = np.stack([cells[:-1, :-1], cells[:-1, 1:], cells[1:, :-1], cells[1:, 1:]], axis=2)
+    blocks /= np.sqrt((blocks ** 2).sum(axis=(2, 3), keepdims=True) + 1e-3)
     blocks = np.minimum(blocks, 0.2)
-    blocks /= np.sqrt((blocks ** 2).sum(axis=-1, keepdims=True) + 1e-3)
-    return blocks.ravel().astype(np.float32)
+    blocks /= np.sqrt((blocks ** 2).sum(axis=(2, 3), keepdims=True) + 1e-3)
+    return blocks.astype(np.float32)
 
 
 @dataclass(frozen=True, eq=False)
 class LinearReader:
     """Scores = (features - mean) @ weights + bias, one column per class; `classes` are
-    the profile's label indices and -1 for the "no card" class; probabilities are the
-    softmax of `temperature` x scores (the temperature fitted on held-out views)."""
+    the profile's label indices and -1 for the "no card" class. A score near 1 is a view
+    like the taught ones, near 0 nothing like it. Probabilities are the softmax of
+    `temperature` x scores with one more score, `doubt`, for "none of these for sure":
+    a card whose best score is low (a suit or a picture the teaching photos did not
+    show) loses its probability to the doubt instead of taking it from classes that
+    score still lower."""
 
     classes: np.ndarray        # (C,) int64
     mean: np.ndarray           # (D,)
     weights: np.ndarray        # (D, C)
     bias: np.ndarray           # (C,)
     temperature: float = 10.0
+    doubt: float = -np.inf     # the score of "none for sure" (-inf: none, as taught before it)
 
     def scores(self, pair: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(scores per class, the better of both orientations; turned per class)."""
@@ -118,6 +131,7 @@ class LinearReader:
         return np.maximum(both[0], both[1]), turned
 
     def probabilities(self, scores: np.ndarray) -> np.ndarray:
-        z = scores * self.temperature
-        z = np.exp(z - z.max(axis=-1, keepdims=True))
-        return z / z.sum(axis=-1, keepdims=True)
+        """Per class (C,); what they leave short of 1 is the doubt's."""
+        z = np.append(scores, self.doubt) * self.temperature
+        z = np.exp(z - z.max())
+        return (z / z.sum())[:-1]
