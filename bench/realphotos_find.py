@@ -219,17 +219,17 @@ def speed(limit: int) -> dict[str, list[float]]:
     return out
 
 
-def show(name: str, out: str, settings: DetectSettings) -> None:
+def show(name: str, out: str, settings: DetectSettings | None) -> None:
     """Draw one photo's label boxes (blue) and outlines found (green) into `out`."""
     path = PHOTOS / "images" / Path(name).name
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     small, scale = to_working_size(image)
-    found = find_cards(small, None, settings)
+    found = find_outlines(small) if settings is None else [f.corners for f in find_cards(small, None, settings)]
     for box in load_labels().get(f"images/{path.name}", []):
         x1, y1, x2, y2 = (int(round(v * scale)) for v in box)
         cv2.rectangle(small, (x1, y1), (x2, y2), (255, 80, 0), 1)
-    for card in found:
-        cv2.polylines(small, [np.round(card.corners).astype(np.int32)], True, (0, 230, 0), 2)
+    for corners in found:
+        cv2.polylines(small, [np.round(corners).astype(np.int32)], True, (0, 230, 0), 2)
     cv2.imwrite(out, small)
     print(f"wrote {out}: {len(found)} outlines")
 

@@ -1,7 +1,8 @@
 """Finding cards in real photographs (../shared/realphotos/cards-edje, read where it lies,
-never copied here): a handful of photos on carpet, dark cloth, a cluttered desk and four
-or five cards at once; every labelled card is found (its outline's bounding box has
-IoU >= 0.5 with the label's box) and nothing else is. bench/realphotos_find.py measures
+never copied here): a handful of photos on carpet, dark cloth, a cluttered desk, four
+or five cards at once, cards side by side and cards running off the frame; every
+labelled card is found (its outline's bounding box has IoU >= 0.5 with the label's box)
+and nothing else is. bench/realphotos_find.py measures
 all 357 photos. Also: real tables as the renderer's backgrounds."""
 from __future__ import annotations
 
@@ -38,8 +39,11 @@ def _bench():
     "train_IMG_2499",      # a cluttered desk: a bowl, a pen, a sheet of paper
     "train_IMG_2480",      # on a drum pad, amid cables
     "train_IMG_2558",      # four cards
-    "train_IMG_2612",      # five cards, two overlapping
+    "train_IMG_2612",      # five cards, two overlapping, one running off the frame
     "train_cam_image48",   # a webcam frame, five cards
+    "train_cam_image3",    # four cards in a block: each card, not the block's outline
+    "train_IMG_2609",      # four cards on black, two corners' tips cut by the frame's border
+    "train_IMG_2608",      # four cards, one running off the top of the frame
 ])
 def test_every_labelled_card_is_found_and_nothing_else(name):
     bench = _bench()

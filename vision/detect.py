@@ -49,7 +49,10 @@ class DetectSettings:
     frame_insets: tuple[float, ...] = () # printed frames inside the card's edge, as a
                                          # share of its short side (from the deck profile)
     strong_cells: bool = False           # also cells between strong edges only (taught decks)
-    real: RealSettings | None = RealSettings()  # also the real-table outlines (None: not)
+    real: RealSettings | None = RealSettings()  # with no empty table: the real-table
+                                         # outlines (None: the exact sources instead)
+    second_look: bool = False            # ... and the exact sources when those find nothing
+                                         # (a teaching photo, which holds a card)
 
 
 @dataclass(frozen=True, eq=False)
@@ -203,6 +206,14 @@ def find_cards(frame: np.ndarray, table: EmptyTable | None = None,
 def detect(frame: np.ndarray, table: EmptyTable | None = None,
            settings: DetectSettings = DetectSettings()) -> Detection:
     """The cards of `find_cards` and the changed-pixels mask."""
+    if table is None and settings.real is not None:
+        # A photograph with no picture of the empty table (`deckhand recognize`, teaching
+        # from photos, a camera not yet set up): the real-table outlines alone. On real
+        # photos they find what the exact sources below add (bench/realphotos_find.py),
+        # at a fraction of the cost: they work on a half-size copy.
+        found = find_outlines(frame, settings.real)
+        if found or not settings.second_look:
+            return Detection(tuple(FoundCard(q) for q in found), None)
     h, w = frame.shape[:2]
     min_area = settings.min_short_side ** 2 * settings.aspect
     max_area = settings.max_area_fraction * h * w
@@ -239,16 +250,6 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
     for _, _, quad in candidates:
         if all(quad_overlap(quad, other) < 0.3 for other in kept):
             kept.append(quad)
-    if settings.real is not None and changed is None:
-        # A photograph with no picture of the empty table (`deckhand recognize`, teaching
-        # from photos): add the real-table outlines the exact sources above could not
-        # close (a card on white paper, a shadow across it, light falling off) where they
-        # found nothing. With the empty table known (the appliance), what changed from it
-        # is the stronger evidence, and the exact sources stay alone (the tracker's tests
-        # and the frame budget were measured so).
-        for quad in find_outlines(frame, settings.real):
-            if all(quad_overlap(quad, other) < 0.3 for other in kept):
-                kept.append(quad)
     return Detection(tuple(FoundCard(q) for q in kept), changed)
 
 

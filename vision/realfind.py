@@ -17,11 +17,18 @@ map is trusted:
 * an outline check: for at least 75 % of its length the outline must be followed by an
   edge or have its inside brighter than its outside (this roughly halves false outlines:
   an envelope's or a book's outline passes the gates but not, all round, this check);
+* a card running off the frame: its three sides inside the frame are checked (85 %),
+  and a quarter of its inside must be paper-white (a patch of wood grain or a shadow cut
+  by the border is not); a corner's tip on the border is a whole card, checked so too;
+* an outline holding two square-cornered outlines that do not overlap is cards side
+  by side, not a card;
 * non-maximum suppression of the same card found from several maps.
 
 It all runs on a copy of the frame scaled to `long_side` pixels (320: a card a ninth of
 a 640-pixel frame is still 25 pixels wide there) and costs a few milliseconds.
-`vision.detect` merges these outlines with its own (exact ones on the simulated table).
+`vision.detect` uses these outlines alone where no picture of the empty table is known
+(its exact sources, at the full working size, cost three times as much and found no more
+on real photos).
 """
 from __future__ import annotations
 
@@ -37,7 +44,9 @@ from vision.warp import order_corners, quad_overlap
 @dataclass(frozen=True)
 class RealSettings:
     long_side: int = 320                  # pixels of the copy the search runs on
-    levels: tuple[float, ...] = (0.45, 0.6, 0.75, 0.88)   # whiteness cuts (of 255)
+    levels: tuple[float, ...] = (0.6, 0.75, 0.88)   # whiteness cuts (of 255)
+    unopened_level: float = 0.8           # cuts from here up keep 1-pixel lines (a card's
+                                          # thin white frame at 320 pixels)
     local_offsets: tuple[int, ...] = (15, 30, 50)          # above the local mean
     local_block: float = 0.4              # local mean window, share of the short side
     min_short_side: float = 20.0          # pixels at long_side (40 in a 640-pixel frame)
@@ -47,6 +56,10 @@ class RealSettings:
     min_hull_fill: float = 0.85           # fitted quad area / hull area
     min_region_fill: float = 0.2          # region area / hull area
     min_outline: float = 0.75             # share of the outline with an edge or a step
+    min_cut_outline: float = 0.85         # the same for a card running off the frame (its
+                                          # three sides inside it)
+    min_cut_paper: float = 0.25           # ... and this share of its inside paper-white
+    paper: int = 200                      # whiteness of card stock (of 255)
     min_step: int = 12                    # whiteness inside minus outside that counts
     max_area_fraction: float = 0.5
     overlap: float = 0.3                  # duplicates: overlap (of the smaller) above this
@@ -77,17 +90,19 @@ def _regions(white: np.ndarray, edges: np.ndarray, settings: RealSettings) -> li
     small = np.ones((3, 3), np.uint8)
     for level in settings.levels:
         _, mask = cv2.threshold(white, int(level * 255), 255, cv2.THRESH_BINARY)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, small)
+        if level < settings.unopened_level:
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, small)
         contours += cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     block = int(min(h, w) * settings.local_block) | 1
-    for offset in settings.local_offsets:
-        mask = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY,
-                                     block, -offset)
+    mean = cv2.blur(white, (block, block), borderType=cv2.BORDER_REPLICATE).astype(np.int16)
+    shade = white.astype(np.int16)
+    for offset in settings.local_offsets:  # one local mean for every offset
+        mask = cv2.compare(shade, mean + offset, cv2.CMP_GT)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, small)
         contours += cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     cells, hierarchy = cv2.findContours(cv2.bitwise_not(edges), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is not None:
-        contours += [c for c, link in zip(cells, hierarchy[0]) if link[3] == -1]
+        contours += [cells[i] for i in np.flatnonzero(hierarchy[0][:, 3] == -1)]
     contours += cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     return contours
 
@@ -148,10 +163,34 @@ def _four_corners(hull: np.ndarray) -> np.ndarray | None:
     return None
 
 
-def _shape_ok(quad: np.ndarray, settings: RealSettings, size: tuple[int, int]) -> bool:
-    """The wide gates: side ratio, corner angles, opposite sides, not cut by the frame.
+BORDER = 2  # pixels: a corner this close to the frame's border lies on it
+TIP = -2    # `_cut_side`: one corner on the border
+
+
+def _cut_side(quad: np.ndarray, size: tuple[int, int]) -> int | None:
+    """-1 when no corner lies on the frame's border, TIP when one does (its tip is cut
+    off); i when corners i and i+1 (and no other) lie on the same border: a card running
+    off the frame, side i being the frame's border; None otherwise (a pattern's cell, a
+    corner of the frame)."""
+    w, h = size
+    on = [(x < BORDER, y < BORDER, x > w - 1 - BORDER, y > h - 1 - BORDER) for x, y in quad.tolist()]
+    touching = [i for i in range(4) if any(on[i])]
+    if len(touching) < 2:  # at most a corner's tip cut off
+        return -1 if not touching else TIP
+    if len(touching) != 2:
+        return None
+    i, j = touching
+    if j - i == 3:
+        i, j = j, i
+    elif j - i != 1:
+        return None
+    return i if any(a and b for a, b in zip(on[i], on[j])) else None
+
+
+def _shape_ok(quad: np.ndarray, settings: RealSettings) -> bool:
+    """The wide gates: side ratio, corner angles, opposite sides.
     (Plain floats: four points are quicker without numpy.)"""
-    pts = [(float(x), float(y)) for x, y in quad]
+    pts = quad.tolist()
     vectors = [(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
     sides = [math.hypot(dx, dy) for dx, dy in vectors]
     if min(sides) < 1:
@@ -170,40 +209,87 @@ def _shape_ok(quad: np.ndarray, settings: RealSettings, size: tuple[int, int]) -
         cos = -(ax * bx + ay * by) / (sides[i - 1] * sides[i])
         if not high <= cos <= low:
             return False
-    w, h = size
-    for px, py in pts:  # a corner on the frame's border: a card cut off (or a pattern's cell)
-        if px < 2 or py < 2 or px > w - 3 or py > h - 3:
-            return False
     return True
 
 
+_SAMPLES = 16
+_T = np.linspace(0.06, 0.94, _SAMPLES, dtype=np.float32)[None, :, None]
+_NEXT = [1, 2, 3, 0]
+
+
 def outline_share(quad: np.ndarray, edges: np.ndarray, white: np.ndarray, min_step: int,
-                  samples: int = 16) -> float:
-    """Share of the quad's outline (inside the frame) that lies on an edge or has its
-    inside at least `min_step` whiter than its outside, 3 pixels either side."""
+                  skip_side: int = -1) -> float:
+    """Share of the quad's outline (inside the frame; side `skip_side` left out) that lies
+    on an edge or has its inside at least `min_step` whiter than its outside, 3 pixels
+    either side. (One gather for all the points: this runs for every candidate.)"""
     h, w = edges.shape
-    t = np.linspace(0.06, 0.94, samples, dtype=np.float32)[None, :, None]
-    a = quad[:, None, :]
-    b = np.roll(quad, -1, axis=0)[:, None, :]
-    points = (a + t * (b - a)).reshape(-1, 2)
-    direction = (b - a)[:, 0, :]
-    normal = np.stack([direction[:, 1], -direction[:, 0]], axis=1)
-    normal /= np.maximum(np.linalg.norm(normal, axis=1, keepdims=True), 1e-6)
-    centre = quad.mean(axis=0)
-    flip = ((centre - quad) * normal).sum(axis=1) > 0   # make every normal point outward
+    quad = quad.astype(np.float32, copy=False)
+    direction = quad[_NEXT] - quad
+    normal = direction[:, ::-1] * np.float32((1, -1))
+    normal /= np.maximum(np.sqrt((normal * normal).sum(axis=1, keepdims=True)), 1e-6)
+    flip = ((quad.mean(axis=0) - quad) * normal).sum(axis=1) > 0   # every normal outward
     normal[flip] *= -1
-    normal = np.repeat(normal, samples, axis=0)
-    inside_frame = (points[:, 0] >= 0) & (points[:, 0] < w) & (points[:, 1] >= 0) & (points[:, 1] < h)
-
-    def at(pts: np.ndarray, image: np.ndarray) -> np.ndarray:
-        xs = np.clip(pts[:, 0] + 0.5, 0, w - 1).astype(np.int32)
-        ys = np.clip(pts[:, 1] + 0.5, 0, h - 1).astype(np.int32)
-        return image[ys, xs]
-
-    on_edge = at(points, edges) > 0
-    step = at(points - 3 * normal, white).astype(np.int16) - at(points + 3 * normal, white).astype(np.int16)
-    good = (on_edge | (step >= min_step)) & inside_frame
+    points = quad[:, None, :] + _T * direction[:, None, :]           # 4 sides x samples x 2
+    away = 3 * normal[:, None, :]
+    n = 4 * _SAMPLES
+    every = np.concatenate((points, points - away, points + away)).reshape(-1, 2)
+    xs, ys = every[:, 0], every[:, 1]
+    inside_frame = (xs[:n] >= 0) & (xs[:n] < w) & (ys[:n] >= 0) & (ys[:n] < h)
+    if skip_side >= 0:
+        inside_frame[skip_side * _SAMPLES:(skip_side + 1) * _SAMPLES] = False
+    xi = np.minimum(np.maximum(xs + 0.5, 0), w - 1).astype(np.int32)
+    yi = np.minimum(np.maximum(ys + 0.5, 0), h - 1).astype(np.int32)
+    on_edge = edges[yi[:n], xi[:n]] > 0
+    shades = white[yi[n:], xi[n:]].astype(np.int16)
+    good = (on_edge | (shades[:n] - shades[n:] >= min_step)) & inside_frame
     return float(np.count_nonzero(good)) / max(int(np.count_nonzero(inside_frame)), 1)
+
+
+def _skew(quad: np.ndarray) -> float:
+    """How far the quad's worst corner is from a right angle, in degrees."""
+    v = np.roll(quad, -1, axis=0) - quad
+    w = np.roll(quad, 1, axis=0) - quad
+    cos = (v * w).sum(axis=1) / np.maximum(np.linalg.norm(v, axis=1) * np.linalg.norm(w, axis=1), 1e-6)
+    return float(np.degrees(np.abs(np.arcsin(np.clip(cos, -1, 1)))).max())
+
+
+def _groups(candidates: list[tuple[float, float, np.ndarray]]) -> set[int]:
+    """Indexes of the outlines that hold two outlines which do not overlap, each as
+    square-cornered as the holder (the two halves of a court card's picture are cut on
+    the slant): cards side by side, not a card."""
+    boxes = [cv2.boundingRect(q) for _, _, q in candidates]
+    skews: dict[int, float] = {}
+
+    def skew(i: int) -> float:
+        if i not in skews:
+            skews[i] = _skew(candidates[i][2])
+        return skews[i]
+
+    groups = set()
+    for i, (_, area, quad) in enumerate(candidates):
+        x, y, w, h = boxes[i]
+        inside = [j for j, (_, a, _) in enumerate(candidates)
+                  if 0.2 * area < a < 0.7 * area and x <= boxes[j][0] + boxes[j][2] / 2 <= x + w
+                  and y <= boxes[j][1] + boxes[j][3] / 2 <= y + h]
+        if len(inside) < 2:
+            continue
+        inside = [j for j in inside if skew(j) <= skew(i) + 15 and quad_overlap(quad, candidates[j][2]) > 0.8]
+        if any(candidates[j][1] + candidates[k][1] > 0.45 * area and
+               quad_overlap(candidates[j][2], candidates[k][2]) < 0.2
+               for n, j in enumerate(inside) for k in inside[n + 1:]):
+            groups.add(i)
+    return groups
+
+
+def _paper_share(quad: np.ndarray, white: np.ndarray, paper: int) -> float:
+    """Share of the quad's inside at least `paper` white (a card's stock is the whitest
+    thing on most tables; a patch of wood grain or a shadow's edge is not)."""
+    x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
+    roi = white[y:y + h, x:x + w]
+    mask = np.zeros(roi.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad - (x, y)).astype(np.int32), 255)
+    inside = cv2.countNonZero(mask)
+    return cv2.countNonZero(cv2.bitwise_and(mask, cv2.compare(roi, paper, cv2.CMP_GE))) / max(inside, 1)
 
 
 def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) -> list[np.ndarray]:
@@ -245,16 +331,27 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
             continue
         seen.add(key)
         quad_area = cv2.contourArea(quad)
-        if quad_area < settings.min_hull_fill * hull_area or not _shape_ok(quad, settings, (sw, sh)):
+        if quad_area < settings.min_hull_fill * hull_area or not _shape_ok(quad, settings):
+            continue
+        cut = _cut_side(quad, (sw, sh))
+        if cut is None or (cut != -1 and field):
             continue
         if field:
             quad = _framed(quad, edges, white, settings)
             quad_area = cv2.contourArea(quad)
-            if not _shape_ok(quad, settings, (sw, sh)):  # grown past the frame's border
+            if _cut_side(quad, (sw, sh)) != -1 or not _shape_ok(quad, settings):  # grown past the border
                 continue
-        share = outline_share(quad, edges, white, settings.min_step)
+        share = outline_share(quad, edges, white, settings.min_step, skip_side=cut)
+        if cut >= 0 and share < settings.min_cut_outline:
+            continue
+        if cut != -1 and _paper_share(quad, white, settings.paper) < settings.min_cut_paper:
+            continue
         if share >= settings.min_outline:
             candidates.append((share, quad_area, quad))
+    # Cards side by side make a rectangle of about a card's shape, and its outline is as
+    # good as theirs.
+    groups = _groups(candidates)
+    candidates = [c for i, c in enumerate(candidates) if i not in groups]
     candidates.sort(key=lambda c: (-round(c[0], 1), -c[1]))
     kept: list[np.ndarray] = []
     for _, _, quad in candidates:

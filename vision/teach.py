@@ -254,7 +254,8 @@ def card_face_and_corners(image: np.ndarray, aspect: float = CARD_ASPECT,
     if empty_table is not None:
         table = EmptyTable.from_image(cv2.resize(empty_table, (small.shape[1], small.shape[0]),
                                                  interpolation=cv2.INTER_AREA))
-    found = [c for c in find_cards(small, table, DetectSettings(aspect=aspect)) if _has_detail(small, c.corners)]
+    settings = DetectSettings(aspect=aspect, second_look=True)  # a teaching photo holds a card
+    found = [c for c in find_cards(small, table, settings) if _has_detail(small, c.corners)]
     if found:
         corners = found[0].corners / scale
         return warp_card(image, corners, CANONICAL_SIZE), corners
