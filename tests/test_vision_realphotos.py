@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import DetectSettings, find_cards
+from vision.detect import DetectSettings, FoundCard, find_cards
 from vision.pipeline import Recognizer, to_working_size
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,3 +87,25 @@ def test_real_tables_are_the_renderers_backgrounds_on_request():
         found = find_cards(scene.image)
         missed = [card.code for card, seen in match(found, whole, among=scene.cards) if seen is None]
         assert len(missed) <= 1, missed
+
+
+def test_outlines_found_at_half_size_are_refitted_to_the_cards_edges():
+    """The real-table search runs on a half-size copy; each outline's sides are then
+    fitted to the frame's own edges, which brings its corners closer to the card's (the
+    reader needs them to a pixel or two). Rendered scenes, where the true corners are
+    known, with no empty-table picture."""
+    from test_vision_support import match, quad_gap
+    from vision.realfind import RealSettings, find_outlines
+    from vision.render.scene import random_scene
+
+    rng = np.random.default_rng(3)
+    refitted, coarse = [], []
+    for i in range(6):
+        scene = random_scene(("solo", "flip7", "hitthedeck")[i % 3], rng, n_cards=4)
+        whole = [c for c in scene.cards if c.visible > 0.999 and c.top]
+        for gaps, reach in ((refitted, RealSettings().refine_reach), (coarse, 1e-6)):
+            found = [FoundCard(q) for q in find_outlines(scene.image, RealSettings(refine_reach=reach))]
+            gaps += [quad_gap(seen.corners, card.corners)
+                     for card, seen in match(found, whole, among=scene.cards) if seen is not None]
+    assert len(refitted) == len(coarse) >= 8
+    assert np.median(refitted) < np.median(coarse) - 0.3 and np.median(refitted) < 3.5, (refitted, coarse)

@@ -60,6 +60,7 @@ class RealSettings:
                                           # three sides inside it)
     min_cut_paper: float = 0.25           # ... and this share of its inside paper-white
     paper: int = 200                      # whiteness of card stock (of 255)
+    refine_reach: float = 1.5             # pixels at long_side: sides refitted this close
     min_step: int = 12                    # whiteness inside minus outside that counts
     max_area_fraction: float = 0.5
     overlap: float = 0.3                  # duplicates: overlap (of the smaller) above this
@@ -292,6 +293,46 @@ def _paper_share(quad: np.ndarray, white: np.ndarray, paper: int) -> float:
     return cv2.countNonZero(cv2.bitwise_and(mask, cv2.compare(roi, paper, cv2.CMP_GE))) / max(inside, 1)
 
 
+def _refined(frame: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
+    """The quad found on the half-size copy, its sides fitted to the frame's own edges
+    within `reach` pixels (the reader needs the outline to a pixel or two; a side with
+    too few edge points, such as the frame's border of a card running off it, stays)."""
+    h, w = frame.shape[:2]
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0) - reach - 2), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0) + reach + 3), (w, h)).astype(int)
+    roi = frame[y0:y1, x0:x1]
+    if roi.ndim == 3:
+        roi = cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
+    ys, xs = np.nonzero(cv2.Canny(cv2.GaussianBlur(roi, (3, 3), 0), 30, 90, L2gradient=True))
+    points = np.stack((xs + x0, ys + y0), axis=1).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        u = (b - a) / max(length, 1e-6)
+        rel = points - a
+        along = rel @ u
+        across = rel[:, 0] * u[1] - rel[:, 1] * u[0]
+        near = (np.abs(across) <= reach) & (along > 0.15 * length) & (along < 0.85 * length)
+        if np.count_nonzero(near) < 0.3 * length:
+            lines.append((a, u))
+            continue
+        vx, vy, px, py = cv2.fitLine(points[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array((px, py), np.float32), np.array((vx, vy), np.float32)))
+    corners = []
+    for i in range(4):
+        (p, r), (q, t) = lines[i - 1], lines[i]
+        cross = float(r[0] * t[1] - r[1] * t[0])
+        if abs(cross) < 1e-3:
+            return quad
+        k = ((q[0] - p[0]) * t[1] - (q[1] - p[1]) * t[0]) / cross
+        corners.append(p + k * r)
+    refined = np.array(corners, np.float32)
+    if np.abs(refined - quad).max() > 2 * reach:  # a printed line or a neighbour's edge
+        return quad
+    return refined
+
+
 def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) -> list[np.ndarray]:
     """Card outlines (TL, TR, BR, BL, float32, in `frame`'s pixels), most certain first."""
     h, w = frame.shape[:2]
@@ -360,4 +401,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     if kept and settings.min_relative_area > 0:
         areas = [cv2.contourArea(q) for q in kept]
         kept = [q for q, a in zip(kept, areas) if a >= settings.min_relative_area * max(areas)]
-    return [order_corners(q / scale) for q in kept]
+    if scale >= 1:
+        return [order_corners(q) for q in kept]
+    reach = settings.refine_reach / scale
+    return [order_corners(_refined(frame, q / scale, reach)) for q in kept]
