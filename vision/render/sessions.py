@@ -157,13 +157,15 @@ TABLES = {"grey cloth": (128, 128, 124), "wood": (150, 105, 65), "green felt": (
 def table_shot(faces: list[np.ndarray], table_rgb, session: Session, rng: np.random.Generator,
                size: tuple[int, int] = (480, 360)) -> tuple[np.ndarray, list[np.ndarray]]:
     """The faces laid in a row on a plain table of `table_rgb` (with a little texture),
-    photographed by `session`: the picture and each card's corners (TL, TR, BR, BL)."""
+    photographed by `session`: the picture and each card's corners (TL, TR, BR, BL).
+    The table's texture is drawn first, so the same seed with no faces gives the empty
+    table."""
     w, h = size
     picture = np.empty((h, w, 3), np.float32)
     picture[:] = _bgr(table_rgb)
     picture += cv2.GaussianBlur(rng.normal(0, 14, (h, w, 1)).astype(np.float32), (0, 0), 2.0)[..., None]
     picture = np.clip(picture, 0, 255).astype(np.uint8)
-    n = len(faces)
+    n = max(1, len(faces))      # no faces: the empty table (the same texture for the same seed)
     card_h = min(h * 0.62, (w / n) * 0.8 * FACE[1] / FACE[0])
     card_w = card_h * FACE[0] / FACE[1]
     corners_all = []
