@@ -96,6 +96,22 @@ def test_a_card_of_the_pile_found_only_after_a_hand_passed_is_no_play():
     assert run(readings, primed=frame(hidden=[top])) == []
 
 
+def test_a_top_card_never_read_until_a_hand_went_by_is_no_play():
+    # at start-up only an outline that could not be read was found on the pile (not where
+    # the card lies: glare cut it); a hand lifts the top card and puts it back, and now it
+    # is read, still and uncovered: it lay there all along
+    top = card("R6", x=330, y=235, angle=10)
+    unreadable = card("?", x=300, y=260, angle=60, known=False)
+    readings = [frame(hand=HAND, hidden=[top])] * 3 + [frame(top)] * 5
+    assert run(readings, primed=frame(unreadable, hidden=[top])) == []
+
+
+def test_a_card_laid_half_off_a_pile_never_read_counts():
+    old, new = card("B2", angle=30), card("R9", x=355, y=215, angle=5)
+    readings = [frame(hand=HAND, hidden=[old])] * 2 + [frame(new, hidden=[old])] * 4
+    assert run(readings, primed=frame(hidden=[old])) == [CardSeen("discard", "R9", 2)]
+
+
 def test_a_card_lifted_and_held_in_the_air_beside_its_place_is_no_second_play():
     # the hand lifts the top card and holds it, read, clear of where it lay, for two
     # frames; then puts it back about where it was

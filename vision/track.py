@@ -252,10 +252,25 @@ def _step_pile(zone: Zone, s: PileState, cards, clear: bool, reading: FrameReadi
                                                   and _quick(zone, s, card, pose, reading, previous,
                                                              settings)):
         return s, None
+    new_there = _new_there(zone, card, reading, s.settled, settings) is not False
     s = dataclasses.replace(s, settled=_window(reading, zone.rect))
     if not card.known:  # a card lies still but cannot be read: remember where it lies
         return dataclasses.replace(s, top_pose=pose, top_read=False), None
-    return _settle(zone, s, card.label, pose, t_ns, settings)
+    return _settle(zone, s, card.label, pose, new_there, t_ns, settings)
+
+
+def _new_there(zone: Zone, card: SeenCard, reading: FrameReading, settled: np.ndarray | None,
+               settings: TrackSettings) -> bool | None:
+    """Whether at least `new_share` of the card lies where the table was bare when the pile
+    last settled (None: cannot be told, no empty table or no settled picture)."""
+    window = _window(reading, zone.rect)
+    if window is None or settled is None or settled.shape != window.shape:
+        return None
+    x0, y0, _, _ = _window_box(reading.detection.changed.shape, zone.rect)
+    place = np.zeros_like(window)
+    cv2.fillPoly(place, [np.round(card.corners - [x0, y0]).astype(np.int32)], 255)
+    bare_then = cv2.bitwise_and(place, cv2.bitwise_not(settled))
+    return bool(np.count_nonzero(bare_then) >= settings.new_share * max(np.count_nonzero(place), 1))
 
 
 def _quick(zone: Zone, s: PileState, card: SeenCard, pose, reading: FrameReading,
@@ -273,19 +288,11 @@ def _quick(zone: Zone, s: PileState, card: SeenCard, pose, reading: FrameReading
 
     Waiting longer would add nothing once the hand is gone: the camera loop's still-frame
     shortcut hands the tracker that same reading again for as long as nothing moves."""
-    if settings.alone_share is None or not card.known or not s.covered_since_top:
-        return False
-    window = _window(reading, zone.rect)
-    if window is None or s.settled is None or s.settled.shape != window.shape:
-        return False
-    x0, y0, _, _ = _window_box(reading.detection.changed.shape, zone.rect)
-    place = np.zeros_like(window)
-    cv2.fillPoly(place, [np.round(card.corners - [x0, y0]).astype(np.int32)], 255)
-    bare_then = cv2.bitwise_and(place, cv2.bitwise_not(s.settled))
-    if np.count_nonzero(bare_then) < settings.new_share * max(np.count_nonzero(place), 1):
+    if settings.alone_share is None or not card.known or not s.covered_since_top \
+            or not _new_there(zone, card, reading, s.settled, settings):
         return False
     return (_not_sliding(pose, s.top_pose, previous, settings)
-            and _outside_cards(cv2.bitwise_xor(window, s.settled), zone.rect,
+            and _outside_cards(cv2.bitwise_xor(_window(reading, zone.rect), s.settled), zone.rect,
                                reading.detection.changed.shape, (card,)) <= settings.alone_share)
 
 
@@ -307,11 +314,14 @@ def _not_sliding(pose, top_pose, previous: FrameReading | None, settings: TrackS
     place = np.zeros_like(previous.detection.changed)
     cv2.fillPoly(place, [inner], 255)
     area = max(np.count_nonzero(place), 1)
-    return np.count_nonzero(cv2.bitwise_and(place, previous.detection.changed)) >= 0.9 * area
+    return bool(np.count_nonzero(cv2.bitwise_and(place, previous.detection.changed)) >= 0.9 * area)
 
 
-def _settle(zone: Zone, s: PileState, label: str, pose, t_ns: int, settings: TrackSettings):
-    """A card has been the zone's still, uncovered top for long enough: what is it?"""
+def _settle(zone: Zone, s: PileState, label: str, pose, new_there: bool, t_ns: int,
+            settings: TrackSettings):
+    """A card has been the zone's still, uncovered top for long enough: what is it?
+    `new_there`: it lies (in part) where the table was bare when the pile last settled,
+    or that cannot be told."""
     top = s.history[-1] if s.history else None
     settled = dataclasses.replace(s, top_pose=pose, top_read=True, covered_since_top=False)
     same_place = _pose_gap(pose, s.top_pose) <= settings.moved_share
@@ -326,7 +336,9 @@ def _settle(zone: Zone, s: PileState, label: str, pose, t_ns: int, settings: Tra
     elif label == s.lifted:  # the lifted card is back
         return dataclasses.replace(settled, history=s.history + (label,), poses=s.poses + (pose,),
                                    lifted=None), None
-    elif same_place and not s.top_read:  # the card that lay there unread, now read: no play
+    elif not s.top_read and (same_place or not new_there):
+        # the top was never read, and this card lies where it lay, or where the pile
+        # lay: the card that lay there unread, now read (a hand went by), no play
         return dataclasses.replace(settled, history=s.history[:-1] + (label,),
                                    poses=s.poses[:-1] + (pose,)), None
     return (dataclasses.replace(settled, history=(s.history + (label,))[-32:],
