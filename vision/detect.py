@@ -25,7 +25,8 @@ import cv2
 import numpy as np
 
 from vision.realfind import RealSettings, find_outlines
-from vision.warp import CARD_ASPECT, order_corners, quad_contains, quad_overlap, side_lengths
+from vision.warp import (CARD_ASPECT, along_and_across, order_corners, quad_contains, quad_overlap,
+                         side_lengths)
 
 
 STRONG = 4  # strong edges: Canny thresholds this many times the ordinary ones
@@ -354,14 +355,9 @@ def _edge_support(quad: np.ndarray, edges: np.ndarray) -> float:
 
 def _fit_side(points: np.ndarray, a: np.ndarray, b: np.ndarray):
     """A line (point, unit direction) fitted to the contour points along side a-b."""
-    direction = b - a
-    length = float(np.linalg.norm(direction))
+    length, _, along, across = along_and_across(points, a, b)
     if length < 4:
         return None
-    u = direction / length
-    rel = points - a
-    along = rel @ u
-    across = rel[:, 0] * u[1] - rel[:, 1] * u[0]
     tolerance = max(3.0, 0.12 * length)  # wide: the fits below keep to the main line
     near = (np.abs(across) < tolerance) & (along > 0.1 * length) & (along < 0.9 * length)
     chosen = points[near]
@@ -384,12 +380,7 @@ def _support(points: np.ndarray, quad: np.ndarray) -> float:
     another card cuts into the outline. The weakest side counts double."""
     shares = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        length = float(np.linalg.norm(b - a))
-        u = (b - a) / max(length, 1e-6)
-        rel = points - a
-        along = rel @ u
-        across = rel[:, 0] * u[1] - rel[:, 1] * u[0]
+        length, u, along, across = along_and_across(points, quad[i], quad[(i + 1) % 4])
         on_side = (np.abs(across) < 2.0) & (along >= 0.1 * length) & (along < 0.9 * length)
         # an 8-connected contour has one pixel per step of the larger coordinate
         expected = 0.8 * length * max(abs(float(u[0])), abs(float(u[1])))

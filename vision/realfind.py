@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.warp import order_corners, quad_overlap
+from vision.warp import along_and_across, order_corners, quad_overlap
 
 
 @dataclass(frozen=True)
@@ -307,15 +307,10 @@ def _refined(frame: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
     points = np.stack((xs + x0, ys + y0), axis=1).astype(np.float32)
     lines = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        length = float(np.linalg.norm(b - a))
-        u = (b - a) / max(length, 1e-6)
-        rel = points - a
-        along = rel @ u
-        across = rel[:, 0] * u[1] - rel[:, 1] * u[0]
+        length, u, along, across = along_and_across(points, quad[i], quad[(i + 1) % 4])
         near = (np.abs(across) <= reach) & (along > 0.15 * length) & (along < 0.85 * length)
         if np.count_nonzero(near) < 0.3 * length:
-            lines.append((a, u))
+            lines.append((quad[i], u))
             continue
         vx, vy, px, py = cv2.fitLine(points[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array((px, py), np.float32), np.array((vx, vy), np.float32)))

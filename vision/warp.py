@@ -53,6 +53,16 @@ def warp_card(image: np.ndarray, corners: np.ndarray,
                                borderMode=cv2.BORDER_REPLICATE)
 
 
+def along_and_across(points: np.ndarray, a: np.ndarray, b: np.ndarray):
+    """The side from a to b: its length and unit direction, and each point's distance
+    along it from a and across it (signed)."""
+    direction = b - a
+    length = float(np.linalg.norm(direction))
+    u = direction / max(length, 1e-6)
+    rel = points - a
+    return length, u, rel @ u, rel[:, 0] * u[1] - rel[:, 1] * u[0]
+
+
 def quad_contains(corners: np.ndarray, point: tuple[float, float]) -> bool:
     contour = np.asarray(corners, dtype=np.float32).reshape(-1, 1, 2)
     return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
