@@ -19,7 +19,7 @@ What does not live here: reading what a card is (`vision.classify`), the warp it
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -213,9 +213,6 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
         # photos they find what the exact sources below add (bench/realphotos_find.py),
         # at a fraction of the cost: they work on a half-size copy.
         found = find_outlines(frame, settings.real)
-        for quad in _exact_at_half_size(frame, settings):  # cards with no white (full-bleed)
-            if all(quad_overlap(quad, other) < 0.3 for other in found):
-                found.append(quad)
         if found or not settings.second_look:
             return Detection(tuple(FoundCard(q) for q in found), None)
     h, w = frame.shape[:2]
@@ -255,29 +252,6 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
         if all(quad_overlap(quad, other) < 0.3 for other in kept):
             kept.append(quad)
     return Detection(tuple(FoundCard(q) for q in kept), changed)
-
-
-def _exact_at_half_size(frame: np.ndarray, settings: DetectSettings) -> list[np.ndarray]:
-    """The exact sources' outlines on the real-table search's half-size copy, in the
-    frame's pixels: a full-bleed card on a cloth as saturated as itself has no white
-    for `realfind`, but a clean edge all round."""
-    h, w = frame.shape[:2]
-    scale = min(1.0, settings.real.long_side / max(h, w))
-    if scale >= 1:
-        return [c.corners for c in detect(frame, None, replace(settings, real=None)).cards]
-    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    half = replace(settings, real=None, min_short_side=settings.min_short_side * scale)
-    cards = detect(small, None, half).cards
-    if not cards:
-        return []
-    saturation = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[:, :, 1]
-    out = []
-    for card in cards:  # only coloured faces: white ones are realfind's, checked all round
-        mask = np.zeros(saturation.shape, np.uint8)
-        cv2.fillConvexPoly(mask, np.round(card.corners).astype(np.int32), 255)
-        if cv2.mean(saturation, mask)[0] > settings.real.field_saturation:
-            out.append((card.corners / scale).astype(np.float32))
-    return out
 
 
 def fit_card_quad(contour: np.ndarray, area: float, settings: DetectSettings,
