@@ -217,9 +217,9 @@ def run(shots: int, seed: int, cards: list[Card], images: dict[str, np.ndarray],
     for rank in sorted({c.rank for c in cards}):
         singles = [c for c in cards if c.rank == rank and counts[c.file] == 1]
         teaching += [singles[i] for i in rng.choice(len(singles), shots, replace=False)]
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     profile, missed = teach([(c, images[c.file]) for c in teaching], "cards-edje")
-    taught_s = time.perf_counter() - started
+    taught_s, taught_cpu = time.perf_counter() - started, time.process_time() - cpu
     taught_files = {c.file for c in teaching}
     read = reader(profile)
     settings = Recognizer.create(profile).settings
@@ -249,7 +249,8 @@ def run(shots: int, seed: int, cards: list[Card], images: dict[str, np.ndarray],
                     scores[key].add(card.rank, *read(image, found[best[1]]))
                 else:
                     scores[key].missed += 1
-    print(f"  taught from {len(teaching)} photos in {taught_s:.1f} s"
+    print(f"  taught from {len(teaching)} photos in {taught_s:.1f} s ({taught_cpu:.1f} s CPU),"
+          f" reader {type(profile.reader).__name__}"
           f" (the finder on the whole photo missed the card in {len(missed)}: {', '.join(missed) or 'none'});"
           f" {1000 * read_s / max(reads, 1):.1f} ms a card from its box (warp, outline search and read)")
     return scores
@@ -261,7 +262,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=3, help="teaching draws per setting (seeds 0..n-1)")
     parser.add_argument("--no-finder", action="store_true", help="read from the label boxes only")
     parser.add_argument("--photos", default=str(PHOTOS))
+    parser.add_argument("--reader", choices=("linear", "cnn"), default="linear",
+                        help="the learned reader taught: the linear HOG reader (as `deckhand teach`) "
+                             "or the tiny CNN experiment (vision/cnn_train.py; needs torch and onnx)")
+    parser.add_argument("--no-self-check", action="store_true",
+                        help="skip teaching's held-out self-check (its reader is trained apart and "
+                             "changes nothing read here; halves the CNN's teaching time)")
     args = parser.parse_args(argv)
+    from vision import teach
+    if args.reader == "cnn":
+        from vision.cnn_train import train_cnn_reader
+
+        def train_reader(examples, labels, features, size, backgrounds=(), seed=0, progress=None):
+            return train_cnn_reader(examples, labels, backgrounds, seed, progress=progress)
+
+        teach.train_reader = train_reader
+    if args.no_self_check:
+        teach.held_out = lambda shots: []
     cv2.setNumThreads(1)
     folder = Path(args.photos)
     if not (folder / "labels.csv").exists():

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.cnn import CnnReader
 from vision.colour import InkColour, ink_colour, likelihoods
 from vision.reader import hog_pair
 
@@ -266,7 +267,8 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     probability again. The confidence is that probability; below the profile's bar (or
     when "no card" is likelier) the answer is UNKNOWN."""
     reader = profile.reader
-    scores, turned = reader.scores(features.hog)
+    # The CNN reader (vision.cnn) reads the ink map itself, the linear one its HOG.
+    scores, turned = reader.scores(features.ink if isinstance(reader, CnnReader) else features.hog)
     p = reader.probabilities(scores)
     names = [profile.colours[i] if i >= 0 else "" for i in reader.classes]
     if profile.inks and features.ink_colour is not None:
