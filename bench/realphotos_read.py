@@ -3,6 +3,8 @@ single-card photos, then read every other labelled card.
 
     .venv/bin/python bench/realphotos_read.py                 # teach 1, 2 and 3 photos a rank
     .venv/bin/python bench/realphotos_read.py --shots 2 --seeds 3
+    .venv/bin/python bench/realphotos_read.py --shots 2 --seeds 1 --reader cnn --no-self-check
+                                   # the tiny CNN experiment (pip install -e '.[cnn]' first)
 
 The photos are `../shared/realphotos/cards-edje` (beside the repository's folder): standard
 playing cards, ranks 9 10 J Q K A on real tables, the label is the rank (see its README).
