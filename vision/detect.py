@@ -363,14 +363,18 @@ def _fit_side(points: np.ndarray, a: np.ndarray, b: np.ndarray):
     chosen = points[near]
     if len(chosen) < max(6, 0.25 * length):
         return None
-    vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-    # Again on the points near that line only: a printed corner index touching the frame
-    # line dents a cell's side, and a dent of a fifth of the side would pull a plain
-    # least-squares line a pixel or two off (the face is then read misaligned).
+    vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
     off = np.abs((chosen[:, 0] - x0) * vy - (chosen[:, 1] - y0) * vx)
-    inliers = chosen[off < 1.5]
-    if len(inliers) >= max(6, 0.5 * len(chosen)):
-        vx, vy, x0, y0 = cv2.fitLine(inliers, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    if off.max() > 1.5:
+        # Not one straight run: a printed corner index touching the frame line dents a
+        # cell's side, and a dent of a fifth of the side pulls a least-squares line a
+        # pixel or two off (the face is then read misaligned). A robust fit, then least
+        # squares on the points near it.
+        vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        off = np.abs((chosen[:, 0] - x0) * vy - (chosen[:, 1] - y0) * vx)
+        inliers = chosen[off < 1.5]
+        if len(inliers) >= max(6, 0.5 * len(chosen)):
+            vx, vy, x0, y0 = cv2.fitLine(inliers, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
     return np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)
 
 
@@ -398,9 +402,9 @@ def _holds_shifted(candidate, candidates) -> bool:
     _, area, quad = candidate
     short = side_lengths(quad)[0]
     centre = quad.mean(axis=0)
-    return any(0.55 * area < a < 0.92 * area and quad_overlap(q, quad) > 0.9
+    return any(0.55 * area < a < 0.92 * area
                and float(np.linalg.norm(q.mean(axis=0) - centre)) > 0.08 * short
-               for _, a, q in candidates)
+               and quad_overlap(q, quad) > 0.9 for _, a, q in candidates)
 
 
 def _move_sides(quad: np.ndarray, offsets) -> np.ndarray:
