@@ -46,6 +46,18 @@ class SimulatedTable:
         self.zones = dict(zones)
 
 
+def _camera_page_as_host(browser, base):
+    """A new page signed in with the host PIN, on the camera page."""
+    page = browser.new_page(viewport={"width": 420, "height": 900})
+    page.set_default_timeout(10_000)
+    page.goto(f"{base}/host")
+    page.fill("input[name=pin]", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#match-form")
+    page.goto(f"{base}/camera")
+    return page
+
+
 def test_the_host_teaches_a_row_of_cards_live_and_sees_the_progress(table, tmp_path):
     teacher = LiveTeacher(tmp_path / "taught.npz")
     camera = CameraView(SimulatedTable(["Y5", "B-REV"]), teacher=teacher)
@@ -53,13 +65,7 @@ def test_the_host_teaches_a_row_of_cards_live_and_sees_the_progress(table, tmp_p
     with ServerThread(app) as srv, sync_api.sync_playwright() as p:
         base = f"http://127.0.0.1:{srv.port}"
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 420, "height": 900})
-        page.set_default_timeout(10_000)
-        page.goto(f"{base}/host")
-        page.fill("input[name=pin]", PIN)
-        page.click("button[type=submit]")
-        page.wait_for_selector("#match-form")
-        page.goto(f"{base}/camera")
+        page = _camera_page_as_host(browser, base)
         page.fill("#live-labels", "Yellow 5, Blue reverse")
         page.click("#live-start")
         page.wait_for_selector('#live-faces li[data-label="Yellow 5"]')
@@ -104,13 +110,7 @@ def test_everyone_sees_which_deck_is_read_and_the_host_switches_it(table, tmp_pa
         french.goto(f"{base}/camera")
         french.wait_for_function("() => document.getElementById('deck-said').textContent.startsWith("
                                  "'La caméra lit le jeu appris « kitchen deck »')")
-        host = browser.new_page(viewport={"width": 420, "height": 900})
-        host.set_default_timeout(10_000)
-        host.goto(f"{base}/host")
-        host.fill("input[name=pin]", PIN)
-        host.click("button[type=submit]")
-        host.wait_for_selector("#match-form")
-        host.goto(f"{base}/camera")
+        host = _camera_page_as_host(browser, base)
         host.wait_for_function(f"() => document.getElementById('deck-said').textContent === {taught_words!r}")
         assert host.locator("#deck-taught").is_disabled() and host.locator("#deck-printed").is_enabled()
         host.click("#deck-printed")
