@@ -41,7 +41,8 @@ from vision.pipeline import Recognizer, StillFrames  # noqa: E402
 from vision.profile import builtin_profile, deck_colour  # noqa: E402
 from vision.render.scene import distractor_scene, random_scene, spread_scene  # noqa: E402
 from vision.render.sequence import (card_landing_sequence, hand_pass_sequence,  # noqa: E402
-                                    pickup_putback_sequence, pile_taken_sequence)
+                                    open_bids_sequence, pickup_putback_sequence, pile_taken_sequence,
+                                    slap_sequence)
 from vision.teach import TeachError, add_frame, finish, start_session  # noqa: E402
 from vision.track import TrackSettings, prime, start, step, zone_from_polygon  # noqa: E402
 from vision.warp import warp_card  # noqa: E402
@@ -49,6 +50,8 @@ from vision.warp import warp_card  # noqa: E402
 PI4_FACTOR = 3.5   # see print_speed
 
 GAMES = ("hitthedeck", "solo", "flip7", "raj")
+SLAPS = ("hitthedeck",)     # games whose tracker clips include hands slapping the pile
+OPEN_BIDS = ("raj",)        # ... and several cards laid side by side at once
 FULLY_VISIBLE = 0.999
 MATCH_DISTANCE = 0.3    # of the card's short side: mean corner distance, found to true
 
@@ -296,7 +299,10 @@ def tracker(game: str, passes: int, seed: int, settings: list[TrackSettings] | N
     rng = np.random.default_rng(seed)
     tallies = [{"settings": s, "passes": passes, "false_plays": 0, "putbacks": 0, "putback_plays": 0,
                 "landings": 0, "landed_seen": 0, "landed_wrong": 0, "delays": [], "takes": 0,
-                "cleared": 0} for s in settings]
+                "cleared": 0, "slaps": 0, "slap_plays": 0, "bids": 0, "bids_seen": 0, "bid_extra": 0,
+                "bid_delays": []} for s in settings]
+    players = [c for c in profile.labels if not c.startswith("P")] if game in OPEN_BIDS else []
+    points = [c for c in profile.labels if c.startswith("P")] if game in OPEN_BIDS else []
 
     def each(clip):
         readings = _clip_readings(clip, profile)
@@ -311,6 +317,24 @@ def tracker(game: str, passes: int, seed: int, settings: list[TrackSettings] | N
                                                           still_after=6 * pace)):
                 t["putbacks"] += 1
                 t["putback_plays"] += len(events)
+        if game in SLAPS and (n % 2 == 0 or n == passes and not tallies[0]["slaps"]):
+            for t, events in each(slap_sequence(game, rng, down=3 * pace, still_after=6 * pace)):
+                t["slaps"] += 1
+                t["slap_plays"] += len(events)
+        if game in OPEN_BIDS and (n % 5 == 0 or n == passes and not tallies[0]["bids"]):
+            codes = [players[i] for i in rng.choice(len(players), int(rng.integers(1, 4)), replace=False)]
+            lying = [points[int(rng.integers(len(points)))]] if rng.random() < 0.7 else []
+            clip = open_bids_sequence(game, codes, rng, lying=lying, flight=5 * pace, retreat=4 * pace,
+                                      still_after=8 * pace, pass_after=12 * pace)
+            for t, events in each(clip):
+                plays = [(i, e) for i, e in events if e.zone == "discard" and getattr(e, "card", None)]
+                t["bids"] += len(codes)
+                for landed in clip.events:
+                    seen = [i for i, e in plays if e.card == landed.code]
+                    if seen:
+                        t["bids_seen"] += 1
+                        t["bid_delays"].append(seen[0] - landed.frame)
+                t["bid_extra"] += len(plays) - len({e.card for _, e in plays if e.card in codes})
         if n % 10 == 0 or n == passes and not tallies[0]["landings"]:
             code = profile.labels[int(rng.integers(len(profile.labels)))]
             clip = card_landing_sequence(game, code, rng, still_before=3 * pace, flight=6 * pace,
@@ -346,6 +370,13 @@ def print_tracker(t: dict[str, object], fps: float, file=sys.stdout) -> None:
           f" p95 {np.percentile(delays, 95):.0f}, max {max(delays):.0f}"
           f" (median at {fps:g} fps: {statistics.median(delays) / fps * 1000:.0f} ms);"
           f" piles taken seen {t['cleared']}/{t['takes']}", file=file, flush=True)
+    if t["slaps"]:
+        print(f"    false plays in {t['slaps']} slaps on the pile: {t['slap_plays']}", file=file, flush=True)
+    if t["bids"]:
+        bid = t["bid_delays"] or [float("nan")]
+        print(f"    cards laid side by side at once: seen {t['bids_seen']}/{t['bids']}, other or repeated"
+              f" events {t['bid_extra']} (a hand passes over them after), frames from landing to event:"
+              f" median {statistics.median(bid):.0f}, max {max(bid):.0f}", file=file, flush=True)
 
 
 def spreads(game: str, count: int, seed: int) -> tuple[int, int, int]:

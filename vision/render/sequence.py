@@ -16,8 +16,8 @@ import numpy as np
 
 from vision.render.cards import CARD_ASPECT, game_deck
 from vision.render.hands import SKIN_TONES, HandPose
-from vision.render.scene import (PlacedCard, Placement, SceneSpec, Table, compose, image_corners,
-                                 messy_pile, random_spec, set_table, zone_polygons)
+from vision.render.scene import (ZONE_RECTS, PlacedCard, Placement, SceneSpec, Table, compose,
+                                 image_corners, messy_pile, random_spec, set_table, zone_polygons)
 
 
 @dataclass(frozen=True)
@@ -388,3 +388,118 @@ def pile_taken_sequence(game: str, rng: np.random.Generator, spec: SceneSpec | N
     cleared = _first_of_last_run(rec.truths, lambda t: t.pile_clear and t.pile_top is None
                                  and not t.cards)
     return rec.clip([Event(cleared, "cleared", None)])
+
+
+def slap_sequence(game: str, rng: np.random.Generator, spec: SceneSpec | None = None,
+                  pile: Sequence[str] | None = None, style: str = "deckhand",
+                  difficulty: str = "default", hands: int | None = None, down: int = 3,
+                  nudge: float = 0.08, still_after: int = 6) -> Clip:
+    """Hit the Deck's slaps: one to three hands come down fast, palm flat on the discard
+    pile, each on the one before, stay a moment and all go. The first slap nudges the
+    top card (up to `nudge` of a card's width, a few degrees), as a slap does. No card is
+    played: no event."""
+    table = set_table(_clip_spec(rng, spec, difficulty), rng)
+    if pile is None:
+        pile = _pile_codes(game, rng, int(rng.integers(1, 4)))
+    down_cards = _discard_pile(table, pile, rng)
+    rec = _Recorder(table, game, rng, style)
+    quads = [image_corners(table, p) for p in down_cards]
+    for _ in range(2):
+        rec.shoot(down_cards, [], pile[-1], quads)
+    side = table.card_width * table.spec.zoom
+    centre = quads[-1].mean(axis=0)
+    n = int(hands if hands is not None else rng.integers(1, 4))
+    cw = table.spec.card_width
+    top = down_cards[-1]
+    nudged = replace(top, x=top.x + float(rng.uniform(-nudge, nudge)) * cw,
+                     y=top.y + float(rng.uniform(-nudge, nudge)) * cw * table.size[0] / table.size[1],
+                     angle_deg=top.angle_deg + float(rng.uniform(-6, 6)))
+    after = down_cards[:-1] + [nudged]
+    after_quads = quads[:-1] + [image_corners(table, nudged)]
+    resting: list[HandPose] = []
+    for k in range(n):
+        start, arm_from = _entry(table, centre, rng)
+        aim = centre + rng.uniform(-0.25, 0.25, 2) * side
+        pose = HandPose(tuple(aim), arm_from, side * float(rng.uniform(1.2, 1.5)),
+                        int(rng.integers(len(SKIN_TONES))), float(rng.uniform(0.5, 0.9)))
+        for t in (0.45, 0.85):   # fast: two frames from off the picture to the pile
+            rec.shoot(after if k else down_cards, resting + [replace(pose, palm=tuple(_lerp(start, aim, t)))],
+                      pile[-1], quads)
+        resting.append(pose)
+        for _ in range(down if k == n - 1 else int(rng.integers(0, 2))):
+            rec.shoot(after, resting, pile[-1], after_quads)
+    away = [_entry(table, np.asarray(p.palm), rng)[0] for p in resting]
+    for t in _ease(4)[1:]:
+        rec.shoot(after, [replace(p, palm=tuple(_lerp(p.palm, a, t))) for p, a in zip(resting, away)],
+                  pile[-1], after_quads)
+    for _ in range(still_after):
+        rec.shoot(after, [], pile[-1], after_quads)
+    return rec.clip([])
+
+
+def open_bids_sequence(game: str, codes: Sequence[str], rng: np.random.Generator,
+                       spec: SceneSpec | None = None, lying: Sequence[str] = (),
+                       style: str = "deckhand", difficulty: str = "default", flight: int = 5,
+                       retreat: int = 4, still_after: int = 8, pass_after: int = 12) -> Clip:
+    """Raj's bids in the open: a hand for each of `codes` lays its card at about the same
+    time (up to two frames apart) side by side in the discard zone, next to the cards
+    `lying` there (the point card), and all go. One "landed" event a card, from the first
+    frame that card lies uncovered and nothing is over the zone's cards. Then (with
+    `pass_after` frames) a hand sweeps over them all: no more events."""
+    for code in codes:
+        if code not in game_deck(game):
+            raise ValueError(f"{code!r} is not a {game} card")
+    if len(codes) + len(lying) > 4:
+        raise ValueError("at most four cards side by side fit in the zone")
+    table = set_table(_clip_spec(rng, spec, difficulty), rng)
+    x0, y0, x1, y1 = ZONE_RECTS["discard"]
+    w, h = table.size
+    cw = table.spec.card_width
+    step_x, step_y = 0.56 * cw, 0.56 * cw * CARD_ASPECT * w / h
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    slots = [(cx + sx * step_x, cy + sy * step_y) for sx, sy in ((-1, -1), (1, -1), (-1, 1), (1, 1))]
+    order = rng.permutation(4)
+    base = float(rng.uniform(-8, 8))
+    place = [Placement(code, *slots[order[i]], base + float(rng.uniform(-6, 6)), "discard", True)
+             for i, code in enumerate(list(lying) + list(codes))]
+    down = place[:len(lying)]
+    bids = place[len(lying):]
+    rec = _Recorder(table, game, rng, style)
+    all_quads = [image_corners(table, p) for p in place]
+    _still(rec, down, 3)
+    starts = [int(rng.integers(0, 3)) for _ in bids]
+    entries = [_entry(table, image_corners(table, p).mean(axis=0), rng) for p in bids]
+    tones = [int(rng.integers(len(SKIN_TONES))) for _ in bids]
+    w_norm = np.array([w, h], float)
+    total = max(starts) + flight + retreat + 1
+    for f in range(total):
+        cards, hands = list(down), []
+        for p, s, (start, arm_from), tone in zip(bids, starts, entries, tones):
+            u = f - s
+            if u < 0:
+                continue
+            if u < flight:       # in the air, coming down on its slot
+                t = float(_ease(flight + 1)[u])
+                xy = _lerp(start / w_norm, (p.x, p.y), t)
+                flying = Placement(p.code, float(xy[0]), float(xy[1]), p.angle_deg + 40 * (1 - t), "air",
+                                   False, lift=0.25 * (1 - t) + 0.04)
+                cards.append(flying)
+                hands.append(_hand_holding(table, flying, arm_from, tone))
+            else:                # down; the fingers let go and the hand goes
+                cards.append(p)
+                t = min(1.0, (u - flight) / retreat)
+                if t < 1.0:
+                    hold = _hand_holding(table, p, arm_from, tone)
+                    hands.append(replace(hold, palm=tuple(_lerp(hold.palm, start, t))))
+        rec.shoot(cards, hands, bids[-1].code, all_quads)
+    for _ in range(still_after):
+        rec.shoot(down + bids, [], bids[-1].code, all_quads)
+    events = []
+    for p in bids:
+        landed = _first_of_last_run(rec.truths, lambda t, code=p.code: t.pile_clear and any(
+            c.code == code and c.zone == "discard" and c.visible > 0.999 for c in t.cards))
+        events.append(Event(landed, "landed", p.code))
+    if pass_after:
+        _pass(rec, down + bids, rng, pass_after)
+        _still(rec, down + bids, 4)
+    return rec.clip(events)
