@@ -224,6 +224,64 @@ def test_hands_misreads_and_lifts_over_a_pile_are_never_a_play(script):
     assert [e for e in events if isinstance(e, CardSeen)] == []
 
 
+# --- cards side by side in one zone (Raj's bids laid in the open) ----------------------
+
+def best(c, confidence=0.95):
+    """The same card, read with another confidence (the tracker's top is the card read best)."""
+    return SeenCard(c.label, c.colour, confidence, c.corners)
+
+
+POINT = card("P5", x=260, y=170)
+BID_A, BID_B, BID_C = card("red:3", x=362, y=172, angle=4), card("blue:7", x=262, y=312, angle=-5), \
+    card("green:12", x=360, y=314, angle=2)
+ROW_HAND = (210, 100, 448, 384)    # hands over the whole zone
+
+
+def test_cards_laid_side_by_side_at_once_each_count():
+    # two bids come down at once beside the point card; one is read best (the top), the
+    # other must count too
+    readings = [frame(POINT, hand=ROW_HAND)] * 2 + [frame(POINT, best(BID_A), BID_B)] * 4
+    events = run(readings, primed=frame(POINT))
+    assert sorted((e.card, e.t_ns) for e in events) == [("blue:7", 4), ("red:3", 4)]
+
+
+def test_a_card_laid_beside_the_top_counts_once_and_not_again_when_read_best():
+    readings = [frame(POINT, hand=ROW_HAND)] * 2 + [frame(POINT, best(BID_A))] * 4 \
+        + [frame(POINT, best(BID_A), hand=(210, 250, 448, 384))] * 2 + [frame(POINT, best(BID_A), BID_B)] * 5 \
+        + [frame(covered=True, hidden=(POINT, BID_A, BID_B))] + [frame(POINT, BID_A, best(BID_B))] * 4
+    events = run(readings, primed=frame(POINT))
+    assert [(e.card, e.t_ns) for e in events] == [("red:3", 4), ("blue:7", 10)]
+
+
+def test_another_card_of_a_row_read_best_after_a_hand_is_no_play():
+    row = (POINT, BID_A, BID_B, BID_C)
+    readings = []
+    for top in (BID_B, POINT, BID_C, BID_A, POINT, BID_B):
+        readings += [frame(covered=True, hidden=row)] + [frame(*[best(c) if c is top else c for c in row])] * 4
+    assert run(readings, primed=frame(*row)) == []
+
+
+ROW = (POINT, BID_A, BID_B)
+ROW_SCENES = {
+    "hands": frame(hand=ROW_HAND, hidden=ROW),
+    "hand over one": frame(POINT, BID_B, hand=(300, 100, 448, 240), hidden=[BID_A]),
+    "point best": frame(best(POINT), BID_A, BID_B),
+    "A best": frame(POINT, best(BID_A), BID_B),
+    "B best": frame(POINT, BID_A, best(BID_B)),
+    "B not found": frame(POINT, best(BID_A), hidden=[BID_B]),
+    "A misread": frame(POINT, card("red:8", x=362, y=172, angle=4), BID_B),    # read, but not best
+    "B nudged": frame(POINT, BID_A, card("blue:7", x=270, y=305, angle=3)),
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(sorted(ROW_SCENES)), st.integers(1, 5)), min_size=1, max_size=12))
+def test_hands_misreads_and_any_card_read_best_over_a_row_are_never_a_play(script):
+    readings = [ROW_SCENES[kind] for kind, n in script for _ in range(n)]
+    events = run(readings, primed=ROW_SCENES["A best"])
+    assert [e for e in events if isinstance(e, CardSeen)] == []
+
+
 def test_zones_must_lie_inside_the_picture():
     with pytest.raises(ValueError, match="inside the picture"):
         Zone("discard", (0.5, 0.2, 0.4, 0.9))

@@ -14,6 +14,11 @@ pass over piles. The tracker only speaks when a zone has settled:
   card lies clearly elsewhere (a second copy played on the first); likewise the card
   beneath coming back into view is a lift only where it lay (A, B, A played is three plays). A card read where an
   unreadable card lay still is that card, now read: no play.
+  Cards may lie side by side in a zone (Raj's bids laid in the open at once): a card
+  beside the top, of a code not seen in the zone since it was last bare, counts once it
+  has lain still for `stable_frames` where the table was bare when the pile last settled.
+  A card the zone has accounted for, uncovered where it lies, becoming the top (another
+  card read best) is no play.
 * a pile zone emits `ZoneEmpty` when the zone has looked like the empty table for
   `empty_frames` frames after holding cards (the pile was taken).
 * a spread zone (end-of-round counting) emits `CardsLaidOut` with every card when the
@@ -78,6 +83,11 @@ class PileState:
     candidate_pose: tuple[float, ...] = ()
     count: int = 0
     empty_count: int = 0
+    # the cards the zone has accounted for (played, or there at start-up) and no later card
+    # covers: (code, pose)
+    accounted: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    # cards read beside the top, not accounted for yet: (code, pose, frames lain still)
+    pending: tuple[tuple[str, tuple[float, ...], int], ...] = ()
     # the zone's changed-pixels mask (against the empty table) when the pile last settled
     settled: np.ndarray | None = field(default=None, compare=False, repr=False)
 
@@ -118,7 +128,8 @@ def prime(state: TrackerState, reading: FrameReading) -> TrackerState:
         elif known:
             card = max(known, key=lambda c: c.confidence)
             zone_state = PileState(history=(card.label,), poses=(_pose(card),), top_pose=_pose(card),
-                                   top_read=True, settled=settled)
+                                   top_read=True, accounted=tuple((c.label, _pose(c)) for c in known),
+                                   settled=settled)
         elif cards:  # something lies there that cannot be read yet: remember where
             zone_state = PileState(top_pose=_pose(max(cards, key=lambda c: c.confidence)),
                                    settled=settled)
@@ -154,12 +165,12 @@ def step(state: TrackerState, reading: FrameReading, t_ns: int
             if not clear and _unexplained(reading, zone.rect, cards):
                 cards = cards + (SeenCard("unknown", "", 0.0, np.zeros((4, 2), np.float32)),)
             zone_state, event = _step_spread(zone, zone_state, cards, clear, t_ns, state.settings)
+            event = (event,) if event is not None else ()
         else:
             zone_state, event = _step_pile(zone, zone_state, cards, clear, reading, state.previous, t_ns,
                                            state.settings)
         new_states.append(zone_state)
-        if event is not None:
-            events.append(event)
+        events.extend(event)
     return dataclasses.replace(state, zone_states=tuple(new_states), previous=reading), tuple(events)
 
 
@@ -227,22 +238,24 @@ def _pose_gap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
 
 
 def _step_pile(zone: Zone, s: PileState, cards, clear: bool, reading: FrameReading,
-               previous: FrameReading | None, t_ns: int, settings: TrackSettings):
+               previous: FrameReading | None, t_ns: int, settings: TrackSettings
+               ) -> tuple[PileState, tuple[Observation, ...]]:
     if clear:  # bare table: the picture every later change is measured from
-        s = dataclasses.replace(s, candidate=None, candidate_pose=(), count=0,
+        s = dataclasses.replace(s, candidate=None, candidate_pose=(), count=0, pending=(),
                                 empty_count=s.empty_count + 1, covered_since_top=True,
                                 settled=_window(reading, zone.rect))
         if s.empty_count == settings.empty_frames and s.history:
-            return PileState(empty_count=s.empty_count, settled=s.settled), ZoneEmpty(zone.name, t_ns)
-        return s, None
+            return PileState(empty_count=s.empty_count, settled=s.settled), (ZoneEmpty(zone.name, t_ns),)
+        return s, ()
     s = dataclasses.replace(s, empty_count=0)
     known = [c for c in cards if c.known]
     if not cards:  # covered (a hand, a card in the air): wait
-        return dataclasses.replace(s, candidate=None, candidate_pose=(), count=0,
-                                   covered_since_top=True), None
+        return dataclasses.replace(s, candidate=None, candidate_pose=(), count=0, pending=(),
+                                   covered_since_top=True), ()
     if not known:  # only something unreadable shows (a hand's outline, a tilted card): the top is hidden
         s = dataclasses.replace(s, covered_since_top=True)
     card = max(known, key=lambda c: c.confidence) if known else max(cards, key=lambda c: c.confidence)
+    s, beside = _beside(zone, s, [c for c in known if c is not card], reading, t_ns, settings)
     pose = _pose(card)
     if card.label == s.candidate and _pose_gap(pose, s.candidate_pose) <= settings.still_share:
         s = dataclasses.replace(s, candidate_pose=pose, count=s.count + 1)
@@ -251,12 +264,71 @@ def _step_pile(zone: Zone, s: PileState, cards, clear: bool, reading: FrameReadi
     if s.count != settings.stable_frames and not (s.count < settings.stable_frames
                                                   and _quick(zone, s, card, pose, reading, previous,
                                                              settings)):
-        return s, None
+        return s, beside
     new_there = _new_there(zone, card, reading, s.settled, settings) is not False
-    s = dataclasses.replace(s, settled=_window(reading, zone.rect))
+    s = dataclasses.replace(s, settled=_settled_now(zone, reading, s, settings))
     if not card.known:  # a card lies still but cannot be read: remember where it lies
-        return dataclasses.replace(s, top_pose=pose, top_read=False), None
-    return _settle(zone, s, card.label, pose, new_there, t_ns, settings)
+        return dataclasses.replace(s, top_pose=pose, top_read=False), beside
+    s, event = _settle(zone, s, card.label, pose, new_there, t_ns, settings)
+    return s, beside + ((event,) if event is not None else ())
+
+
+def _settled_now(zone: Zone, reading: FrameReading, s: PileState, settings: TrackSettings
+                 ) -> np.ndarray | None:
+    """The zone's mask as the pile settles, where the cards beside it that are not
+    counted yet and lay on bare table at the last settling stay bare: they are still new
+    where they lie until they count (a card misread where a card of the pile lies is not)."""
+    window = _window(reading, zone.rect)
+    if window is None or s.settled is None or s.settled.shape != window.shape:
+        return window
+    x0, y0, _, _ = _window_box(reading.detection.changed.shape, zone.rect)
+    for _, pose, _ in s.pending:
+        place = np.zeros_like(window)
+        cv2.fillPoly(place, [np.round(np.asarray(pose, np.float32).reshape(4, 2) - [x0, y0]).astype(np.int32)], 255)
+        if _bare_share(place, s.settled) >= settings.new_share:
+            window[place > 0] = 0
+    return window
+
+
+def _accounted_for(accounted, label: str, pose, settings: TrackSettings) -> bool:
+    return any(code == label and _pose_gap(pose, where) <= settings.moved_share for code, where in accounted)
+
+
+def _beside(zone: Zone, s: PileState, others: list[SeenCard], reading: FrameReading, t_ns: int,
+            settings: TrackSettings) -> tuple[PileState, tuple[Observation, ...]]:
+    """The cards read beside the top: one of a code not seen in the zone since it was
+    last bare counts once it has lain still for `stable_frames` and at least `new_share`
+    of it lies where the table was bare when the pile last settled (so a card of the pile
+    read only now, or misread where it lies, never counts); the others wait."""
+    seen = set(s.history) | {code for code, _ in s.accounted} | {s.lifted}
+    pending, events, accounted = [], [], s.accounted
+    for c in others:
+        if c.label in seen:
+            continue
+        pose = _pose(c)
+        count = 1 + next((n for code, where, n in s.pending
+                          if code == c.label and _pose_gap(pose, where) <= settings.still_share), 0)
+        if count >= settings.stable_frames and _new_there(zone, c, reading, s.settled, settings):
+            events.append(CardSeen(zone.name, c.label, t_ns))
+            accounted = _account(accounted, c.label, pose)
+            seen.add(c.label)
+        else:
+            pending.append((c.label, pose, count))
+    return dataclasses.replace(s, pending=tuple(pending), accounted=accounted), tuple(events)
+
+
+def _account(accounted, label: str, pose) -> tuple[tuple[str, tuple[float, ...]], ...]:
+    """The cards accounted for once `label` lies at `pose`: the ones it covers for the
+    most part are under it now (only a lift shows them again)."""
+    quad = np.asarray(pose, np.float32).reshape(4, 2)
+    kept = []
+    for code, where in accounted:
+        other = np.asarray(where, np.float32).reshape(4, 2)
+        area = abs(float(cv2.contourArea(other)))
+        overlap, _ = cv2.intersectConvexConvex(quad, other)
+        if overlap < 0.5 * area and code != label:
+            kept.append((code, where))
+    return tuple(kept[-15:]) + ((label, tuple(pose)),)
 
 
 def _new_there(zone: Zone, card: SeenCard, reading: FrameReading, settled: np.ndarray | None,
@@ -269,8 +341,13 @@ def _new_there(zone: Zone, card: SeenCard, reading: FrameReading, settled: np.nd
     x0, y0, _, _ = _window_box(reading.detection.changed.shape, zone.rect)
     place = np.zeros_like(window)
     cv2.fillPoly(place, [np.round(card.corners - [x0, y0]).astype(np.int32)], 255)
+    return bool(_bare_share(place, settled) >= settings.new_share)
+
+
+def _bare_share(place: np.ndarray, settled: np.ndarray) -> float:
+    """The share of a place (a mask) that was bare table in the settled mask."""
     bare_then = cv2.bitwise_and(place, cv2.bitwise_not(settled))
-    return bool(np.count_nonzero(bare_then) >= settings.new_share * max(np.count_nonzero(place), 1))
+    return float(np.count_nonzero(bare_then) / max(np.count_nonzero(place), 1))
 
 
 def _quick(zone: Zone, s: PileState, card: SeenCard, pose, reading: FrameReading,
@@ -323,7 +400,8 @@ def _settle(zone: Zone, s: PileState, label: str, pose, new_there: bool, t_ns: i
     `new_there`: it lies (in part) where the table was bare when the pile last settled,
     or that cannot be told."""
     top = s.history[-1] if s.history else None
-    settled = dataclasses.replace(s, top_pose=pose, top_read=True, covered_since_top=False)
+    settled = dataclasses.replace(s, top_pose=pose, top_read=True, covered_since_top=False,
+                                  accounted=_account(s.accounted, label, pose))
     same_place = _pose_gap(pose, s.top_pose) <= settings.moved_share
     if label == top:
         if not (s.covered_since_top and not same_place):  # the same card, a hand went by
@@ -336,6 +414,10 @@ def _settle(zone: Zone, s: PileState, label: str, pose, new_there: bool, t_ns: i
     elif label == s.lifted:  # the lifted card is back
         return dataclasses.replace(settled, history=s.history + (label,), poses=s.poses + (pose,),
                                    lifted=None), None
+    elif _accounted_for(s.accounted, label, pose, settings):
+        # a card lying beside the top, uncovered where it lay, is now read best: no play
+        return dataclasses.replace(settled, history=(s.history + (label,))[-32:],
+                                   poses=(s.poses + (pose,))[-32:]), None
     elif not s.top_read and (same_place or not new_there):
         # the top was never read, and this card lies where it lay, or where the pile
         # lay: the card that lay there unread, now read (a hand went by), no play
