@@ -137,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     real_lay, real_withdraw, real_observe = scene.lay, scene.withdraw, table.observe_event
     shown: list[int] = []            # monotonic ns of the hand leaving each card in full view
     observed: dict[int, int] = {}    # lay index -> when the camera's observation reached the table
+    logged_at: dict[int, int] = {}   # lay index -> when the table had logged and published it
 
     def lay(zone, code):
         real_lay(zone, code)
@@ -154,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         if source == "camera" and laid and result["seq"] > before:
             logged.append((len(laid) - 1, result["seq"]))
             observed.setdefault(len(laid) - 1, arrived)
+            logged_at.setdefault(len(laid) - 1, time.monotonic_ns())
         return result
 
     snapshots: dict[int, int] = {}     # frame index -> when the scene was drawn for it
@@ -206,16 +208,18 @@ def main(argv: list[str] | None = None) -> int:
         server.shutdown()
 
     seen_once: set[int] = set()
-    latencies, from_view, camera_part, table_part = [], [], [], []
+    latencies, from_view, camera_part, table_part, log_part, push_part = [], [], [], [], [], []
     for index, seq in logged[args.warmup:]:
         if index in seen_once:
             continue
         seen_once.add(index)
         camera_part.append((observed[index] - laid[index]) / 1e6)
+        log_part.append((logged_at[index] - observed[index]) / 1e6)
         for phone in phones:
             if seq in phone.arrivals:
                 latencies.append((phone.arrivals[seq] - laid[index]) / 1e6)
                 table_part.append((phone.arrivals[seq] - observed[index]) / 1e6)
+                push_part.append((phone.arrivals[seq] - logged_at[index]) / 1e6)
                 if index < len(shown):
                     from_view.append((phone.arrivals[seq] - shown[index]) / 1e6)
     if not latencies:
@@ -233,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  of which camera (frames, recognizer, tracker): median {statistics.median(camera_part):.0f} ms, "
           f"p95 {pct(camera_part, 0.95):.0f} ms; referee + SQLite commit + publish + SSE: median "
           f"{statistics.median(table_part):.0f} ms, p95 {pct(table_part, 0.95):.0f} ms")
+    print(f"    referee + SQLite commit + publish (the camera thread): median {statistics.median(log_part):.1f} ms,"
+          f" p95 {pct(log_part, 0.95):.1f} ms; published -> phone (SSE threads, fragment, socket): median "
+          f"{statistics.median(push_part):.1f} ms, p95 {pct(push_part, 0.95):.1f} ms")
     print(f"  camera loop: {frames / elapsed:.1f} frames/s read over {elapsed:.0f} s "
           f"(a frame every {1000 / max(frames / elapsed, 1e-9):.0f} ms)")
     print_breakdown([i for i in sorted(seen_once) if i in frame_of and i < len(shown)],
