@@ -11,8 +11,8 @@ from test_vision_support import profile
 from vision.detect import Detection
 from vision.pipeline import FrameReading, Recognizer, SeenCard
 from vision.render.scene import spread_scene
-from vision.render.sequence import (card_landing_sequence, hand_pass_sequence,
-                                    pickup_putback_sequence, pile_taken_sequence)
+from vision.render.sequence import (card_landing_sequence, hand_pass_sequence, open_bids_sequence,
+                                    pickup_putback_sequence, pile_taken_sequence, slap_sequence)
 from vision.track import Zone, prime, start, step, zone_from_polygon
 
 SIZE = (640, 480)
@@ -313,6 +313,18 @@ def test_a_rendered_card_landing_is_seen_soon_after_it_is_down():
     (at, event), = play(clip, "solo")
     assert event == CardSeen("discard", "B-REV", at)
     assert clip.landed_at <= at <= clip.landed_at + 4
+
+
+def test_rendered_bids_laid_at_once_each_count_once_and_slaps_make_no_play():
+    # Raj: two bids come down beside the point card at once, then a hand sweeps over
+    # them all; Hit the Deck: two hands slap the pile and go
+    clip = open_bids_sequence("raj", ["red:3", "blue:11"], np.random.default_rng(1), lying=["P4"],
+                              flight=3, retreat=2, still_after=4, pass_after=6)
+    events = play(clip, "raj")
+    assert sorted(e.card for _, e in events) == ["blue:11", "red:3"]
+    assert all(clip.events[0].frame <= at <= clip.events[0].frame + 3 for at, _ in events)
+    assert play(slap_sequence("hitthedeck", np.random.default_rng(1), hands=2, down=2, still_after=4),
+                "hitthedeck") == []
 
 
 def test_a_rendered_pile_taken_away_empties_the_zone():
