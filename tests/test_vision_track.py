@@ -253,6 +253,16 @@ def test_a_card_laid_beside_the_top_counts_once_and_not_again_when_read_best():
     assert [(e.card, e.t_ns) for e in events] == [("red:3", 4), ("blue:7", 10)]
 
 
+def test_a_card_laid_beside_counts_when_the_top_settled_while_its_hand_still_hid_it():
+    # the top is down and still while the other bid's hand is still over that bid's place:
+    # where the hand was is not where a card lay
+    hand_over_b = (212, 250, 320, 384)
+    readings = [frame(POINT, hand=ROW_HAND)] * 2 + [frame(POINT, best(BID_A), hand=hand_over_b)] * 4 \
+        + [frame(POINT, best(BID_A), BID_B)] * 4
+    events = run(readings, primed=frame(POINT))
+    assert [(e.card, e.t_ns) for e in events] == [("red:3", 4), ("blue:7", 8)]
+
+
 def test_another_card_of_a_row_read_best_after_a_hand_is_no_play():
     row = (POINT, BID_A, BID_B, BID_C)
     readings = []

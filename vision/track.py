@@ -90,6 +90,11 @@ class PileState:
     pending: tuple[tuple[str, tuple[float, ...], int], ...] = ()
     # the zone's changed-pixels mask (against the empty table) when the pile last settled
     settled: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # where a card lay when the pile last settled, and all that had changed when it last
+    # settled with nothing but cards in the zone (a hand over a place is no card there):
+    # what a card beside the top must be new against
+    beneath: np.ndarray | None = field(default=None, compare=False, repr=False)
+    clean: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -129,12 +134,12 @@ def prime(state: TrackerState, reading: FrameReading) -> TrackerState:
             card = max(known, key=lambda c: c.confidence)
             zone_state = PileState(history=(card.label,), poses=(_pose(card),), top_pose=_pose(card),
                                    top_read=True, accounted=tuple((c.label, _pose(c)) for c in known),
-                                   settled=settled)
+                                   settled=settled, beneath=settled, clean=settled)
         elif cards:  # something lies there that cannot be read yet: remember where
             zone_state = PileState(top_pose=_pose(max(cards, key=lambda c: c.confidence)),
-                                   settled=settled)
+                                   settled=settled, beneath=settled, clean=settled)
         else:
-            zone_state = dataclasses.replace(zone_state, settled=settled)
+            zone_state = dataclasses.replace(zone_state, settled=settled, beneath=settled, clean=settled)
         new_states.append(zone_state)
     return dataclasses.replace(state, zone_states=tuple(new_states), previous=reading)
 
@@ -241,11 +246,13 @@ def _step_pile(zone: Zone, s: PileState, cards, clear: bool, reading: FrameReadi
                previous: FrameReading | None, t_ns: int, settings: TrackSettings
                ) -> tuple[PileState, tuple[Observation, ...]]:
     if clear:  # bare table: the picture every later change is measured from
+        bare = _window(reading, zone.rect)
         s = dataclasses.replace(s, candidate=None, candidate_pose=(), count=0, pending=(),
                                 empty_count=s.empty_count + 1, covered_since_top=True,
-                                settled=_window(reading, zone.rect))
+                                settled=bare, clean=bare, beneath=bare)
         if s.empty_count == settings.empty_frames and s.history:
-            return PileState(empty_count=s.empty_count, settled=s.settled), (ZoneEmpty(zone.name, t_ns),)
+            return PileState(empty_count=s.empty_count, settled=bare, clean=bare, beneath=bare), \
+                (ZoneEmpty(zone.name, t_ns),)
         return s, ()
     s = dataclasses.replace(s, empty_count=0)
     known = [c for c in cards if c.known]
@@ -266,7 +273,7 @@ def _step_pile(zone: Zone, s: PileState, cards, clear: bool, reading: FrameReadi
                                                              settings)):
         return s, beside
     new_there = _new_there(zone, card, reading, s.settled, settings) is not False
-    s = dataclasses.replace(s, settled=_settled_now(zone, reading, s, settings))
+    s = _settle_masks(zone, s, cards, reading, _settled_now(zone, reading, s, settings))
     if not card.known:  # a card lies still but cannot be read: remember where it lies
         return dataclasses.replace(s, top_pose=pose, top_read=False), beside
     s, event = _settle(zone, s, card.label, pose, new_there, t_ns, settings)
@@ -285,9 +292,26 @@ def _settled_now(zone: Zone, reading: FrameReading, s: PileState, settings: Trac
     for _, pose, _ in s.pending:
         place = np.zeros_like(window)
         cv2.fillPoly(place, [np.round(np.asarray(pose, np.float32).reshape(4, 2) - [x0, y0]).astype(np.int32)], 255)
-        if _bare_share(place, s.settled) >= settings.new_share:
+        if s.beneath is not None and _bare_share(place, s.beneath) >= settings.new_share:
             window[place > 0] = 0
     return window
+
+
+def _settle_masks(zone: Zone, s: PileState, cards, reading: FrameReading,
+                  settled: np.ndarray | None) -> PileState:
+    """The state with the masks of a pile settling now (see PileState.beneath)."""
+    if settled is None:
+        return dataclasses.replace(s, settled=None, clean=None, beneath=None)
+    clean = settled if not _unexplained(reading, zone.rect, cards) else s.clean
+    x0, y0, _, _ = _window_box(reading.detection.changed.shape, zone.rect)
+    under_cards = np.zeros_like(settled)
+    for c in cards:
+        centre = c.corners.mean(axis=0)
+        cv2.fillPoly(under_cards, [np.round((c.corners - centre) * 1.12 + centre - [x0, y0]).astype(np.int32)], 255)
+    beneath = cv2.bitwise_and(settled, under_cards)
+    if clean is not None and clean.shape == beneath.shape:
+        beneath = cv2.bitwise_or(beneath, clean)
+    return dataclasses.replace(s, settled=settled, clean=clean, beneath=beneath)
 
 
 def _accounted_for(accounted, label: str, pose, settings: TrackSettings) -> bool:
@@ -299,7 +323,8 @@ def _beside(zone: Zone, s: PileState, others: list[SeenCard], reading: FrameRead
     """The cards read beside the top: one of a code not seen in the zone since it was
     last bare counts once it has lain still for `stable_frames` and at least `new_share`
     of it lies where the table was bare when the pile last settled (so a card of the pile
-    read only now, or misread where it lies, never counts); the others wait."""
+    read only now, or misread where it lies, never counts; a hand over its place then
+    does not make it old there: `PileState.beneath`); the others wait."""
     seen = set(s.history) | {code for code, _ in s.accounted} | {s.lifted}
     pending, events, accounted = [], [], s.accounted
     for c in others:
@@ -308,7 +333,7 @@ def _beside(zone: Zone, s: PileState, others: list[SeenCard], reading: FrameRead
         pose = _pose(c)
         count = 1 + next((n for code, where, n in s.pending
                           if code == c.label and _pose_gap(pose, where) <= settings.still_share), 0)
-        if count >= settings.stable_frames and _new_there(zone, c, reading, s.settled, settings):
+        if count >= settings.stable_frames and _new_there(zone, c, reading, s.beneath, settings):
             events.append(CardSeen(zone.name, c.label, t_ns))
             accounted = _account(accounted, c.label, pose)
             seen.add(c.label)
