@@ -35,7 +35,9 @@ STRONG = 4  # strong edges: Canny thresholds this many times the ordinary ones
 @dataclass(frozen=True)
 class DetectSettings:
     aspect: float = CARD_ASPECT          # long side / short side of the deck's cards
-    aspect_tolerance: float = 0.14       # relative, after roughly undoing perspective
+    aspect_tolerance: float = 0.20       # relative, after roughly undoing perspective (a
+                                         # 19-degree tilt stretches a card at the picture's
+                                         # edge to 1.2 times its aspect through a 58-degree lens)
     min_short_side: float = 22.0         # pixels; smaller things are not cards
     max_area_fraction: float = 0.5       # of the frame
     min_fill: float = 0.88               # cell area / fitted quad area
