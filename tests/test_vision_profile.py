@@ -89,3 +89,28 @@ def test_a_learned_readers_doubt_survives_saving_and_an_older_profile_has_none(t
     kept = load_profile_file(save_profile(dataclasses.replace(base, reader=older), tmp_path / "older"))
     assert kept.reader.doubt == -np.inf
 
+
+
+def test_a_reader_of_the_corner_index_survives_saving_and_an_older_reader_reads_without_it(tmp_path):
+    import dataclasses
+
+    from vision.profile import profile_from_faces
+    from vision.reader import INDEX_DIM, LinearReader
+
+    faces = [(code, "", render_card("flip7", code, "alt")) for code in ("3", "8")]
+    base = profile_from_faces("mine", faces, views=1, harsh=True, ink_cap=30.0)
+    features = face_features(render_card("flip7", "8"), base.ink_cap)
+    hog = features.hog.shape[1]
+    rng = np.random.default_rng(3)
+    classes = np.array([0, 1, -1])
+    older = LinearReader(classes, np.zeros(hog, np.float32), rng.normal(size=(hog, 3)).astype(np.float32),
+                         np.zeros(3, np.float32), 20.0)
+    newer = LinearReader(classes, np.zeros(hog + INDEX_DIM, np.float32),
+                         rng.normal(size=(hog + INDEX_DIM, 3)).astype(np.float32), np.zeros(3, np.float32),
+                         20.0, 0.4, index=True)
+    for reader, name in ((older, "older"), (newer, "newer")):
+        profile = dataclasses.replace(base, reader=reader)
+        again = load_profile_file(save_profile(profile, tmp_path / name))
+        assert again.reader.index == reader.index
+        # an older profile's reader reads the HOG alone, a newer one the index block too
+        assert classify(features, again) == classify(features, profile)

@@ -90,10 +90,11 @@ def test_ranks_taught_from_two_photos_each_read_other_photos_right(taught):
         wrong += reading.label not in (rank, UNKNOWN)
     read = right + wrong + unknown
     assert read >= 15, "the finder found too few of the labelled cards to judge the reader"
-    # measured here: 20 right, 1 wrong, 10 unknown of 31 (before the reader's doubt score:
-    # 23, 3, 5 of 31); on all of them see bench/realphotos_read.py. A wrong card costs
-    # most: the reader says "unknown" rather than guess.
-    assert right >= 0.6 * read and wrong <= 0.05 * read, (right, wrong, unknown)
+    # measured here: 24 right, 1 wrong, 6 unknown of 31; without the corner index block
+    # (vision.reader.index_features) 20, 1, 10, and before the reader's doubt score 23, 3,
+    # 5; on all of them see bench/realphotos_read.py. A wrong card costs most: the reader
+    # says "unknown" rather than guess.
+    assert right >= 0.7 * read and wrong <= 0.05 * read, (right, wrong, unknown)
 
 
 def test_the_self_check_reads_held_out_photos(taught):

@@ -30,3 +30,54 @@ def test_turned_cards_score_by_their_better_orientation():
     pair = np.array([[0.1, 0.0, 0.0, 0.0], [0.0, 0.9, 0.0, 0.0]], np.float32)
     scores, turned = r.scores(pair)
     assert scores[1] == np.float32(0.9) and turned[1] and not turned[0]
+
+
+def corner_region(glyph: str, dx: int, dy: int) -> np.ndarray:
+    """A corner region at INDEX_PIXELS: paper with the index glyph drawn a few pixels
+    from where a perfect outline would put it, and the table along its outer sides."""
+    import cv2
+
+    from vision.reader import INDEX_PIXELS
+
+    w, h = INDEX_PIXELS
+    region = np.full((h, w, 3), 235, np.uint8)
+    cv2.putText(region, glyph, (6 + dx, 26 + dy), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (30, 30, 170), 2)
+    region[:, :2] = region[:2, :] = (60, 90, 40)      # the table beyond an outline that missed
+    return region
+
+
+def test_the_index_glyph_is_found_wherever_the_outline_put_it():
+    from vision.reader import find_glyph, region_ink
+
+    glyphs = {(g, dx, dy): find_glyph(region_ink(corner_region(g, dx, dy)[None])[0])
+              for g in ("J", "K") for dx, dy in ((0, 0), (4, 3), (-3, 5))}
+    assert all(found is not None for found in glyphs.values())
+
+    def distance(a, b):
+        return float(np.abs(glyphs[a][0] - glyphs[b][0]).mean())
+
+    # cut to its own box, a glyph moved by a few pixels is the same picture; another isn't
+    assert distance(("K", 0, 0), ("K", 4, 3)) < 0.3 * distance(("K", 0, 0), ("J", 0, 0))
+    assert distance(("J", -3, 5), ("J", 0, 0)) < 0.3 * distance(("J", 0, 0), ("K", 0, 0))
+
+
+def test_a_corner_with_no_index_gives_an_empty_block():
+    from vision.reader import INDEX_DIM, index_features
+
+    plain = np.full((2, 45, 40, 3), 200, np.uint8)
+    block = index_features(plain)
+    assert block.shape == (INDEX_DIM,) and not block.any()
+
+
+def test_the_index_block_does_not_depend_on_the_cards_orientation():
+    import cv2
+
+    from vision.reader import index_features, index_regions
+
+    card = np.full((280, 200, 3), 235, np.uint8)
+    cv2.putText(card, "Q", (8, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (30, 30, 30), 3)
+    card[:] = np.minimum(card, cv2.rotate(card, cv2.ROTATE_180))   # the index in both corners
+    corners = np.float32([[0, 0], [200, 0], [200, 280], [0, 280]])
+    up = index_features(index_regions(card, corners))
+    turned = index_features(index_regions(card, np.roll(corners, 2, axis=0)))
+    assert up.any() and np.allclose(up, turned)

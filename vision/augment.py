@@ -14,6 +14,8 @@ simulated views (`vision.profile.camera_views`).
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import cv2
 import numpy as np
 
@@ -24,12 +26,16 @@ CORNER_JITTER = 0.035   # of the card's width: how far real outlines miss a corn
 
 
 def training_views(face: np.ndarray, rng: np.random.Generator, count: int, size: tuple[int, int],
-                   backgrounds: list[np.ndarray] | tuple = (), jitter: float = CORNER_JITTER) -> list[np.ndarray]:
-    """`count` upright views of `face` (BGR, any size) at `size` (w, h)."""
+                   backgrounds: list[np.ndarray] | tuple = (), jitter: float = CORNER_JITTER,
+                   cut: Callable[[np.ndarray, np.ndarray], object] | None = None,
+                   widths: tuple[float, float] = (40, 80)) -> list:
+    """`count` upright views of `face` (BGR, any size) at `size` (w, h); or, given
+    `cut(picture, corners)`, what it makes of each picture and the card's corners as a
+    finder would have outlined them."""
     fh, fw = face.shape[:2]
     views = []
     for _ in range(count):
-        width = rng.uniform(40, 80)   # the reader sees 66 pixels: larger is the same, slower
+        width = rng.uniform(*widths)   # the reader sees 66 pixels: larger is the same, slower
         height = width * fh / fw
         angle = rng.uniform(0, 2 * np.pi)
         side = int(np.ceil(height * 1.4)) + 10
@@ -53,7 +59,8 @@ def training_views(face: np.ndarray, rng: np.random.Generator, count: int, size:
             _, data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
             picture = cv2.imdecode(data, cv2.IMREAD_COLOR)
         found = corners + rng.normal(0, jitter * width, (4, 2))
-        views.append(warp_card(picture, found.astype(np.float32), size))
+        found = found.astype(np.float32)
+        views.append(cut(picture, found) if cut else warp_card(picture, found, size))
     return views
 
 

@@ -28,7 +28,8 @@ import numpy as np
 
 from vision.cnn import CnnReader
 from vision.colour import InkColour, ink_colour, likelihoods
-from vision.reader import hog_pair
+from vision.reader import hog_pair, index_features, index_regions
+from vision.warp import warp_card
 
 if TYPE_CHECKING:
     from vision.profile import DeckProfile
@@ -54,6 +55,9 @@ class FaceFeatures:
     * `colour`: the ink's hue after white balance (a 2-vector: the direction of its mean
       Lab a/b, of length 1 for a coloured card, near 0 for a black-and-white one);
     * `hog`: the learned reader's features (`vision.reader.hog_pair`);
+    * `index`: its corner index block (`vision.reader.index_features`) of `regions`, the
+      corner regions cut from the frame (`vision.reader.index_regions`), or when not
+      given cut from `face`, the picture the features were made of;
     * `ink_colour`: the ink's hue and lightness for `vision.colour`."""
 
     lightness: np.ndarray
@@ -62,6 +66,8 @@ class FaceFeatures:
     ink: np.ndarray
     ink_cap: float = 0.0
     paper: np.ndarray | None = None   # BGR 0..1 the face was white-balanced by (its mean)
+    face: np.ndarray | None = None    # the upright face given (BGR)
+    regions: np.ndarray | None = None  # its corner regions cut from the frame
 
     @cached_property
     def symbol(self) -> np.ndarray:
@@ -95,6 +101,21 @@ class FaceFeatures:
         return hog_pair(self.ink)
 
     @cached_property
+    def index(self) -> np.ndarray:
+        regions = self.regions
+        if regions is None:
+            h, w = self.face.shape[:2]
+            regions = index_regions(self.face, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+        return index_features(regions)
+
+    def learned(self, with_index: bool) -> np.ndarray:
+        """The learned reader's features (2 x D): the HOG pair, and the index block after
+        each row when the reader was trained with it."""
+        if not with_index:
+            return self.hog
+        return np.hstack([self.hog, np.tile(self.index, (2, 1))])
+
+    @cached_property
     def ink_colour(self) -> InkColour:
         return ink_colour(self.lightness, self.a, self.b, self.ink, self.paper)
 
@@ -116,15 +137,26 @@ class Reading:
         return self.label != UNKNOWN
 
 
-def face_features(face: np.ndarray, ink_cap: float = 0.0) -> FaceFeatures:
-    """Features of an upright face image (BGR uint8, any size of card shape).
+def face_features(face: np.ndarray, ink_cap: float = 0.0, regions: np.ndarray | None = None) -> FaceFeatures:
+    """Features of an upright face image (BGR uint8, any size of card shape); `regions`:
+    its corner regions cut from the frame at full detail (`vision.reader.index_regions`;
+    else they are cut from the face).
 
     `ink_cap` (0: none) limits the ink of the symbol template: every pixel clearly not
     paper counts alike, so a coloured panel's shade and the light on it stop mattering
     and only shapes are compared (taught decks, see `vision.teach`). The profile says
     which cap its templates were made with (`DeckProfile.ink_cap`)."""
     lightness, a, b, ink, paper = ink_planes(face)
-    return FaceFeatures(lightness, a, b, ink, ink_cap, paper)
+    return FaceFeatures(lightness, a, b, ink, ink_cap, paper, face, regions)
+
+
+def card_features(frame: np.ndarray, corners: np.ndarray, profile: "DeckProfile") -> FaceFeatures:
+    """Features of the card outlined by `corners` in `frame`, as `profile` reads it: the
+    face warped to WORK_SIZE, and the corner regions cut from the frame when its reader
+    reads the corner index."""
+    reader = profile.reader
+    regions = index_regions(frame, corners) if getattr(reader, "index", False) else None
+    return face_features(warp_card(frame, corners, WORK_SIZE), profile.ink_cap, regions)
 
 
 def ink_planes(face: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -145,9 +177,15 @@ def ink_planes(face: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     return lightness, a, b, ink, paper.reshape(-1, 3).mean(axis=0)
 
 
-def learned_features(face: np.ndarray) -> np.ndarray:
-    """Only what the learned reader needs of a face: its HOG pair (training views)."""
-    return hog_pair(ink_planes(face)[3])
+def learned_features(image: np.ndarray, corners: np.ndarray | None = None) -> np.ndarray:
+    """Only what the learned reader needs (training views): the HOG pair of the card
+    outlined by `corners` in `image` (the whole image when None), and its corner index
+    block after each row (2 x D)."""
+    if corners is None:
+        h, w = image.shape[:2]
+        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    pair = hog_pair(ink_planes(warp_card(image, corners, WORK_SIZE))[3])
+    return np.hstack([pair, np.tile(index_features(index_regions(image, corners)), (2, 1))])
 
 
 def _plane_basis(h: int, w: int) -> np.ndarray:
@@ -268,7 +306,7 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     when "no card" is likelier) the answer is UNKNOWN."""
     reader = profile.reader
     # The CNN reader (vision.cnn) reads the ink map itself, the linear one its HOG.
-    scores, turned = reader.scores(features.ink if isinstance(reader, CnnReader) else features.hog)
+    scores, turned = reader.scores(features.ink if isinstance(reader, CnnReader) else features.learned(reader.index))
     p = reader.probabilities(scores)
     names = [profile.colours[i] if i >= 0 else "" for i in reader.classes]
     if profile.inks and features.ink_colour is not None:

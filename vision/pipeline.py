@@ -15,11 +15,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.classify import UNKNOWN, WORK_SIZE, Reading, Thresholds, classify, face_features
+from vision.classify import UNKNOWN, Reading, Thresholds, card_features, classify
 from vision.colour import field_deck, scene_gain
 from vision.detect import DetectSettings, Detection, EmptyTable, detect
 from vision.profile import DeckProfile
-from vision.warp import warp_card
 
 WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
 
@@ -112,16 +111,14 @@ class Recognizer:
             cards = tuple(self.read_card(frame, found.corners) for found in detection.cards)
             return FrameReading(cards, detection, (frame.shape[1], frame.shape[0]))
         # A deck printed with no white: the light is judged from every card in view
-        features = [face_features(warp_card(frame, found.corners, WORK_SIZE), self.profile.ink_cap)
-                    for found in detection.cards]
+        features = [card_features(frame, found.corners, self.profile) for found in detection.cards]
         light = scene_gain([f.ink_colour for f in features], self.profile.inks)
         cards = tuple(self._seen(classify(f, self.profile, self.thresholds, light), found.corners)
                       for f, found in zip(features, detection.cards))
         return FrameReading(cards, detection, (frame.shape[1], frame.shape[0]))
 
     def read_card(self, frame: np.ndarray, corners: np.ndarray) -> SeenCard:
-        face = warp_card(frame, corners, WORK_SIZE)
-        return self._seen(classify(face_features(face, self.profile.ink_cap), self.profile, self.thresholds),
+        return self._seen(classify(card_features(frame, corners, self.profile), self.profile, self.thresholds),
                           corners)
 
     @staticmethod

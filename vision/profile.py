@@ -349,6 +349,8 @@ def save_profile(profile: DeckProfile, path: str | os.PathLike) -> Path:
         meta["reader_temperature"] = r.temperature
         if np.isfinite(r.doubt):
             meta["reader_doubt"] = r.doubt
+        if r.index:
+            meta["reader_index"] = True
         arrays = {"reader_classes": r.classes, "reader_mean": r.mean, "reader_weights": r.weights,
                   "reader_bias": r.bias}
     tmp = path.with_name(path.name + ".tmp.npz")
@@ -382,7 +384,8 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                               learned["reader_weights"].astype(np.float32),
                               learned["reader_bias"].astype(np.float32),
                               float(meta.get("reader_temperature", 10.0)),
-                              float(meta.get("reader_doubt", -np.inf)))
+                              float(meta.get("reader_doubt", -np.inf)),
+                              bool(meta.get("reader_index", False)))
     inks = {k: tuple(None if x is None else float(x) for x in v) for k, v in meta.get("inks", {}).items()}
     return DeckProfile(meta["name"], tuple(meta["labels"]), tuple(meta["colours"]),
                        arrays["templates"].astype(np.float32), arrays["label_starts"].astype(np.int64),

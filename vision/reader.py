@@ -14,6 +14,14 @@ judged apart (`vision.colour`). Both 180-degree orientations are scored and the 
 counts for each class. The last class is "no card of this deck" (table, clutter, a card
 of another deck), trained on negatives.
 
+A second feature block reads the **corner index** (the rank printed small in two opposite
+corners, the same glyph whatever the suit or the picture): the two corner regions are cut
+from the frame itself (`index_regions`, a few hundred pixels, so the card is not warped at
+a larger size), the glyph is found in each as the ink blob nearest the corner and cut to
+its own bounding box (so an outline a few pixels off does not move it), and the HOG of
+the two glyphs is averaged (the two corners are the same glyph turned, so the block does
+not depend on the card's orientation). A reader trained with it says so (`index`).
+
 What does not live here: training (`vision.learn`), the ink map itself
 (`vision.classify.face_features`).
 """
@@ -33,6 +41,12 @@ DENSITY_WEIGHT = 3.0    # its weight against the HOG's
 INK_CAP = 60.0          # ink strength counted at most (a pale ink counts as a dark one)
 BINS = 9                # unsigned gradient directions, 20 degrees each
 NONE = "\x00none"       # the class of things that are no card of the deck
+INDEX_REGION = (0.25, 0.2)  # (w, h) of a corner region searched for the index, shares of the card's
+INDEX_PIXELS = (40, 45)     # (w, h) the region is cut at (the glyph is about 20 pixels high)
+GLYPH_SIZE = (16, 24)       # (w, h) a found glyph is resized to: 4 x 6 cells of INDEX_CELL
+INDEX_CELL = 4
+GLYPH_LEVEL = 0.45          # ink above this share of the region's strongest is the glyph's
+INDEX_DIM = (GLYPH_SIZE[0] // INDEX_CELL - 1) * (GLYPH_SIZE[1] // INDEX_CELL - 1) * 4 * BINS + 1
 
 
 def hog_pair(ink: np.ndarray) -> np.ndarray:
@@ -65,8 +79,8 @@ def _half_turn(blocks: np.ndarray) -> np.ndarray:
     return blocks[::-1, ::-1, ::-1].ravel()
 
 
-def hog_cells(image: np.ndarray) -> np.ndarray:
-    """Dalal-Triggs cell histograms of a float image whose sides are multiples of CELL:
+def hog_cells(image: np.ndarray, cell_size: int = CELL) -> np.ndarray:
+    """Dalal-Triggs cell histograms of a float image whose sides are multiples of the cell size:
     gradient directions (unsigned, BINS bins, shared linearly between neighbours)
     weighted by their strength, summed per cell (rows x cols x BINS)."""
     gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=1)
@@ -77,24 +91,25 @@ def hog_cells(image: np.ndarray) -> np.ndarray:
     share = position - low
     low = low.astype(np.int64) % BINS
     h, w = image.shape
-    cell = _cell_index(h, w)
+    cell = _cell_index(h, w, cell_size)
     index = np.concatenate([cell + low, cell + (low + 1) % BINS])
     strength = magnitude.ravel()
     weights = np.concatenate([strength * (1 - share), strength * share])
-    counts = np.bincount(index, weights, minlength=(h // CELL) * (w // CELL) * BINS)
-    return counts.reshape(h // CELL, w // CELL, BINS).astype(np.float32)
+    rows, cols = h // cell_size, w // cell_size
+    counts = np.bincount(index, weights, minlength=rows * cols * BINS)
+    return counts.reshape(rows, cols, BINS).astype(np.float32)
 
 
-def _cell_index(h: int, w: int) -> np.ndarray:
+def _cell_index(h: int, w: int, size: int) -> np.ndarray:
     """Per pixel (raveled): BINS x the number of its cell."""
-    key = (h, w)
+    key = (h, w, size)
     if key not in _CELL_INDEX:
         ys, xs = np.mgrid[0:h, 0:w]
-        _CELL_INDEX[key] = ((ys // CELL) * (w // CELL) + xs // CELL).ravel() * BINS
+        _CELL_INDEX[key] = ((ys // size) * (w // size) + xs // size).ravel() * BINS
     return _CELL_INDEX[key]
 
 
-_CELL_INDEX: dict[tuple[int, int], np.ndarray] = {}   # a cache of constants, not state
+_CELL_INDEX: dict[tuple[int, int, int], np.ndarray] = {}   # a cache of constants, not state
 
 
 def hog_blocks(cells: np.ndarray) -> np.ndarray:
@@ -105,6 +120,77 @@ def hog_blocks(cells: np.ndarray) -> np.ndarray:
     blocks = np.minimum(blocks, 0.2)
     blocks /= np.sqrt((blocks ** 2).sum(axis=(2, 3), keepdims=True) + 1e-3)
     return blocks.astype(np.float32)
+
+
+def index_regions(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The card's top-left corner region and its bottom-right one turned half round, cut
+    from `image` at INDEX_PIXELS (2 x h x w x 3, like the image) through the card outlined
+    by `corners` (TL, TR, BR, BL)."""
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    card = cv2.getPerspectiveTransform(unit, np.asarray(corners, np.float32))
+    (rw, rh), (uw, vh) = INDEX_PIXELS, INDEX_REGION
+    du, dv = uw / rw, vh / rh
+    top_left = np.array([[du, 0, du / 2], [0, dv, dv / 2], [0, 0, 1]])
+    bottom_right = np.array([[-du, 0, 1 - du / 2], [0, -dv, 1 - dv / 2], [0, 0, 1]])
+    return np.stack([cv2.warpPerspective(image, card @ region, INDEX_PIXELS,
+                                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                         borderMode=cv2.BORDER_REPLICATE)
+                     for region in (top_left, bottom_right)])
+
+
+def index_features(regions: np.ndarray) -> np.ndarray:
+    """The corner index block (INDEX_DIM float32): the mean over the regions where a
+    glyph is found of its square-rooted HOG and its width / height; zeros if none."""
+    found = []
+    for ink in region_ink(regions):
+        glyph = find_glyph(ink)
+        if glyph is not None:
+            crop, aspect = glyph
+            found.append(np.append(np.sqrt(hog_blocks(hog_cells(crop, INDEX_CELL))).ravel(), aspect))
+    if not found:
+        return np.zeros(INDEX_DIM, np.float32)
+    return np.mean(found, axis=0).astype(np.float32)
+
+
+def region_ink(regions: np.ndarray) -> np.ndarray:
+    """Corner regions' ink (n x h x w float32, 0..INK_CAP): how far each pixel's darkest
+    channel falls short of its region's paper, each channel divided by its 85th percentile
+    in the region (a corner region is mostly paper), in the units of Lab lightness (black
+    on white is 100). The darkest channel sees every ink (a yellow's blue, a red's green)
+    at a fifth of the Lab distance's cost."""
+    n, h, w, _ = regions.shape
+    sample = regions[:, ::2, ::2].reshape(n, -1, 3)
+    kth = int(0.85 * (sample.shape[1] - 1))
+    paper = np.partition(sample, kth, axis=1)[:, kth].astype(np.float32)
+    scale = (100 / np.maximum(paper, 12.0)).astype(np.float32)
+    f = regions.astype(np.float32) * scale[:, None, None, :]
+    darkest = np.minimum(np.minimum(f[..., 0], f[..., 1]), f[..., 2])
+    return np.clip(100 - darkest, 0, INK_CAP)
+
+
+def find_glyph(ink: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The index glyph in a corner region's ink: the blob nearest the corner of a glyph's
+    height (a fifth to four fifths of the region's) that touches no side (a blob on the
+    side is the table beyond an outline that missed, or the picture), with any blob of
+    the same height beside it (the 1 of a 10); cut to its bounding box and resized to
+    GLYPH_SIZE, and its width / height. None when there is none."""
+    h, w = ink.shape
+    binary = (ink > GLYPH_LEVEL * max(float(ink.max()), 20.0)).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    inside = [(x + y, i) for i, (x, y, bw, bh, area) in enumerate(stats[1:count], start=1)
+              if x > 0 and y > 0 and x + bw < w and y + bh < h and 0.2 * h <= bh <= 0.8 * h and area >= 6]
+    if not inside:
+        return None
+    first = min(inside)[1]
+    x, y, bw, bh, _ = stats[first]
+    x2, y2 = x + bw, y + bh
+    for i in range(1, count):
+        xi, yi, wi, hi, area = stats[i]
+        if i != first and area >= 4 and xi > 0 and yi > 0 and abs(yi - y) <= 0.25 * bh \
+                and abs(hi - bh) <= 0.3 * bh and x - 0.5 * bh < xi + wi and xi < x2 + 0.5 * bh:
+            x, y, x2, y2 = min(x, xi), min(y, yi), max(x2, xi + wi), max(y2, yi + hi)
+    crop = ink[max(0, y - 1):y2 + 1, max(0, x - 1):x2 + 1]
+    return cv2.resize(crop, GLYPH_SIZE, interpolation=cv2.INTER_AREA), (x2 - x) / max(y2 - y, 1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,6 +209,7 @@ class LinearReader:
     bias: np.ndarray           # (C,)
     temperature: float = 10.0
     doubt: float = -np.inf     # the score of "none for sure" (-inf: none, as taught before it)
+    index: bool = False        # the features end with the corner index block (index_features)
 
     def scores(self, pair: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(scores per class, the better of both orientations; turned per class)."""
