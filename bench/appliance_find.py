@@ -51,7 +51,7 @@ def lay_faces(empty: np.ndarray, faces: list[np.ndarray], width: float, rng: np.
     placed: list[np.ndarray] = []
     for face in faces:
         for _ in range(100):
-            cx, cy = rng.uniform(height * 0.6, w - height * 0.6), rng.uniform(height * 0.6, h - height * 0.6)
+            cx, cy = rng.uniform(height * 0.66, w - height * 0.66), rng.uniform(height * 0.66, h - height * 0.66)
             if all(np.linalg.norm(q.mean(axis=0) - (cx, cy)) > height * 1.05 for q in placed):
                 break
         else:
@@ -81,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scenes", type=int, default=40, help="tables, each with every printing")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--photo-tables", action="store_true", help="real tables from ../shared/realphotos")
+    p.add_argument("--misses", metavar="DIR", type=Path,
+                   help="draw each frame where the appliance's finder misses a card (true outline green,"
+                        " its outlines red, realfind's yellow) in DIR")
     args = p.parse_args(argv)
     cv2.setNumThreads(1)
     settings = DetectSettings(aspect=FACE[1] / FACE[0], strong_cells=True)
@@ -106,6 +109,13 @@ def main(argv: list[str] | None = None) -> int:
             c2 = time.process_time()
             cpu["appliance finder"].append((c1 - c0) * 1000)
             cpu["realfind"].append((c2 - c1) * 1000)
+            missed = [card for card in cards if not any(matches(q, card) for q in old)]
+            if args.misses is not None and missed:
+                args.misses.mkdir(parents=True, exist_ok=True)
+                picture = frame.copy()
+                for quads, colour in ((cards, (0, 200, 0)), (real, (0, 220, 255)), (old, (0, 0, 255))):
+                    cv2.polylines(picture, [np.round(q).astype(np.int32) for q in quads], True, colour, 1)
+                cv2.imwrite(str(args.misses / f"{printing}-{spec.table}-{len(cpu['realfind']):04d}.png"), picture)
             for key in ((printing, "all"), (printing, spec.table)):
                 t = tally[key]
                 t["cards"] += len(cards)
