@@ -156,18 +156,19 @@ TABLES = {"grey cloth": (128, 128, 124), "wood": (150, 105, 65), "green felt": (
 
 def table_shot(faces: list[np.ndarray], table_rgb, session: Session, rng: np.random.Generator,
                size: tuple[int, int] = (480, 360)) -> tuple[np.ndarray, list[np.ndarray]]:
-    """The faces laid in a row on a plain table of `table_rgb` (with a little texture),
-    photographed by `session`: the picture and each card's corners (TL, TR, BR, BL).
-    The table's texture is drawn first, so the same seed with no faces gives the empty
-    table."""
+    """The faces (all of one size) laid in a row on a plain table of `table_rgb` (with a
+    little texture), photographed by `session`: the picture and each card's corners
+    (TL, TR, BR, BL). The table's texture is drawn first, so the same seed with no faces
+    gives the empty table."""
     w, h = size
     picture = np.empty((h, w, 3), np.float32)
     picture[:] = _bgr(table_rgb)
     picture += cv2.GaussianBlur(rng.normal(0, 14, (h, w, 1)).astype(np.float32), (0, 0), 2.0)[..., None]
     picture = np.clip(picture, 0, 255).astype(np.uint8)
     n = max(1, len(faces))      # no faces: the empty table (the same texture for the same seed)
-    card_h = min(h * 0.62, (w / n) * 0.8 * FACE[1] / FACE[0])
-    card_w = card_h * FACE[0] / FACE[1]
+    face_w, face_h = (faces[0].shape[1], faces[0].shape[0]) if faces else FACE
+    card_h = min(h * 0.62, (w / n) * 0.8 * face_h / face_w)
+    card_w = card_h * face_w / face_h
     corners_all = []
     for i, face in enumerate(faces):
         cx, cy = w * (i + 0.5) / n + rng.uniform(-5, 5), h / 2 + rng.uniform(-10, 10)
@@ -175,7 +176,7 @@ def table_shot(faces: list[np.ndarray], table_rgb, session: Session, rng: np.ran
         rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
         box = np.array([[-card_w / 2, -card_h / 2], [card_w / 2, -card_h / 2],
                         [card_w / 2, card_h / 2], [-card_w / 2, card_h / 2]]) @ rot.T + (cx, cy)
-        src = np.array([[0, 0], [FACE[0], 0], [FACE[0], FACE[1]], [0, FACE[1]]], np.float32)
+        src = np.array([[0, 0], [face_w, 0], [face_w, face_h], [0, face_h]], np.float32)
         matrix = cv2.getPerspectiveTransform(src, box.astype(np.float32))
         warped = cv2.warpPerspective(face, matrix, (w, h), flags=cv2.INTER_AREA)
         mask = cv2.warpPerspective(np.full(face.shape[:2], 255, np.uint8), matrix, (w, h))

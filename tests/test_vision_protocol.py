@@ -1,0 +1,66 @@
+"""A mini version of the issue's held-out protocol 1 (bench/protocols.py): a stand-in
+commercial deck (white frame, colour field, white oval) photographed one card on a
+cloth, taught with `deckhand teach` from ONE photo per face of one photo session
+(daylight phone) and read with `deckhand recognize` in another (a warm lamp, where a
+green's hue drifts to yellow's). Symbol and colour must both be right: it fails if the
+colour stops surviving the light, or if the same symbol in two colours stops being told
+apart by colour."""
+import csv
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from device.cli import main as deckhand
+from vision.colour import symbol_groups
+from vision.render.sessions import SESSIONS
+from vision.render.uno_deck import CLOTHS, Face, cloth_photo, deck
+
+FACES = [f for f in deck(symbols=4, wilds=False) if f.symbol in ("2", "3") and f.colour != "blue"]  # 6 faces
+WARM_LAMP = 1
+
+
+def photos(folder, session: int, seed: int) -> dict[str, Face]:
+    rng = np.random.default_rng(seed)
+    folder.mkdir()
+    out = {}
+    for i, face in enumerate(FACES):
+        picture, _ = cloth_photo(face.image(), CLOTHS["grey cloth"], SESSIONS[session], rng, (480, 360))
+        path = folder / f"IMG_{i:03d}.jpg"
+        cv2.imwrite(str(path), picture)
+        out[str(path)] = face
+    return out
+
+
+@pytest.fixture(scope="module")
+def taught(tmp_path_factory):
+    root = tmp_path_factory.mktemp("protocol")
+    shots = photos(root / "teach", 0, seed=3)
+    with open(root / "teach" / "labels.csv", "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["file", "label", "colour"])
+        for path, face in shots.items():
+            out.writerow([path.rsplit("/", 1)[1], face.label, face.colour])
+    assert deckhand(["teach", "--images", str(root / "teach"), "--labels", str(root / "teach" / "labels.csv"),
+                     "--out", str(root / "deck.npz")]) == 0
+    return root
+
+
+def test_six_faces_taught_in_daylight_are_read_under_a_warm_lamp(taught, capsys):
+    read = photos(taught / "warm", WARM_LAMP, seed=11)
+    capsys.readouterr()
+    assert deckhand(["recognize", "--profile", str(taught / "deck.npz"), *read]) == 0
+    said = {}
+    for line in capsys.readouterr().out.splitlines():
+        row = json.loads(line)
+        cards = row["cards"]
+        assert len(cards) == 1, row
+        said[row["image"]] = cards[0]["label"]
+    assert said == {path: face.label for path, face in read.items()}
+
+
+def test_the_same_symbol_in_other_colours_is_one_symbol():
+    labels = ("Red 7", "Green 7", "Wild", "Blue Skip", "yellow skip", "7", "Red")
+    colours = ("red", "g", "", "blue", "yellow", "red", "red")
+    assert symbol_groups(labels, colours).tolist() == [0, 0, 2, 3, 3, 5, 6]
