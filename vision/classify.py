@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.cnn import CnnReader
-from vision.colour import InkColour, ink_colour, likelihoods
+from vision.colour import InkColour, ink_colour, likelihoods, symbol_groups
 from vision.reader import hog_pair, index_features, index_regions
 from vision.warp import warp_card
 
@@ -300,29 +300,45 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
 
 def classify_learned(features: FaceFeatures, profile: "DeckProfile",
                      thresholds: Thresholds = Thresholds(), light: np.ndarray | None = None) -> Reading:
-    """The learned reader's answer: the symbol's probability per label (`vision.reader`)
-    times how well the ink's colour fits the label's colour (`vision.colour`), made a
-    probability again. The confidence is that probability; below the profile's bar (or
-    when "no card" is likelier) the answer is UNKNOWN."""
+    """The learned reader's answer: the symbol's probability (`vision.reader`; the reader's
+    classes of one symbol in several colours pooled, `vision.colour.symbol_groups`) times
+    how well the ink's colour fits each label's colour (`vision.colour`), made a
+    probability again. Within a symbol the colour alone picks the label. The confidence
+    is that probability; below the profile's bar (or when "no card" is likelier) the
+    answer is UNKNOWN."""
     reader = profile.reader
     # The CNN reader (vision.cnn) reads the ink map itself, the linear one its HOG.
     scores, turned = reader.scores(features.ink if isinstance(reader, CnnReader) else features.learned(reader.index))
     p = reader.probabilities(scores)
-    names = [profile.colours[i] if i >= 0 else "" for i in reader.classes]
+    groups = symbol_groups(profile.labels, profile.colours)
+    card = reader.classes >= 0
+    group_of = np.where(card, groups[np.maximum(reader.classes, 0)], -1)
+    pooled = np.bincount(group_of[card], weights=p[card], minlength=len(groups))
+    per_label = pooled[groups]
+    none = float(p[~card].sum())
+    doubt = max(0.0, 1.0 - float(p.sum()))
     if profile.inks and features.ink_colour is not None:
-        fit = likelihoods(features.ink_colour, profile.inks, names, light)
+        fit = likelihoods(features.ink_colour, profile.inks, list(profile.colours), light)
+        # the label's share of its symbol: its colour's fit among the symbol's colours,
+        # times how well the symbol's best colour fits at all
+        best = np.zeros(len(groups))
+        np.maximum.at(best, groups, fit)
+        total = np.bincount(groups, weights=fit, minlength=len(groups))
+        per_label = per_label * fit * best[groups] / total[groups]
         # "no card" and the doubt take the best colour fit: colour alone never makes a card
-        fit[reader.classes < 0] = fit.max()
-        doubt = (1.0 - p.sum()) * fit.max()
-        p = p * fit
-        p /= p.sum() + doubt
-    top = int(p.argmax())
-    label = int(reader.classes[top])
-    guess = profile.labels[label] if label >= 0 else UNKNOWN
-    confidence = round(float(p[top]), 3)
+        none, doubt = none * fit.max(), doubt * fit.max()
+    else:   # no colour to tell a symbol's labels apart: each gets an equal share
+        per_label = per_label / np.bincount(groups, minlength=len(groups))[groups]
+    norm = float(per_label.sum()) + none + doubt
+    top = int(per_label.argmax())
+    confidence = round(float(per_label[top]) / max(norm, 1e-12), 3)
+    members = np.flatnonzero(group_of == groups[top])
+    best_class = int(members[p[members].argmax()]) if len(members) else int(p.argmax())
+    symbol_score = round(float(scores[best_class]), 3)
     bar = max(thresholds.min_confidence, profile.min_confidence)
-    if label < 0 or confidence < bar:
-        return Reading(UNKNOWN, "", confidence if label >= 0 else 0.0, round(float(scores[top]), 3),
-                       bool(turned[top]), guess)
-    return Reading(guess, profile.colours[label], confidence, round(float(scores[top]), 3),
-                   bool(turned[top]), guess)
+    if none >= per_label[top]:
+        return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), UNKNOWN)
+    if confidence < bar:
+        return Reading(UNKNOWN, "", confidence, symbol_score, bool(turned[best_class]), profile.labels[top])
+    return Reading(profile.labels[top], profile.colours[top], confidence, symbol_score,
+                   bool(turned[best_class]), profile.labels[top])

@@ -34,7 +34,9 @@ Faces with no paper showing (full-bleed colour fields):
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -109,6 +111,32 @@ def to_srgb(linear: np.ndarray) -> np.ndarray:
 def canonical(name: str) -> str:
     name = name.strip().lower()
     return ALIASES.get(name, name)
+
+
+@lru_cache(maxsize=64)
+def symbol_groups(labels: tuple[str, ...], colours: tuple[str, ...]) -> np.ndarray:
+    """For each label, the index of the first label showing the same symbol in another
+    colour. A label that names its colour ("Red 7", colour "red") shows the symbol the
+    rest of it names ("7"): "Green 7" is the same symbol printed in green. The symbol is
+    read from the colour-free ink map, where the colours look alike (how strongly an ink
+    stands out from the paper depends on the light, not on which card it is), so the
+    learned reader reads symbols and the colour picks the label among them. A label that
+    does not name its colour is a symbol of its own."""
+    first: dict[str, int] = {}
+    out = []
+    for i, (label, colour) in enumerate(zip(labels, colours)):
+        key = f"\x00{label}"
+        names = {colour.strip().lower(), canonical(colour)} - {""}
+        for name in names:
+            rest = re.sub(rf"(?i)\b{re.escape(name)}\b", " ", label)
+            if rest != label:
+                rest = " ".join(rest.replace("-", " ").replace("_", " ").split()).lower()
+                key = rest or key
+                break
+        out.append(first.setdefault(key, i))
+    groups = np.asarray(out, np.int64)
+    groups.flags.writeable = False
+    return groups
 
 
 def likelihoods(seen: InkColour, inks: dict[str, tuple[float | None, float | None]],

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from vision.classify import UNKNOWN, WORK_SIZE, Thresholds, classify, face_features, learned_features
-from vision.colour import deck_inks, measure_inks
+from vision.colour import deck_inks, measure_inks, symbol_groups
 from vision.learn import Example, train_reader
 from vision.detect import DetectSettings, EmptyTable, find_cards
 from vision.profile import DeckProfile, camera_views, measure_frame_insets, profile_from_faces
@@ -223,10 +223,16 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
     """The profile with a learned reader trained on the shots (`vision.learn`) and the
     fixed ink prototypes of its colour names (`vision.colour`; a name the table does not
     know is measured from the shots)."""
-    examples = [Example(profile.index(s.label), s.face) for s in shots]
+    # One class per symbol, whatever its colour (`symbol_groups`): a symbol taught once in
+    # each of four colours is taught from four photos, and the colour picks the label.
+    groups = symbol_groups(profile.labels, profile.colours)
+    firsts = sorted(set(groups.tolist()))
+    examples = [Example(firsts.index(int(groups[profile.index(s.label)])), s.face) for s in shots]
     backgrounds = [s.background for s in shots if s.background is not None]
-    reader = train_reader(examples, len(profile.labels), learned_features, WORK_SIZE,
+    reader = train_reader(examples, len(firsts), learned_features, WORK_SIZE,
                           backgrounds, seed, progress=progress)
+    reader = dataclasses.replace(reader, classes=np.array([firsts[c] if c >= 0 else -1 for c in reader.classes],
+                                                          np.int64))
     names = sorted({s.colour for s in shots if s.colour})
     measured = measure_inks([(s.colour, face_features(s.face).ink_colour) for s in shots if s.colour])
     return dataclasses.replace(profile, reader=reader, inks=deck_inks(names, measured),
