@@ -175,6 +175,9 @@ def likelihoods(seen: InkColour, inks: dict[str, tuple[float | None, float | Non
 # A deck printed with no white: its faces' colour fields
 FIELD_CHROMA = (10.0, 25.0)   # Lab chroma of a field from not coloured to fully coloured
 FIELD_SPREAD = 30.0           # Lab chroma between colour names' "papers" that says no paper
+FIELD_SEPARATION = 2.0        # ... and how much further apart the names' papers are than
+                              # one name's papers (squared: 1.4 standard deviations; measured
+                              # 3-4 for a no-white deck under 8 lights, below 0.5 for a white one)
 # Candidate lights left over by the camera's white balance: black bodies from 1,700 to
 # 16,000 K (in mired) and a little green or magenta tint; the prior: about daylight.
 MIREDS = np.arange(60.0, 600.0, 10.0)
@@ -254,10 +257,13 @@ def scene_gain(seen: list[InkColour], inks: dict) -> np.ndarray:
 
 
 def printed_without_white(samples: list[tuple[str, InkColour]]) -> bool:
-    """Whether taught faces (one photo session) show no paper: what each face was
-    white-balanced by differs with its colour name (a red field, a green field...),
-    where paper or white print looks alike on every face under one light. Measured as
-    the Lab chroma of each name's "paper" balanced by the median of all of them."""
+    """Whether taught faces show no paper: what each face was white-balanced by differs
+    with its colour name (a red field, a green field...), where paper or white print
+    looks alike on every face under one light. Measured as the Lab chroma of each
+    name's "paper" balanced by the median of all of them; and, where a name was shown
+    more than once, the names' papers must also stand apart from each other more than
+    each name's papers vary (photos under several lights differ by their light, whatever
+    the name: that is no colour field)."""
     named = [(canonical(n), s.paper) for n, s in samples if n and s.paper is not None]
     if len({n for n, _ in named}) < 2:
         return False
@@ -266,10 +272,19 @@ def printed_without_white(samples: list[tuple[str, InkColour]]) -> bool:
     relative /= np.maximum(relative.max(axis=1, keepdims=True), 1e-6)
     lab = cv2.cvtColor(to_srgb(relative[None])[..., ::-1].astype(np.float32), cv2.COLOR_BGR2Lab)[0]
     chroma = np.hypot(lab[:, 1], lab[:, 2])
-    by_name: dict[str, list[float]] = {}
-    for (name, _), c in zip(named, chroma):
-        by_name.setdefault(name, []).append(float(c))
-    return float(np.median([np.median(v) for v in by_name.values()])) > FIELD_SPREAD
+    by_name: dict[str, list[int]] = {}
+    for i, (name, _) in enumerate(named):
+        by_name.setdefault(name, []).append(i)
+    if float(np.median([np.median(chroma[v]) for v in by_name.values()])) <= FIELD_SPREAD:
+        return False
+    ab = lab[:, 1:]
+    spread = [ab[v] - ab[v].mean(axis=0) for v in by_name.values() if len(v) > 1]
+    if not spread:
+        return True
+    within = float(np.mean(np.concatenate(spread) ** 2)) * 2
+    means = np.array([ab[v].mean(axis=0) for v in by_name.values()])
+    between = float(np.mean(((means - means.mean(axis=0)) ** 2).sum(axis=1)))
+    return between > FIELD_SEPARATION * within
 
 
 def _circular_mean(degrees: np.ndarray) -> float:
