@@ -73,12 +73,7 @@ class FaceFeatures:
     def symbol(self) -> np.ndarray:
         ink = self.ink
         shape_ink = np.minimum(ink, self.ink_cap) if self.ink_cap > 0 else ink
-        padded = cv2.copyMakeBorder(shape_ink, SHIFT, SHIFT, SHIFT, SHIFT, cv2.BORDER_REPLICATE)
-        ih, iw = ink.shape
-        shifted = [cv2.resize(padded[SHIFT + dy:SHIFT + dy + ih, SHIFT + dx:SHIFT + dx + iw],
-                              TEMPLATE_SIZE, interpolation=cv2.INTER_AREA).ravel()
-                   for dx, dy in SHIFTS]
-        upright = np.asarray(shifted, np.float32)
+        upright = shifted_templates(shape_ink)
         upright -= upright.mean(axis=1, keepdims=True)
         upright /= np.maximum(np.linalg.norm(upright, axis=1, keepdims=True), 1e-6)
         return np.concatenate([upright, upright[:, ::-1]]).astype(np.float32)  # reversed raster: half turn
@@ -118,6 +113,27 @@ class FaceFeatures:
     @cached_property
     def ink_colour(self) -> InkColour:
         return ink_colour(self.lightness, self.a, self.b, self.ink, self.paper)
+
+
+def shifted_templates(ink: np.ndarray) -> np.ndarray:
+    """The ink shrunk to TEMPLATE_SIZE at every shift of SHIFTS (rows, raveled; edges
+    replicated). Where the width shrinks by a whole factor that divides SHIFT (the work
+    size's 60 to 30 pixels), a sideways shift is a shift of whole template columns: one
+    shrink per vertical shift, cut three ways (the same numbers as nine shrinks)."""
+    padded = cv2.copyMakeBorder(ink, SHIFT, SHIFT, SHIFT, SHIFT, cv2.BORDER_REPLICATE)
+    ih, iw = ink.shape
+    tw, th = TEMPLATE_SIZE
+    step = iw // tw
+    if iw != step * tw or SHIFT % step:
+        return np.asarray([cv2.resize(padded[SHIFT + dy:SHIFT + dy + ih, SHIFT + dx:SHIFT + dx + iw],
+                                      TEMPLATE_SIZE, interpolation=cv2.INTER_AREA).ravel()
+                           for dx, dy in SHIFTS], np.float32)
+    rows = {dy: cv2.resize(padded[SHIFT + dy:SHIFT + dy + ih], (tw + 2 * SHIFT // step, th),
+                           interpolation=cv2.INTER_AREA) for dy in {dy for _, dy in SHIFTS}}
+    out = np.empty((len(SHIFTS), th, tw), np.float32)
+    for i, (dx, dy) in enumerate(SHIFTS):
+        out[i] = rows[dy][:, (SHIFT + dx) // step:(SHIFT + dx) // step + tw]
+    return out.reshape(len(SHIFTS), -1)
 
 
 @dataclass(frozen=True)
@@ -169,12 +185,19 @@ def ink_planes(face: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
         face = cv2.resize(face, WORK_SIZE, interpolation=cv2.INTER_AREA)
     inner = face[MARGIN:h - MARGIN, MARGIN:w - MARGIN].astype(np.float32) * (1 / 255)
     paper = paper_light(inner)
-    balanced = np.minimum(inner / paper, 1.0).astype(np.float32)
-    # float Lab: OpenCV 5's 8-bit conversion costs six times as much (0.7 ms a card)
+    balanced = inner / paper
+    np.minimum(balanced, 1.0, out=balanced)
+    # float Lab: OpenCV 5's 8-bit conversion costs six times as much (0.7 ms a card). Its
+    # float output moves in steps of 1/64 or so, so the least change of the paper's fit
+    # moves Lab, ink and every feature: faster code here must give the same bits.
     lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2Lab)
     lightness, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
-    ink = np.sqrt((100.0 - lightness) ** 2 + a * a + b * b)
-    return lightness, a, b, ink, paper.reshape(-1, 3).mean(axis=0)
+    ink = np.subtract(100.0, lightness, dtype=np.float32)
+    ink *= ink
+    ink += a * a
+    ink += b * b
+    np.sqrt(ink, out=ink)
+    return lightness, a, b, ink, np.array(cv2.mean(paper)[:3], np.float32)
 
 
 def learned_features(image: np.ndarray, corners: np.ndarray | None = None) -> np.ndarray:
@@ -194,6 +217,7 @@ def _plane_basis(h: int, w: int) -> np.ndarray:
 
 
 _BASIS = _plane_basis(WORK_SIZE[1] - 2 * MARGIN, WORK_SIZE[0] - 2 * MARGIN)
+_BASIS_SAMPLED = np.ascontiguousarray(_BASIS[::2, ::2].reshape(-1, 3))  # a constant
 
 
 def paper_light(inner: np.ndarray) -> np.ndarray:
@@ -201,15 +225,20 @@ def paper_light(inner: np.ndarray) -> np.ndarray:
     per channel fitted to the paper (the brightest pixels, then those near the fit).
     Dividing by it white-balances the card and takes out a shadow or light falling off
     across it."""
-    basis = _BASIS if _BASIS.shape[:2] == inner.shape[:2] else _plane_basis(*inner.shape[:2])
-    x = basis[::2, ::2].reshape(-1, 3)
+    if _BASIS.shape[:2] == inner.shape[:2]:
+        basis, x = _BASIS, _BASIS_SAMPLED
+    else:
+        basis = _plane_basis(*inner.shape[:2])
+        x = basis[::2, ::2].reshape(-1, 3)
     values = inner[::2, ::2].reshape(-1, 3)
-    bright = values.sum(axis=1)
-    paper = bright >= np.partition(bright, int(bright.size * 0.75))[int(bright.size * 0.75)]
-    for _ in range(2):
-        coef, *_ = np.linalg.lstsq(x[paper], values[paper], rcond=None)
-        paper = bright >= 0.88 * (x @ coef).sum(axis=1)
-    return np.maximum(basis @ coef, 0.05)
+    bright = values[:, 0] + values[:, 1] + values[:, 2]
+    k = int(bright.size * 0.75)
+    paper = bright >= np.partition(bright, k)[k]
+    coef, *_ = np.linalg.lstsq(x[paper], values[paper], rcond=None)
+    paper = bright >= 0.88 * (x @ coef).sum(axis=1)
+    coef, *_ = np.linalg.lstsq(x[paper], values[paper], rcond=None)
+    plane = basis @ coef
+    return np.maximum(plane, 0.05, out=plane)
 
 
 @dataclass(frozen=True)
@@ -252,13 +281,18 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
     competing = np.where(fits, label_scores, -np.inf)
     stops = np.append(profile.label_starts[1:], len(profile.templates))
     turned_of = {}
-    for label in np.argsort(-competing)[:CANDIDATES]:
-        if not np.isfinite(competing[label]):
-            break
-        block = profile.templates[profile.label_starts[label]:stops[label]] @ symbol.T
+    best = [int(label) for label in np.argsort(-competing)[:CANDIDATES] if np.isfinite(competing[label])]
+    # one matrix product for all their templates (quicker than one a label)
+    rows = np.concatenate([np.arange(profile.label_starts[label], stops[label]) for label in best]) \
+        if best else np.zeros(0, np.int64)
+    blocks = profile.templates[rows] @ symbol.T
+    top = 0
+    for label in best:
+        block = blocks[top:top + stops[label] - profile.label_starts[label]]
+        top += len(block)
         flat = int(block.argmax())
         competing[label] = float(block.flat[flat])
-        turned_of[int(label)] = flat % block.shape[1] >= shifts
+        turned_of[label] = flat % block.shape[1] >= shifts
     top = int(competing.argmax())
     top_score = float(competing[top])
     in_group = profile.symbol_class == profile.symbol_class[top]

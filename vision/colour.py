@@ -93,8 +93,18 @@ def ink_colour(lightness: np.ndarray, a: np.ndarray, b: np.ndarray, ink: np.ndar
         return InkColour(float("nan"), float("nan"), 0.0, n_ink / ink.size, paper)
     weight = chroma[coloured]
     angle = np.degrees(np.arctan2((b[coloured] * weight).sum(), (a[coloured] * weight).sum())) % 360
-    return InkColour(float(angle), float(np.median(lightness[coloured])), n_col / max(n_ink, 1),
+    return InkColour(float(angle), median(lightness[coloured]), n_col / max(n_ink, 1),
                      n_ink / ink.size, paper)
+
+
+def median(values: np.ndarray) -> float:
+    """np.median of a flat array, to the bit, without its overhead (a third of reading a
+    card's colour)."""
+    k = values.size // 2
+    if values.size % 2:
+        return float(np.partition(values, k)[k])
+    part = np.partition(values, (k - 1, k))
+    return float((part[k - 1] + part[k]) / 2)
 
 
 def to_linear(srgb: np.ndarray) -> np.ndarray:

@@ -86,26 +86,33 @@ def hog_cells(image: np.ndarray, cell_size: int = CELL) -> np.ndarray:
     gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=1)
     gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=1)
     magnitude, angle = cv2.cartToPolar(gx, gy, angleInDegrees=True)
-    position = (angle.ravel() % 180.0) * (BINS / 180.0) - 0.5
+    angle = angle.ravel()
+    # unsigned: 0..360 to 0..180 (exact in floats, and quicker than a remainder)
+    position = np.where(angle >= 180.0, angle - 180.0, angle) * (BINS / 180.0) - 0.5
     low = np.floor(position)
     share = position - low
-    low = low.astype(np.int64) % BINS
+    # Bins are counted with one spare on each side (the lower neighbour of the first
+    # bin, -1, and the upper of the last, BINS), folded round afterwards.
+    below = (low + 1).astype(np.intp)           # 0 .. BINS: the lower bin, plus one
     h, w = image.shape
     cell = _cell_index(h, w, cell_size)
-    index = np.concatenate([cell + low, cell + (low + 1) % BINS])
+    index = np.concatenate([cell + below, cell + (below + 1)])
     strength = magnitude.ravel()
     weights = np.concatenate([strength * (1 - share), strength * share])
     rows, cols = h // cell_size, w // cell_size
-    counts = np.bincount(index, weights, minlength=rows * cols * BINS)
-    return counts.reshape(rows, cols, BINS).astype(np.float32)
+    counts = np.bincount(index, weights, minlength=rows * cols * (BINS + 2))
+    counts = counts.reshape(rows, cols, BINS + 2)
+    counts[..., BINS] += counts[..., 0]
+    counts[..., 1] += counts[..., BINS + 1]
+    return counts[..., 1:BINS + 1].astype(np.float32)
 
 
 def _cell_index(h: int, w: int, size: int) -> np.ndarray:
-    """Per pixel (raveled): BINS x the number of its cell."""
+    """Per pixel (raveled): BINS + 2 x the number of its cell."""
     key = (h, w, size)
     if key not in _CELL_INDEX:
         ys, xs = np.mgrid[0:h, 0:w]
-        _CELL_INDEX[key] = ((ys // size) * (w // size) + xs // size).ravel() * BINS
+        _CELL_INDEX[key] = ((ys // size) * (w // size) + xs // size).ravel().astype(np.intp) * (BINS + 2)
     return _CELL_INDEX[key]
 
 

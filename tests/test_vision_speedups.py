@@ -1,0 +1,129 @@
+"""The quicker code for reading a card gives the numbers of the plain code it replaced.
+
+Each test keeps the plain version (as it was before it was made quicker) and compares on
+faces that matter: rendered cards under coloured and uneven light, camera-like views of
+them, and noise. Bit for bit where the quicker code promises it (the paper's fit feeds
+OpenCV's float Lab conversion, whose output moves in steps: any change of the fit's last
+bit moves every feature after it)."""
+import cv2
+import numpy as np
+import pytest
+
+from vision.classify import (SHIFT, SHIFTS, TEMPLATE_SIZE, WORK_SIZE, _BASIS, face_features,
+                             ink_planes, paper_light, shifted_templates)
+from vision.colour import median
+from vision.reader import BINS, CELL, INDEX_CELL, hog_cells
+from vision.render.cards import render_card
+
+
+def plain_paper_light(inner):
+    x = _BASIS[::2, ::2].reshape(-1, 3)
+    values = inner[::2, ::2].reshape(-1, 3)
+    bright = values.sum(axis=1)
+    paper = bright >= np.partition(bright, int(bright.size * 0.75))[int(bright.size * 0.75)]
+    for _ in range(2):
+        coef, *_ = np.linalg.lstsq(x[paper], values[paper], rcond=None)
+        paper = bright >= 0.88 * (x @ coef).sum(axis=1)
+    return np.maximum(_BASIS @ coef, 0.05)
+
+
+def plain_ink_planes(face):
+    w, h = WORK_SIZE
+    face = cv2.resize(face, WORK_SIZE, interpolation=cv2.INTER_AREA)
+    inner = face[3:h - 3, 3:w - 3].astype(np.float32) * (1 / 255)
+    paper = plain_paper_light(inner)
+    balanced = np.minimum(inner / paper, 1.0).astype(np.float32)
+    lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2Lab)
+    lightness, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
+    ink = np.sqrt((100.0 - lightness) ** 2 + a * a + b * b)
+    return lightness, a, b, ink, paper.reshape(-1, 3).mean(axis=0)
+
+
+def plain_shifted_templates(ink):
+    padded = cv2.copyMakeBorder(ink, SHIFT, SHIFT, SHIFT, SHIFT, cv2.BORDER_REPLICATE)
+    ih, iw = ink.shape
+    return np.asarray([cv2.resize(padded[SHIFT + dy:SHIFT + dy + ih, SHIFT + dx:SHIFT + dx + iw],
+                                  TEMPLATE_SIZE, interpolation=cv2.INTER_AREA).ravel()
+                       for dx, dy in SHIFTS], np.float32)
+
+
+def plain_hog_cells(image, size=CELL):
+    gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=1)
+    magnitude, angle = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+    position = (angle.ravel() % 180.0) * (BINS / 180.0) - 0.5
+    low = np.floor(position)
+    share = position - low
+    low = low.astype(np.int64) % BINS
+    h, w = image.shape
+    ys, xs = np.mgrid[0:h, 0:w]
+    cell = ((ys // size) * (w // size) + xs // size).ravel() * BINS
+    index = np.concatenate([cell + low, cell + (low + 1) % BINS])
+    strength = magnitude.ravel()
+    weights = np.concatenate([strength * (1 - share), strength * share])
+    counts = np.bincount(index, weights, minlength=(h // size) * (w // size) * BINS)
+    return counts.reshape(h // size, w // size, BINS).astype(np.float32)
+
+
+def faces():
+    """Rendered cards under warm, dim and uneven light, turned a little, and noise."""
+    rng = np.random.default_rng(7)
+    out = []
+    for game, code in (("solo", "G5"), ("solo", "Y-SWAP"), ("flip7", "12"), ("raj", "P8")):
+        face = render_card(game, code).astype(np.float32)
+        for gains in ((1.0, 1.0, 1.0), (0.7, 0.9, 1.25), (0.45, 0.5, 0.5)):
+            fall_off = np.linspace(1.0, 0.6, face.shape[1], dtype=np.float32)[None, :, None]
+            lit = np.clip(face * np.float32(gains) * fall_off + rng.normal(0, 4, face.shape), 0, 255)
+            turn = cv2.getRotationMatrix2D((100, 140), float(rng.uniform(-4, 4)), 1.0)
+            out.append(cv2.warpAffine(lit.astype(np.uint8), turn, (200, 280), borderMode=cv2.BORDER_REPLICATE))
+    out += [(rng.random((92, 66, 3)) * 255).astype(np.uint8) for _ in range(3)]
+    out += [np.full((92, 66, 3), v, np.uint8) for v in (0, 255)]
+    return out
+
+
+FACES = faces()
+
+
+@pytest.mark.parametrize("index", range(len(FACES)))
+def test_the_ink_planes_are_the_plain_ones_bit_for_bit(index):
+    quick, plain = ink_planes(FACES[index]), plain_ink_planes(FACES[index])
+    for q, p in zip(quick[:4], plain[:4]):           # lightness, a, b, ink: the same bits
+        assert q.dtype == p.dtype and np.array_equal(q, p)
+    assert np.allclose(quick[4], plain[4], rtol=0, atol=1e-5)   # the paper's mean colour
+
+
+def test_the_paper_fit_is_the_plain_one_bit_for_bit():
+    for face in FACES:
+        inner = cv2.resize(face, WORK_SIZE, interpolation=cv2.INTER_AREA)[3:-3, 3:-3].astype(np.float32) / 255
+        assert np.array_equal(paper_light(inner), plain_paper_light(inner))
+
+
+def test_shifted_templates_are_nine_shrinks_bit_for_bit():
+    for face in FACES:
+        ink = face_features(face).ink
+        for capped in (ink, np.minimum(ink, 60.0)):
+            assert np.array_equal(shifted_templates(capped), plain_shifted_templates(capped))
+    # a size the column trick does not fit falls back to the nine shrinks
+    odd = np.random.default_rng(3).random((70, 47)).astype(np.float32)
+    assert np.array_equal(shifted_templates(odd), plain_shifted_templates(odd))
+
+
+@pytest.mark.parametrize("size, cell", [((48, 72), CELL), ((32, 48), CELL), ((16, 24), INDEX_CELL)])
+def test_hog_cells_are_the_plain_ones(size, cell):
+    rng = np.random.default_rng(5)
+    images = [cv2.resize(face_features(f).ink, size, interpolation=cv2.INTER_AREA) for f in FACES]
+    images += [rng.random(size[::-1]).astype(np.float32) * 80 for _ in range(3)]
+    # gradients pointing exactly along the bins' edges (0, 90, 180 degrees) and none at all
+    w, h = size
+    across = np.tile(np.arange(w, dtype=np.float32), (h, 1))
+    down = np.tile(np.arange(h, dtype=np.float32)[:, None], (1, w))
+    images += [across, -across, down, np.zeros((h, w), np.float32)]
+    for image in images:
+        assert np.array_equal(hog_cells(image, cell), plain_hog_cells(image, cell))
+
+
+def test_the_median_is_numpys_to_the_bit():
+    rng = np.random.default_rng(11)
+    for n in (1, 2, 3, 4, 5, 100, 101, 1241):
+        for values in (rng.random(n).astype(np.float32) * 100, np.round(rng.random(n) * 4).astype(np.float32)):
+            assert median(values) == float(np.median(values))
