@@ -101,3 +101,19 @@ def test_the_default_raj_line_up_puts_no_two_copies_of_a_bot_against_each_other(
         assert len(bots) == len(set(bots)) and len(seats) == players, seats
     report = simulate(4, 40, 1, ())
     assert report["average_score"]["shade"] > 5 and report["average_score"]["match"] > 5
+
+
+def test_numpy_is_told_to_use_one_blas_thread_unless_the_user_says_otherwise():
+    """The camera loop's matrix products are small: spread over every core they cost
+    several times the CPU. `deckhand` sets this before numpy loads; a value the user set
+    is kept."""
+    probe = ("import os, sys; from device.cli import main\n"
+             "try:\n    main(['recognize', '--help'])\nexcept SystemExit:\n    pass\n"
+             "print('BLAS', os.environ.get('OPENBLAS_NUM_THREADS'), os.environ.get('OMP_NUM_THREADS'))")
+    for given, expected in ((None, "1 1"), ("3", "3 1")):
+        env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+        if given:
+            env["OPENBLAS_NUM_THREADS"] = given
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
+                              env=env, timeout=120)
+        assert done.stdout.strip().splitlines()[-1] == f"BLAS {expected}", done.stderr[-500:]
