@@ -13,6 +13,8 @@ from vision.classify import (SHIFT, SHIFTS, TEMPLATE_SIZE, WORK_SIZE, _BASIS, fa
                              ink_planes, paper_light, shifted_templates)
 from vision.colour import median
 from vision.reader import BINS, CELL, INDEX_CELL, hog_cells
+from vision.realfind import near_band
+from vision.warp import along_and_across
 from vision.render.cards import render_card
 
 
@@ -127,3 +129,24 @@ def test_the_median_is_numpys_to_the_bit():
     for n in (1, 2, 3, 4, 5, 100, 101, 1241):
         for values in (rng.random(n).astype(np.float32) * 100, np.round(rng.random(n) * 4).astype(np.float32)):
             assert median(values) == float(np.median(values))
+
+
+def test_the_band_of_edge_points_a_side_can_pick_holds_every_pixel_within_reach():
+    """`realfind._refined` lists only the edge points inside `near_band`: it must hold every
+    pixel a side would pick from the whole picture (within the reach across the side,
+    between 15 % and 85 % along it)."""
+    rng = np.random.default_rng(2)
+    ys, xs = np.mgrid[0:120, 0:160]
+    pixels = np.stack((xs.ravel(), ys.ravel()), axis=1).astype(np.float32)
+    for _ in range(60):
+        centre = rng.uniform((40, 30), (120, 90))
+        w, h, angle = rng.uniform(20, 70), rng.uniform(30, 90), rng.uniform(0, np.pi)
+        rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        quad = (centre + (np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2 + rng.normal(0, 2, (4, 2))) @ rot.T)
+        quad = quad.astype(np.float32)
+        reach = float(rng.choice([1.5, 3.0, 4.7]))
+        band = near_band((120, 160), quad, reach).ravel() > 0
+        for i in range(4):
+            length, _, along, across = along_and_across(pixels, quad[i], quad[(i + 1) % 4])
+            near = (np.abs(across) <= reach) & (along > 0.15 * length) & (along < 0.85 * length)
+            assert band[near].all()

@@ -293,6 +293,15 @@ def _paper_share(quad: np.ndarray, white: np.ndarray, paper: int) -> float:
     return cv2.countNonZero(cv2.bitwise_and(mask, cv2.compare(roi, paper, cv2.CMP_GE))) / max(inside, 1)
 
 
+def near_band(shape: tuple[int, ...], quad: np.ndarray, reach: float) -> np.ndarray:
+    """A mask (uint8 0/255) holding every pixel within `reach` of the quad's sides, and a
+    few more: a band wider than the reach, so that the points a side then picks and
+    their order are the same as from the whole picture."""
+    band = np.zeros(shape[:2], np.uint8)
+    cv2.polylines(band, [np.round(quad).astype(np.int32)], True, 255, thickness=2 * int(math.ceil(reach)) + 5)
+    return band
+
+
 def _refined(frame: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
     """The quad found on the half-size copy, its sides fitted to the frame's own edges
     within `reach` pixels (the reader needs the outline to a pixel or two; a side with
@@ -303,7 +312,10 @@ def _refined(frame: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
     roi = frame[y0:y1, x0:x1]
     if roi.ndim == 3:
         roi = cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
-    ys, xs = np.nonzero(cv2.Canny(cv2.GaussianBlur(roi, (3, 3), 0), 30, 90, L2gradient=True))
+    edges = cv2.Canny(cv2.GaussianBlur(roi, (3, 3), 0), 30, 90, L2gradient=True)
+    # Only edge points within `reach` of a side are fitted: the others (the card's print,
+    # the table) are masked out before they are listed.
+    ys, xs = np.nonzero(cv2.bitwise_and(edges, near_band(edges.shape, quad - (x0, y0), reach)))
     points = np.stack((xs + x0, ys + y0), axis=1).astype(np.float32)
     lines = []
     for i in range(4):
