@@ -214,7 +214,7 @@ def camera_views(face: np.ndarray, rng: np.random.Generator, count: int,
         size = int(np.ceil(height * 1.3)) + 8
         corners = card_corners(width, height, angle, size)
         corners += rng.normal(0, 0.012 * width, (4, 2))
-        source = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
+        source = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]) - 0.5
         matrix = cv2.getPerspectiveTransform(source, corners.astype(np.float32))
         table = rng.uniform(20, 235, 3)
         picture = cv2.warpPerspective(face, matrix, (size, size), flags=cv2.INTER_AREA,
@@ -296,7 +296,7 @@ def _renderer_fingerprint(style: str) -> str:
 
     digest = hashlib.sha1(f"{FORMAT_VERSION}:{style}:{TEMPLATE_SIZE}:{WORK_SIZE}".encode())
     here = Path(__file__).parent
-    sources = [here / name for name in ("profile.py", "classify.py")]
+    sources = [here / name for name in ("profile.py", "classify.py", "warp.py")]
     sources += sorted(Path(vision.render.cards.__file__).parent.glob("*.py"))
     for path in sources:
         digest.update(path.read_bytes())

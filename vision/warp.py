@@ -45,9 +45,11 @@ def side_lengths(corners: np.ndarray) -> tuple[float, float]:
 def warp_card(image: np.ndarray, corners: np.ndarray,
               size: tuple[int, int] = CANONICAL_SIZE) -> np.ndarray:
     """The card outlined by `corners` (TL, TR, BR, BL) as an upright image of `size`
-    (w, h)."""
+    (w, h). The corners go to the picture's outer pixel edges (pixel centres are whole
+    numbers, so the edges lie at -0.5 and w - 0.5): a card warped from its corners
+    turned by a half is the same picture turned, not shifted a pixel."""
     w, h = size
-    target = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    target = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32) - 0.5
     matrix = cv2.getPerspectiveTransform(np.asarray(corners, dtype=np.float32), target)
     return cv2.warpPerspective(image, matrix, (w, h), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
