@@ -276,12 +276,16 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
     if not fits.any():
         top = int(label_scores.argmax())
         return Reading(UNKNOWN, "", 0.0, round(float(label_scores[top]), 3), False)
+    # A symbol class competes when any of its colours fits: the symbol is judged on shape
+    # alone (a yellow 9 read a little off must not lose to a 6 because a blue 9 matched
+    # it best), and the colour picks the card within the class below.
+    class_fits = np.isin(profile.symbol_class, profile.symbol_class[fits])
     # The best few labels are compared again at every shift: a card found a pixel or two
     # off is still read by its best alignment.
-    competing = np.where(fits, label_scores, -np.inf)
+    competing = np.where(class_fits, label_scores, -np.inf)
     stops = np.append(profile.label_starts[1:], len(profile.templates))
     turned_of = {}
-    best = [int(label) for label in np.argsort(-competing)[:CANDIDATES] if np.isfinite(competing[label])]
+    best = _best_of_classes(competing, profile.symbol_class, CANDIDATES)
     # one matrix product for all their templates (quicker than one a label)
     rows = np.concatenate([np.arange(profile.label_starts[label], stops[label]) for label in best]) \
         if best else np.zeros(0, np.int64)
@@ -301,7 +305,7 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
     symbol_conf = min(1.0, max(0.0, margin / thresholds.full_symbol_margin))
     if top_score < thresholds.min_symbol_score:
         symbol_conf = 0.0
-    ruled_out = ~fits & ~in_group   # the same symbol in a colour ruled out is no rival
+    ruled_out = ~class_fits   # the same symbol in a colour ruled out is no rival
     if ruled_out.any() and float(label_scores[ruled_out].max()) - top_score > thresholds.max_colour_veto:
         symbol_conf = 0.0  # colour ruled out a clearly better symbol: the two disagree
 
@@ -310,7 +314,7 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
     # symbol printed in one colour only (a Flip 7 number, a Solo wild) needs its colour
     # just to pass the gate above: the light, a lamp's clipped paper or a multicoloured
     # print move a hue by 30-50 degrees, and no other card lies that way.
-    members = np.flatnonzero(in_group)
+    members = np.flatnonzero(in_group & fits)
     distances = colour_gap[members]
     ranked = np.argsort(distances)
     chosen = int(members[ranked[0]])
@@ -330,6 +334,21 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
         return Reading(UNKNOWN, "", confidence, round(top_score, 3), turned)
     return Reading(profile.labels[chosen], profile.colours[chosen], confidence,
                    round(top_score, 3), turned)
+
+
+def _best_of_classes(scores: np.ndarray, classes: np.ndarray, count: int) -> list[int]:
+    """The best-scoring label of each of the `count` best symbol classes (finite scores
+    only): a symbol printed in four colours would otherwise take four of the places
+    compared again at every shift, and a symbol matching best only when shifted would
+    never be compared."""
+    chosen, seen = [], set()
+    for label in np.argsort(-scores):
+        if not np.isfinite(scores[label]) or len(chosen) == count:
+            break
+        if classes[label] not in seen:
+            seen.add(classes[label])
+            chosen.append(int(label))
+    return chosen
 
 
 def classify_learned(features: FaceFeatures, profile: "DeckProfile",
