@@ -20,6 +20,14 @@ from vision.colour import field_deck, scene_gain
 from vision.detect import DetectSettings, Detection, EmptyTable, detect
 from vision.profile import DeckProfile
 
+# A built-in deck's card read with less confidence than REFINE_BELOW, whose symbol still
+# looks like a card's (a card back scores below REFINE_FROM), is read again from outlines
+# scaled by these factors (across, along); one scoring REFINE_GAIN better is taken.
+REFINE_BELOW = 0.3
+REFINE_FROM = 0.55
+REFINE_GAIN = 0.02
+REFINE_SCALES = ((1.03, 1.03), (0.97, 0.97), (1.05, 1.05), (0.95, 0.95),
+                 (1.04, 1.0), (0.96, 1.0), (1.0, 1.04), (1.0, 0.96))
 WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
 
 
@@ -118,8 +126,36 @@ class Recognizer:
         return FrameReading(cards, detection, (frame.shape[1], frame.shape[0]))
 
     def read_card(self, frame: np.ndarray, corners: np.ndarray) -> SeenCard:
-        return self._seen(classify(card_features(frame, corners, self.profile), self.profile, self.thresholds),
-                          corners)
+        reading = classify(card_features(frame, corners, self.profile), self.profile, self.thresholds)
+        if self.profile.reader is None and reading.confidence < REFINE_BELOW \
+                and reading.symbol_score >= REFINE_FROM:
+            reading, corners = self._refined(frame, corners, reading)
+        return self._seen(reading, corners)
+
+    def _refined(self, frame: np.ndarray, corners: np.ndarray, first: Reading) -> tuple[Reading, np.ndarray]:
+        """A doubtful reading of a built-in deck's card, read again from its outline
+        stretched or shrunk by a few percent along each side (an outline found 2-3 px
+        off, on a blurred or stretched card, leaves the symbol a little too large or
+        small for the template). The outline whose face matches its template best is
+        taken, and only when it matches clearly better than the first one: choosing by
+        confidence among several outlines would pick a confident wrong card (a 9 read
+        as a 6 from one of them)."""
+        centre = corners.mean(axis=0)
+        across = corners[1] - corners[0] + corners[2] - corners[3]
+        along = corners[3] - corners[0] + corners[2] - corners[1]
+        across /= max(float(np.linalg.norm(across)), 1e-6)
+        along /= max(float(np.linalg.norm(along)), 1e-6)
+        offsets = corners - centre
+        best, best_corners = first, corners
+        for sa, sb in REFINE_SCALES:
+            moved = (centre + np.outer(offsets @ across, across) * sa
+                     + np.outer(offsets @ along, along) * sb).astype(np.float32)
+            reading = classify(card_features(frame, moved, self.profile), self.profile, self.thresholds)
+            if reading.symbol_score > best.symbol_score:
+                best, best_corners = reading, moved
+        if best.symbol_score < first.symbol_score + REFINE_GAIN:
+            return first, corners
+        return best, best_corners
 
     @staticmethod
     def _seen(reading: Reading, corners: np.ndarray) -> SeenCard:
