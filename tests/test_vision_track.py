@@ -123,6 +123,23 @@ def test_a_card_lifted_and_held_in_the_air_beside_its_place_is_no_second_play():
     assert run(readings, primed=frame(top, hidden=[under])) == []
 
 
+def test_a_hand_resting_on_the_pile_and_going_is_no_play():
+    # a slap: the hand lies flat on the pile long enough for its outline (found, not
+    # read) to lie still for the stable frames; the top card shows again, a little nudged
+    top = card("Y3", angle=30)
+    palm = card("?", x=300, y=260, angle=-20, known=False)
+    readings = [frame(palm, hand=HAND, hidden=[top])] * 4 + [frame(card("Y3", x=324, y=241, angle=34))] * 4
+    assert run(readings, primed=frame(top)) == []
+
+
+def test_slaps_nudging_the_top_again_and_again_are_no_play():
+    # each slap moves the top card a little; together more than a quarter of its width
+    readings = [frame(card("Y3"))]
+    for k in range(1, 6):
+        readings += [frame(hand=HAND, hidden=[card("Y3")])] * 2 + [frame(card("Y3", x=320 + 8 * k, angle=3 * k))] * 3
+    assert run(readings, primed=frame(card("Y3"))) == []
+
+
 def test_a_card_slid_in_counts_once_it_stops_and_never_while_it_slides():
     # no hand over the zone: the card is pushed or tossed in and slides to a stop; one
     # blurred frame on the way reads it as another card

@@ -429,8 +429,11 @@ def _settle(zone: Zone, s: PileState, label: str, pose, new_there: bool, t_ns: i
                                   accounted=_account(s.accounted, label, pose))
     same_place = _pose_gap(pose, s.top_pose) <= settings.moved_share
     if label == top:
-        if not (s.covered_since_top and not same_place):  # the same card, a hand went by
-            return settled, None
+        # where that card was last confirmed: an unreadable outline that lay still since
+        # (a hand resting flat on the pile, a slap) is no card of the pile to measure from
+        if not (s.covered_since_top and _pose_gap(pose, s.poses[-1]) > settings.moved_share):
+            # the same card, a hand went by
+            return dataclasses.replace(settled, poses=s.poses[:-1] + (pose,)), None
     elif len(s.history) >= 2 and label == s.history[-2] and \
             _pose_gap(pose, s.poses[-2]) <= settings.moved_share:
         # the top card was lifted off: the card beneath shows again, where it lay
