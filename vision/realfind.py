@@ -68,6 +68,14 @@ class RealSettings:
     field_saturation: int = 110           # a saturated colour field (HSV saturation above this)
     field_frames: tuple[float, ...] = (0.04, 0.07, 0.10, 0.13)  # white frames tried around it,
                                           # as a share of the field's short side
+    covered_ratio: float = 3.2            # side ratio of a partly covered card's visible part
+    covered_angles: tuple[float, float] = (70.0, 110.0)   # ... its corners near square
+    min_covered_outline: float = 0.85     # ... its outline this well followed
+    min_covered_paper: float = 0.4        # ... and this share of it paper-white
+    split_depth: float = 0.08             # a dent this deep (of the region's size) may part two
+    split_defects: int = 3                # ... cards: the deepest few are tried in pairs
+    split_area: float = 1.5               # only regions this many times the smallest card
+    split_fill: float = 0.7               # ... filling this share of their hull
 
 
 def whiteness(image: np.ndarray) -> np.ndarray:
@@ -188,9 +196,11 @@ def _cut_side(quad: np.ndarray, size: tuple[int, int]) -> int | None:
     return i if any(a and b for a, b in zip(on[i], on[j])) else None
 
 
-def _shape_ok(quad: np.ndarray, settings: RealSettings) -> bool:
-    """The wide gates: side ratio, corner angles, opposite sides.
-    (Plain floats: four points are quicker without numpy.)"""
+def _shape_ok(quad: np.ndarray, settings: RealSettings, longest: float | None = None,
+              angles: tuple[float, float] | None = None) -> bool:
+    """The wide gates: side ratio (up to `longest`), corner angles (within `angles`),
+    opposite sides; the settings' own where None. (Plain floats: four points are quicker
+    without numpy.)"""
     pts = quad.tolist()
     vectors = [(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
     sides = [math.hypot(dx, dy) for dx, dy in vectors]
@@ -198,13 +208,14 @@ def _shape_ok(quad: np.ndarray, settings: RealSettings) -> bool:
         return False
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     short, long = min(a, b), max(a, b)
-    if short < settings.min_short_side or not settings.side_ratio[0] <= long / short <= settings.side_ratio[1]:
+    longest = settings.side_ratio[1] if longest is None else longest
+    if short < settings.min_short_side or not settings.side_ratio[0] <= long / short <= longest:
         return False
     most = settings.max_opposite_ratio
     if max(sides[0], sides[2]) > most * min(sides[0], sides[2]) or \
             max(sides[1], sides[3]) > most * min(sides[1], sides[3]):
         return False
-    low, high = (math.cos(math.radians(v)) for v in settings.corner_angles)
+    low, high = (math.cos(math.radians(v)) for v in angles or settings.corner_angles)
     for i in range(4):  # the angle at corner i, between the side coming in and going out
         (ax, ay), (bx, by) = vectors[i - 1], vectors[i]
         cos = -(ax * bx + ay * by) / (sides[i - 1] * sides[i])
@@ -340,6 +351,105 @@ def _refined(frame: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
     return refined
 
 
+_SPLIT = object()  # `_Judge`: a region that may be cards touching (try its pieces)
+
+
+@dataclass
+class _Judge:
+    """Whether one region is a card's outline: the gates and the outline check, with the
+    frame's maps at hand. Returns (outline share, area, quad), None, or `_SPLIT` for a
+    region too far from one card's shape that may be two cards (or a card and something
+    else) touching."""
+    settings: RealSettings
+    edges: np.ndarray
+    white: np.ndarray
+    size: tuple[int, int]
+    min_area: float
+    max_area: float
+    seen: set
+
+    def __call__(self, contour: np.ndarray, area: float, field: bool, split: bool = True):
+        settings = self.settings
+        hull = cv2.convexHull(contour)
+        hull_area = cv2.contourArea(hull)
+        if area < settings.min_region_fill * hull_area:
+            return None
+        maybe_two = split and not field and area >= settings.split_area * self.min_area and \
+            area >= settings.split_fill * hull_area
+        if area > self.max_area:
+            return _SPLIT if maybe_two else None
+        quad = _four_corners(hull)
+        if quad is None:
+            return _SPLIT if maybe_two else None
+        key = tuple((quad.ravel() / 3).astype(int).tolist())  # the same outline from another map
+        if key in self.seen:
+            return None
+        self.seen.add(key)
+        quad_area = cv2.contourArea(quad)
+        if quad_area < settings.min_hull_fill * hull_area:
+            return _SPLIT if maybe_two else None
+        covered = False
+        if not _shape_ok(quad, settings):
+            # the visible part of a card partly covered (by a book, a shoe, another card)
+            # is longer than a card: accepted square-cornered, paper-white and well edged
+            covered = not field and _shape_ok(quad, settings, settings.covered_ratio,
+                                              settings.covered_angles)
+            if not covered:
+                return _SPLIT if maybe_two else None
+        cut = _cut_side(quad, self.size)
+        if cut is None or (cut != -1 and field):
+            return None
+        if field:
+            quad = _framed(quad, self.edges, self.white, settings)
+            quad_area = cv2.contourArea(quad)
+            if _cut_side(quad, self.size) != -1 or not _shape_ok(quad, settings):  # grown past the border
+                return None
+        share = outline_share(quad, self.edges, self.white, settings.min_step, skip_side=cut)
+        if cut >= 0 and share < settings.min_cut_outline:
+            return None
+        if cut != -1 and _paper_share(quad, self.white, settings.paper) < settings.min_cut_paper:
+            return None
+        if covered and (share < settings.min_covered_outline or
+                        _paper_share(quad, self.white, settings.paper) < settings.min_covered_paper):
+            return None
+        if share >= settings.min_outline:
+            return share, quad_area, quad
+        return None
+
+
+def _pieces(contour: np.ndarray, settings: RealSettings) -> list[np.ndarray]:
+    """The parts of a region cut between its deepest dents (two cards touching at a
+    corner, a card touching a bright patch): each pair of the deepest few convexity
+    defects cuts the outline in two."""
+    hull = cv2.convexHull(contour, returnPoints=False)
+    if hull is None or len(hull) < 4:
+        return []
+    try:
+        defects = cv2.convexityDefects(contour, hull)
+    except cv2.error:  # a self-crossing outline
+        return []
+    if defects is None:
+        return []
+    defects = defects.reshape(-1, 4)
+    size = math.sqrt(cv2.contourArea(contour))
+    deep = defects[defects[:, 3] / 256.0 >= settings.split_depth * size]
+    if len(deep) == 0:
+        return []
+    deep = deep[np.argsort(-deep[:, 3])][:settings.split_defects]
+    points = contour.reshape(-1, 2)
+    n = len(points)
+    pieces = []
+    far = sorted(int(d[2]) for d in deep)
+    if len(far) == 1:
+        return []
+    for a in range(len(far)):
+        for b in range(a + 1, len(far)):
+            i, j = far[a], far[b]
+            pieces.append(points[i:j + 1].reshape(-1, 1, 2))
+            pieces.append(np.concatenate((points[j:], points[:i + 1])).reshape(-1, 1, 2))
+    return pieces
+
+
 def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) -> list[np.ndarray]:
     """Card outlines (TL, TR, BR, BL, float32, in `frame`'s pixels), most certain first."""
     h, w = frame.shape[:2]
@@ -361,41 +471,22 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     candidates: list[tuple[float, float, np.ndarray]] = []
     regions = [(c, False) for c in _regions(white, edges, settings)] + \
         [(c, True) for c in _fields(smooth, settings)]
+    judge = _Judge(settings, edges, white, (sw, sh), min_area, max_area, seen)
     for contour, field in regions:
         if len(contour) < 4:  # specks (a card's outline has at least its four corners)
             continue
         area = cv2.contourArea(contour)
-        if not min_area <= area <= max_area:
+        if not min_area <= area <= 2 * max_area:  # (twice: it may be two cards)
             continue
-        hull = cv2.convexHull(contour)
-        hull_area = cv2.contourArea(hull)
-        if area < settings.min_region_fill * hull_area:
-            continue
-        quad = _four_corners(hull)
-        if quad is None:
-            continue
-        key = tuple((quad.ravel() / 3).astype(int).tolist())  # the same outline from another map
-        if key in seen:
-            continue
-        seen.add(key)
-        quad_area = cv2.contourArea(quad)
-        if quad_area < settings.min_hull_fill * hull_area or not _shape_ok(quad, settings):
-            continue
-        cut = _cut_side(quad, (sw, sh))
-        if cut is None or (cut != -1 and field):
-            continue
-        if field:
-            quad = _framed(quad, edges, white, settings)
-            quad_area = cv2.contourArea(quad)
-            if _cut_side(quad, (sw, sh)) != -1 or not _shape_ok(quad, settings):  # grown past the border
-                continue
-        share = outline_share(quad, edges, white, settings.min_step, skip_side=cut)
-        if cut >= 0 and share < settings.min_cut_outline:
-            continue
-        if cut != -1 and _paper_share(quad, white, settings.paper) < settings.min_cut_paper:
-            continue
-        if share >= settings.min_outline:
-            candidates.append((share, quad_area, quad))
+        found = judge(contour, area, field)
+        if found is _SPLIT:
+            for piece in _pieces(contour, settings):
+                area = cv2.contourArea(piece)
+                found = judge(piece, area, False, split=False) if min_area <= area <= max_area else None
+                if isinstance(found, tuple):
+                    candidates.append(found)
+        elif found is not None:
+            candidates.append(found)
     # Cards side by side make a rectangle of about a card's shape, and its outline is as
     # good as theirs.
     groups = _groups(candidates)
