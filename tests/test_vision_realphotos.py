@@ -1,9 +1,9 @@
 """Finding cards in real photographs (../shared/realphotos/cards-edje, read where it lies,
 never copied here): a handful of photos on carpet, dark cloth, a cluttered desk, four
-or five cards at once, cards side by side and cards running off the frame; every
-labelled card is found (its outline's bounding box has IoU >= 0.5 with the label's box)
-and nothing else is. bench/realphotos_find.py measures
-all 357 photos. Also: real tables as the renderer's backgrounds."""
+or five cards at once, cards side by side, overlapping, partly covered and running off
+the frame; every labelled card is found (its outline's bounding box has IoU >= 0.5 with
+the label's box) and nothing else is. bench/realphotos_find.py measures all 357 photos.
+Also: real tables as the renderer's backgrounds."""
 from __future__ import annotations
 
 import importlib.util
@@ -44,6 +44,11 @@ def _bench():
     "train_cam_image3",    # four cards in a block: each card, not the block's outline
     "train_IMG_2609",      # four cards on black, two corners' tips cut by the frame's border
     "train_IMG_2608",      # four cards, one running off the top of the frame
+    "train_IMG_2628",      # two cards overlapping: one shape, cut between its dents
+    "train_IMG_2665",      # the same on striped cloth
+    "train_IMG_2610",      # five cards, two of them overlapping
+    "train_IMG_2535",      # a card half under a book: its visible part, longer than a card
+    "train_IMG_2542",      # a card half under a rug's edge
 ])
 def test_every_labelled_card_is_found_and_nothing_else(name):
     bench = _bench()
