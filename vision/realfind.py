@@ -93,7 +93,9 @@ def whiteness(image: np.ndarray) -> np.ndarray:
     return out
 
 
-def _regions(white: np.ndarray, edges: np.ndarray, settings: RealSettings) -> list[np.ndarray]:
+def _regions(white: np.ndarray, edges: np.ndarray,
+             settings: RealSettings) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The regions of the whiteness levels, and those of the edges (cells and groups)."""
     h, w = white.shape
     contours: list[np.ndarray] = []
     small = np.ones((3, 3), np.uint8)
@@ -110,10 +112,9 @@ def _regions(white: np.ndarray, edges: np.ndarray, settings: RealSettings) -> li
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, small)
         contours += cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     cells, hierarchy = cv2.findContours(cv2.bitwise_not(edges), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is not None:
-        contours += [cells[i] for i in np.flatnonzero(hierarchy[0][:, 3] == -1)]
-    contours += cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
-    return contours
+    edged = [] if hierarchy is None else [cells[i] for i in np.flatnonzero(hierarchy[0][:, 3] == -1)]
+    edged += cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    return contours, edged
 
 
 def _fields(smooth: np.ndarray, settings: RealSettings) -> list[np.ndarray]:
@@ -352,14 +353,16 @@ def _refined(frame: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
 
 
 _SPLIT = object()  # `_Judge`: a region that may be cards touching (try its pieces)
+WHITE, EDGED, FIELD, PIECE = "white", "edged", "field", "piece"   # where a region comes from
 
 
 @dataclass
 class _Judge:
     """Whether one region is a card's outline: the gates and the outline check, with the
-    frame's maps at hand. Returns (outline share, area, quad), None, or `_SPLIT` for a
-    region too far from one card's shape that may be two cards (or a card and something
-    else) touching."""
+    frame's maps at hand. `kind`: where the region comes from (WHITE, EDGED, FIELD, or a
+    PIECE of a white region cut in two). Returns (outline share, area, quad), None, or
+    `_SPLIT` for a white region too far from one card's shape that may be two cards
+    touching or overlapping."""
     settings: RealSettings
     edges: np.ndarray
     white: np.ndarray
@@ -368,13 +371,16 @@ class _Judge:
     max_area: float
     seen: set
 
-    def __call__(self, contour: np.ndarray, area: float, field: bool, split: bool = True):
+    def __call__(self, contour: np.ndarray, area: float, kind: str):
         settings = self.settings
+        field, split = kind == FIELD, kind == WHITE
+        if area > self.max_area and not split:
+            return None
         hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
         if area < settings.min_region_fill * hull_area:
             return None
-        maybe_two = split and not field and area >= settings.split_area * self.min_area and \
+        maybe_two = split and area >= settings.split_area * self.min_area and \
             area >= settings.split_fill * hull_area
         if area > self.max_area:
             return _SPLIT if maybe_two else None
@@ -397,7 +403,7 @@ class _Judge:
             if not covered:
                 return _SPLIT if maybe_two else None
         cut = _cut_side(quad, self.size)
-        if cut is None or (cut != -1 and field):
+        if cut is None or (cut != -1 and kind in (FIELD, PIECE)):  # (a piece: one guess is enough)
             return None
         if field:
             quad = _framed(quad, self.edges, self.white, settings)
@@ -417,10 +423,9 @@ class _Judge:
         return None
 
 
-def _pieces(contour: np.ndarray, settings: RealSettings) -> list[np.ndarray]:
-    """The parts of a region cut between its deepest dents (two cards touching at a
-    corner, a card touching a bright patch): each pair of the deepest few convexity
-    defects cuts the outline in two."""
+def _pieces(contour: np.ndarray, settings: RealSettings) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The region cut in two between two of its deepest dents (two cards touching at a
+    corner or overlapping), for each pair of the deepest few convexity defects."""
     hull = cv2.convexHull(contour, returnPoints=False)
     if hull is None or len(hull) < 4:
         return []
@@ -433,21 +438,29 @@ def _pieces(contour: np.ndarray, settings: RealSettings) -> list[np.ndarray]:
     defects = defects.reshape(-1, 4)
     size = math.sqrt(cv2.contourArea(contour))
     deep = defects[defects[:, 3] / 256.0 >= settings.split_depth * size]
-    if len(deep) == 0:
+    if len(deep) < 2:
         return []
-    deep = deep[np.argsort(-deep[:, 3])][:settings.split_defects]
+    far = sorted(int(d[2]) for d in deep[np.argsort(-deep[:, 3])][:settings.split_defects])
     points = contour.reshape(-1, 2)
-    n = len(points)
-    pieces = []
-    far = sorted(int(d[2]) for d in deep)
-    if len(far) == 1:
-        return []
-    for a in range(len(far)):
-        for b in range(a + 1, len(far)):
-            i, j = far[a], far[b]
-            pieces.append(points[i:j + 1].reshape(-1, 1, 2))
-            pieces.append(np.concatenate((points[j:], points[:i + 1])).reshape(-1, 1, 2))
-    return pieces
+    return [(points[i:j + 1].reshape(-1, 1, 2), np.concatenate((points[j:], points[:i + 1])).reshape(-1, 1, 2))
+            for n, i in enumerate(far) for j in far[n + 1:]]
+
+
+def _halves(contour: np.ndarray, judge: _Judge) -> list[tuple[float, float, np.ndarray]]:
+    """The outlines of a region that is two cards: the cuts whose both halves are cards
+    (a half alone is too easily a patch of a checked cloth or of glare)."""
+    found = []
+    for pair in _pieces(contour, judge.settings):
+        halves = []
+        for piece in pair:
+            area = cv2.contourArea(piece)
+            outline = judge(piece, area, PIECE) if judge.min_area <= area <= judge.max_area else None
+            if outline is None or outline is _SPLIT:
+                break
+            halves.append(outline)
+        else:
+            found += halves
+    return found
 
 
 def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) -> list[np.ndarray]:
@@ -469,22 +482,19 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     max_area = settings.max_area_fraction * sh * sw
     seen: set[tuple[int, ...]] = set()
     candidates: list[tuple[float, float, np.ndarray]] = []
-    regions = [(c, False) for c in _regions(white, edges, settings)] + \
-        [(c, True) for c in _fields(smooth, settings)]
+    whites, edged = _regions(white, edges, settings)
+    regions = [(c, WHITE) for c in whites] + [(c, EDGED) for c in edged] + \
+        [(c, FIELD) for c in _fields(smooth, settings)]
     judge = _Judge(settings, edges, white, (sw, sh), min_area, max_area, seen)
-    for contour, field in regions:
+    for contour, kind in regions:
         if len(contour) < 4:  # specks (a card's outline has at least its four corners)
             continue
         area = cv2.contourArea(contour)
         if not min_area <= area <= 2 * max_area:  # (twice: it may be two cards)
             continue
-        found = judge(contour, area, field)
+        found = judge(contour, area, kind)
         if found is _SPLIT:
-            for piece in _pieces(contour, settings):
-                area = cv2.contourArea(piece)
-                found = judge(piece, area, False, split=False) if min_area <= area <= max_area else None
-                if isinstance(found, tuple):
-                    candidates.append(found)
+            candidates += _halves(contour, judge)
         elif found is not None:
             candidates.append(found)
     # Cards side by side make a rectangle of about a card's shape, and its outline is as
