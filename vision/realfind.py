@@ -73,9 +73,9 @@ class RealSettings:
     min_covered_outline: float = 0.85     # ... its outline this well followed
     min_covered_paper: float = 0.4        # ... and this share of it paper-white
     split_depth: float = 0.08             # a dent this deep (of the region's size) may part two
-    split_defects: int = 3                # ... cards: the deepest few are tried in pairs
-    split_area: float = 1.5               # only regions this many times the smallest card
-    split_fill: float = 0.7               # ... filling this share of their hull
+    split_defects: int = 2                # ... cards: the deepest few are tried in pairs
+    split_area: float = 2.5               # only regions this many times the smallest card
+    split_fill: float = 0.8               # ... filling this share of their hull
 
 
 def whiteness(image: np.ndarray) -> np.ndarray:
