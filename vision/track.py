@@ -7,7 +7,8 @@ pass over piles. The tracker only speaks when a zone has settled:
   new card has been the zone's top card, unoccluded and still, for `stable_frames`
   frames, or at once on the first frame after the hand that laid it has gone, when it is
   new where it lies and all that changed in the zone (`_quick`). A hand passing over the
-  pile hides the top card and shows it again: no play.
+  pile hides the top card and shows it again: no play (judged from where that card was
+  last confirmed: a hand resting on the pile, found as an outline not read, is no card).
   A top card lifted and put back is no play either: the card beneath it was the pile's
   previous top, and the lifted card coming back is the same card. The same code seen on
   top again counts as a new card only after the zone was covered in between and the
