@@ -280,6 +280,31 @@ def test_a_card_laid_beside_counts_when_the_top_settled_while_its_hand_still_hid
     assert [(e.card, e.t_ns) for e in events] == [("red:3", 4), ("blue:7", 8)]
 
 
+def test_a_second_copy_laid_beside_the_first_counts():
+    # a Flip 7 line: a 3 and a 7 lie there; the dealer lays another 3 beside them
+    three, seven = card("3", x=260, y=170), card("7", x=362, y=172, angle=4)
+    readings = [frame(three, best(seven), hand=(212, 250, 320, 384))] * 2 \
+        + [frame(three, best(seven), card("3", x=262, y=312, angle=-5))] * 4
+    assert [e.card for e in run(readings, primed=frame(three, best(seven)))] == ["3"]
+
+
+def test_a_card_of_the_pile_with_the_top_card_s_code_found_only_now_is_no_play():
+    # a card under the top, of the same code, lay there unfound when the pile last
+    # settled (with something unexplained in the zone); found now, it is no second copy
+    top, under = card("R5", x=330, y=240), card("R5", x=270, y=290, angle=40)
+    readings = [frame(hand=HAND, hidden=[top, under])] * 2 + [frame(top, hidden=[under])] * 4 \
+        + [frame(top, under)] * 5
+    assert run(readings, primed=frame(top)) == []
+
+
+def test_a_card_of_a_row_lifted_and_held_beside_its_place_is_no_play():
+    three, seven = card("3", x=260, y=170), card("7", x=362, y=172, angle=4)
+    held = card("7", x=362, y=314, angle=10)
+    readings = [frame(best(three), hand=(330, 100, 448, 240), hidden=[seven])] * 2 \
+        + [frame(best(three), held, hand=(340, 250, 448, 384))] * 5 + [frame(best(three), seven)] * 4
+    assert run(readings, primed=frame(best(three), seven)) == []
+
+
 def test_another_card_of_a_row_read_best_after_a_hand_is_no_play():
     row = (POINT, BID_A, BID_B, BID_C)
     readings = []
@@ -298,6 +323,8 @@ ROW_SCENES = {
     "B not found": frame(POINT, best(BID_A), hidden=[BID_B]),
     "A misread": frame(POINT, card("red:8", x=362, y=172, angle=4), BID_B),    # read, but not best
     "B nudged": frame(POINT, BID_A, card("blue:7", x=270, y=305, angle=3)),
+    "B held": frame(POINT, best(BID_A), card("blue:7", x=360, y=314, angle=10),        # lifted, held
+                    hand=(330, 250, 448, 384)),                                          # beside its place
 }
 
 

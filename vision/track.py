@@ -263,7 +263,7 @@ def _step_pile(zone: Zone, s: PileState, cards, clear: bool, reading: FrameReadi
     if not known:  # only something unreadable shows (a hand's outline, a tilted card): the top is hidden
         s = dataclasses.replace(s, covered_since_top=True)
     card = max(known, key=lambda c: c.confidence) if known else max(cards, key=lambda c: c.confidence)
-    s, beside = _beside(zone, s, [c for c in known if c is not card], reading, t_ns, settings)
+    s, beside = _beside(zone, s, [c for c in known if c is not card], known, reading, t_ns, settings)
     pose = _pose(card)
     if card.label == s.candidate and _pose_gap(pose, s.candidate_pose) <= settings.still_share:
         s = dataclasses.replace(s, candidate_pose=pose, count=s.count + 1)
@@ -319,25 +319,34 @@ def _accounted_for(accounted, label: str, pose, settings: TrackSettings) -> bool
     return any(code == label and _pose_gap(pose, where) <= settings.moved_share for code, where in accounted)
 
 
-def _beside(zone: Zone, s: PileState, others: list[SeenCard], reading: FrameReading, t_ns: int,
-            settings: TrackSettings) -> tuple[PileState, tuple[Observation, ...]]:
-    """The cards read beside the top: one of a code not seen in the zone since it was
-    last bare counts once it has lain still for `stable_frames` and at least `new_share`
-    of it lies where the table was bare when the pile last settled (so a card of the pile
-    read only now, or misread where it lies, never counts; a hand over its place then
-    does not make it old there: `PileState.beneath`); the others wait."""
-    seen = set(s.history) | {code for code, _ in s.accounted} | {s.lifted}
+def _beside(zone: Zone, s: PileState, others: list[SeenCard], known: list[SeenCard], reading: FrameReading,
+            t_ns: int, settings: TrackSettings) -> tuple[PileState, tuple[Observation, ...]]:
+    """The cards read beside the top (`others`; `known`: every card read in the zone): one
+    counts once it has lain still for `stable_frames` and at least `new_share` of it lies
+    where the table was bare when the pile last settled (so a card of the pile read only
+    now, or misread where it lies, never counts; a hand over its place then does not make
+    it old there: `PileState.beneath`). A code already seen in the zone since it was last
+    bare counts again only as a second copy: clearly away from every card of that code the
+    zone accounts for, each of which still lies in view where it was (a Flip 7 line's
+    duplicate; not a card lifted and held beside its place), and new against the whole
+    mask of the last settling too (not a card of the pile found only now). The others
+    wait."""
+    history = set(s.history) | {s.lifted}
     pending, events, accounted = [], [], s.accounted
     for c in others:
-        if c.label in seen:
-            continue
         pose = _pose(c)
+        copies = [where for code, where in accounted if code == c.label]
+        if c.label == s.lifted or (c.label in history and not copies) or \
+                any(_pose_gap(pose, where) <= settings.moved_share for where in copies) or \
+                not all(any(k.label == c.label and k is not c and _pose_gap(_pose(k), where) <= settings.moved_share
+                            for k in known) for where in copies):
+            continue
         count = 1 + next((n for code, where, n in s.pending
                           if code == c.label and _pose_gap(pose, where) <= settings.still_share), 0)
-        if count >= settings.stable_frames and _new_there(zone, c, reading, s.beneath, settings):
+        if count >= settings.stable_frames and _new_there(zone, c, reading, s.beneath, settings) \
+                and (not copies or _new_there(zone, c, reading, s.settled, settings)):
             events.append(CardSeen(zone.name, c.label, t_ns))
             accounted = _account(accounted, c.label, pose)
-            seen.add(c.label)
         else:
             pending.append((c.label, pose, count))
     return dataclasses.replace(s, pending=tuple(pending), accounted=accounted), tuple(events)
@@ -352,7 +361,7 @@ def _account(accounted, label: str, pose) -> tuple[tuple[str, tuple[float, ...]]
         other = np.asarray(where, np.float32).reshape(4, 2)
         area = abs(float(cv2.contourArea(other)))
         overlap, _ = cv2.intersectConvexConvex(quad, other)
-        if overlap < 0.5 * area and code != label:
+        if overlap < 0.5 * area:
             kept.append((code, where))
     return tuple(kept[-15:]) + ((label, tuple(pose)),)
 
