@@ -184,16 +184,16 @@ def find_glyph(ink: np.ndarray) -> tuple[np.ndarray, float] | None:
     h, w = ink.shape
     binary = (ink > GLYPH_LEVEL * max(float(ink.max()), 20.0)).astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    inside = [(x + y, i) for i, (x, y, bw, bh, area) in enumerate(stats[1:count], start=1)
+    blobs = [row for row in stats[1:count].tolist() if row[4] >= 4]   # plain ints: quicker
+    inside = [(x + y, i) for i, (x, y, bw, bh, area) in enumerate(blobs)
               if x > 0 and y > 0 and x + bw < w and y + bh < h and 0.2 * h <= bh <= 0.8 * h and area >= 6]
     if not inside:
         return None
     first = min(inside)[1]
-    x, y, bw, bh, _ = stats[first]
+    x, y, bw, bh, _ = blobs[first]
     x2, y2 = x + bw, y + bh
-    for i in range(1, count):
-        xi, yi, wi, hi, area = stats[i]
-        if i != first and area >= 4 and xi > 0 and yi > 0 and abs(yi - y) <= 0.25 * bh \
+    for i, (xi, yi, wi, hi, _) in enumerate(blobs):
+        if i != first and xi > 0 and yi > 0 and abs(yi - y) <= 0.25 * bh \
                 and abs(hi - bh) <= 0.3 * bh and x - 0.5 * bh < xi + wi and xi < x2 + 0.5 * bh:
             x, y, x2, y2 = min(x, xi), min(y, yi), max(x2, xi + wi), max(y2, yi + hi)
     crop = ink[max(0, y - 1):y2 + 1, max(0, x - 1):x2 + 1]
