@@ -138,10 +138,10 @@ class LiveTeacher:
                 with self._lock:
                     done = all(self._state.faces[lb].shots >= ENOUGH for lb in labels)
                 if done:
+                    self.train()   # training before collecting ends: `wait` never sees neither
                     with self._lock:
                         self._state.collecting = ()
                         self._state.seen = "enough of " + ", ".join(labels) + ": training"
-                    self.train()
                     return
             self._stop.wait(POLL_S)
 
