@@ -47,7 +47,8 @@ DOUBT = 0.4
 # 2 photos a rank, 3 draws, train_ cards through the finder, right / wrong / unknown):
 # without the index 68.9 / 3.9 / 27.1 %; fitted together 70.7 / 4.1 / 25.2 (a fixed
 # corner patch, not the glyph); added, shares 1/3: 83.3 / 1.8 / 14.9, 1/2: 87.0 / 1.3 / 11.7,
-# 2/3: 87.6 / 1.6 / 10.9; the index alone 76.8 / 1.0 / 22.2.
+# 2/3: 87.6 / 1.6 / 10.9; the index alone 76.8 / 1.0 / 22.2 (the glyph's ink as a Lab
+# distance; with the darkest channel's, as now, 1/2: 87.5 / 1.3 / 11.2; doubt 0.5).
 INDEX_SHARE = 0.5
 INDEX_TRUST = 0.3
 VIEW_WIDTHS = (70, 150)  # pixels: the card's width in a training view (its index glyph is
