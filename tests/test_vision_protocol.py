@@ -18,6 +18,7 @@ from vision.colour import printed_without_white, symbol_groups
 from vision.render.sessions import SESSIONS
 from vision.render.table import photo_patches, photo_texture
 from vision.render.uno_deck import CLOTHS, Face, cloth_photo, deck, phone_photo
+from vision.teach import the_card
 from vision.warp import warp_card
 
 FACES = [f for f in deck(symbols=4, wilds=False) if f.symbol in ("2", "3") and f.colour != "blue"]  # 6 faces
@@ -80,3 +81,17 @@ def test_a_deck_with_white_photographed_under_many_lights_is_not_taken_for_one_p
         shot, corners = phone_photo(face.image(), photo_texture(i), SESSIONS[i % len(SESSIONS)], rng, (400, 300))
         samples.append((face.colour, face_features(warp_card(shot, corners, WORK_SIZE)).ink_colour))
     assert not printed_without_white(samples)
+
+
+def test_a_teaching_photo_outlined_as_two_halves_teaches_the_whole_card():
+    """The finder can outline a face with a tilted white oval as two halves along the
+    oval's edge: teaching takes both together; two things apart are not joined (the
+    largest is the card)."""
+    top = np.float32([[100, 100], [300, 110], [290, 240], [95, 235]])
+    bottom = np.float32([[95, 245], [290, 250], [280, 390], [90, 380]])
+    whole = the_card([top, bottom])
+    assert np.allclose(whole, [[100, 100], [300, 110], [280, 390], [90, 380]], atol=3)
+    far = bottom + np.float32([400, 0])
+    far[1:3, 0] += 40   # the larger
+    assert np.array_equal(the_card([top, far]), far)
+    assert np.array_equal(the_card([far * 0.2, top]), top)

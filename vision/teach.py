@@ -263,7 +263,7 @@ def card_face_and_corners(image: np.ndarray, aspect: float = CARD_ASPECT,
     settings = DetectSettings(aspect=aspect, second_look=True)  # a teaching photo holds a card
     found = [c for c in find_cards(small, table, settings) if _has_detail(small, c.corners)]
     if found:
-        corners = found[0].corners / scale
+        corners = the_card([c.corners for c in found]) / scale
         return warp_card(image, corners, CANONICAL_SIZE), corners
     long, short = max(w, h), min(w, h)
     if abs(long / short - aspect) < 0.04 * aspect:
@@ -271,6 +271,29 @@ def card_face_and_corners(image: np.ndarray, aspect: float = CARD_ASPECT,
         return warp_card(image, corners, CANONICAL_SIZE), corners
     raise TeachError(f"{source}: no card found (lay the card flat on a plain table, whole, "
                      "or crop the picture to the card)")
+
+
+def the_card(outlines: list[np.ndarray]) -> np.ndarray:
+    """Of the outlines found in a teaching photo (which holds one card), the card's: the
+    largest; or, where the two largest are halves of one card (a face printed with a
+    tilted white oval on a colour field can be outlined as two halves along the oval's
+    edge), the four corners of both together. Measured on protocol 2's phone photos
+    (bench/protocols.py): 19 of 151 teaching crops were a half or another thing."""
+    by_area = sorted(outlines, key=lambda c: -abs(cv2.contourArea(np.float32(c))))
+    largest = np.float32(by_area[0])
+    if len(by_area) < 2:
+        return largest
+    a, b = (abs(cv2.contourArea(np.float32(c))) for c in by_area[:2])
+    hull = cv2.convexHull(np.concatenate([largest, np.float32(by_area[1])]).reshape(-1, 1, 2))
+    area = abs(cv2.contourArea(hull))
+    if not (b >= 0.4 * a and area <= 1.4 * (a + b)):   # not two halves side by side
+        return largest
+    perimeter = cv2.arcLength(hull, True)
+    for share in (0.02, 0.04, 0.06, 0.08):
+        quad = cv2.approxPolyDP(hull, share * perimeter, True)
+        if len(quad) == 4:
+            return order_corners(quad.reshape(4, 2).astype(np.float32))
+    return order_corners(cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32))
 
 
 def _has_detail(image: np.ndarray, corners: np.ndarray) -> bool:
