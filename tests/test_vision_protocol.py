@@ -25,11 +25,11 @@ FACES = [f for f in deck(symbols=4, wilds=False) if f.symbol in ("2", "3") and f
 WARM_LAMP = 1
 
 
-def photos(folder, session: int, seed: int) -> dict[str, Face]:
+def photos(folder, session: int, seed: int, faces=FACES) -> dict[str, Face]:
     rng = np.random.default_rng(seed)
     folder.mkdir()
     out = {}
-    for i, face in enumerate(FACES):
+    for i, face in enumerate(faces):
         picture, _ = cloth_photo(face.image(), CLOTHS["grey cloth"], SESSIONS[session], rng, (480, 360))
         path = folder / f"IMG_{i:03d}.jpg"
         cv2.imwrite(str(path), picture)
@@ -37,10 +37,9 @@ def photos(folder, session: int, seed: int) -> dict[str, Face]:
     return out
 
 
-@pytest.fixture(scope="module")
-def taught(tmp_path_factory):
-    root = tmp_path_factory.mktemp("protocol")
-    shots = photos(root / "teach", 0, seed=3)
+def teach(root, faces) -> str:
+    """`deckhand teach` from one daylight photo of each face; the profile's path."""
+    shots = photos(root / "teach", 0, seed=3, faces=faces)
     with open(root / "teach" / "labels.csv", "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["file", "label", "colour"])
@@ -48,20 +47,42 @@ def taught(tmp_path_factory):
             out.writerow([path.rsplit("/", 1)[1], face.label, face.colour])
     assert deckhand(["teach", "--images", str(root / "teach"), "--labels", str(root / "teach" / "labels.csv"),
                      "--out", str(root / "deck.npz")]) == 0
+    return str(root / "deck.npz")
+
+
+def read(profile: str, images, capsys) -> dict[str, str]:
+    """`deckhand recognize`: the label of the one card of each picture."""
+    capsys.readouterr()
+    assert deckhand(["recognize", "--profile", profile, *images]) == 0
+    said = {}
+    for line in capsys.readouterr().out.splitlines():
+        row = json.loads(line)
+        assert len(row["cards"]) == 1, row
+        said[row["image"]] = row["cards"][0]["label"]
+    return said
+
+
+@pytest.fixture(scope="module")
+def taught(tmp_path_factory):
+    root = tmp_path_factory.mktemp("protocol")
+    teach(root, FACES)
     return root
 
 
 def test_six_faces_taught_in_daylight_are_read_under_a_warm_lamp(taught, capsys):
-    read = photos(taught / "warm", WARM_LAMP, seed=11)
-    capsys.readouterr()
-    assert deckhand(["recognize", "--profile", str(taught / "deck.npz"), *read]) == 0
-    said = {}
-    for line in capsys.readouterr().out.splitlines():
-        row = json.loads(line)
-        cards = row["cards"]
-        assert len(cards) == 1, row
-        said[row["image"]] = cards[0]["label"]
-    assert said == {path: face.label for path, face in read.items()}
+    shots = photos(taught / "warm", WARM_LAMP, seed=11)
+    assert read(str(taught / "deck.npz"), shots, capsys) == {path: face.label for path, face in shots.items()}
+
+
+def test_a_symbol_in_a_colour_never_taught_is_unknown_not_another_colour(tmp_path, capsys):
+    """Yellow 2 left out of teaching (its photo was skipped, say): a yellow 2 photographed
+    as the others were is not read as the red or green 2 (before, it was: the colour only
+    ranked the taught colours of the symbol)."""
+    profile = teach(tmp_path, [f for f in FACES if f.label != "Yellow 2"])
+    shots = photos(tmp_path / "read", 0, seed=11)
+    said = read(profile, shots, capsys)
+    for path, face in shots.items():
+        assert said[path] == ("unknown" if face.label == "Yellow 2" else face.label), (face.label, said[path])
 
 
 def test_the_same_symbol_in_other_colours_is_one_symbol():

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.cnn import CnnReader
-from vision.colour import InkColour, ink_colour, likelihoods, symbol_groups
+from vision.colour import InkColour, ink_colour, likelihoods, symbol_groups, with_prototype
 from vision.reader import hog_pair, index_features, index_regions
 from vision.warp import warp_card
 
@@ -377,9 +377,14 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
         best = np.zeros(len(groups))
         np.maximum.at(best, groups, fit)
         total = np.bincount(groups, weights=fit, minlength=len(groups))
+        # a symbol whose taught colours all fit worse than another colour of the deck is
+        # likely that symbol in a colour not taught: that share is nobody's (unknown)
+        named = with_prototype(profile.colours, tuple(profile.inks))
+        other = float(fit[named].max()) if named.any() else 0.0
+        untaught = float((pooled * np.maximum(other - best, 0.0)).sum())
         per_label = per_label * fit * best[groups] / total[groups]
         # "no card" and the doubt take the best colour fit: colour alone never makes a card
-        none, doubt = none * fit.max(), doubt * fit.max()
+        none, doubt = none * fit.max(), doubt * fit.max() + untaught
     else:   # no colour to tell a symbol's labels apart: each gets an equal share
         per_label = per_label / np.bincount(groups, minlength=len(groups))[groups]
     norm = float(per_label.sum()) + none + doubt

@@ -182,6 +182,14 @@ def likelihoods(seen: InkColour, inks: dict[str, tuple[float | None, float | Non
     return out
 
 
+@lru_cache(maxsize=64)
+def with_prototype(colours: tuple[str, ...], prototypes: tuple[str, ...]) -> np.ndarray:
+    """Which of the colour names (one per label) have an ink prototype among `prototypes`."""
+    out = np.array([bool(c) and canonical(c) in prototypes for c in colours], bool)
+    out.flags.writeable = False
+    return out
+
+
 # A deck printed with no white: its faces' colour fields
 FIELD_CHROMA = (10.0, 25.0)   # Lab chroma of a field from not coloured to fully coloured
 FIELD_SPREAD = 30.0           # Lab chroma between colour names' "papers" that says no paper
