@@ -227,11 +227,12 @@ class TaughtDecks:
         try:
             fitted = fit_to_game(load_profile(source), game)
         except ProfileError as exc:
-            said = message("deck_unreadable", why=str(exc))
+            said = message("deck_unreadable", why=exc.why.message())
         except DeckError as exc:
             said = exc.said
         except Exception as exc:  # a damaged file must never stop the camera
-            said = message("deck_unreadable", why=f"{type(exc).__name__}: {exc}")
+            log.warning("camera: the taught deck %s cannot be loaded: %s: %s", source, type(exc).__name__, exc)
+            said = message("deck_unreadable", why=message("profile.damaged"))
         else:
             return _Taught(fitted, source)
         from web.words import english

@@ -86,7 +86,7 @@ def test_a_damaged_or_old_deck_file_gives_the_printed_deck_and_says_why(tmp_path
     assert not damaged.taught and not damaged.available
     assert english(damaged.problem).startswith("The taught deck could not be read: ")
     assert "is not a Deckhand deck profile" in english(damaged.problem)
-    assert english(old.problem).endswith("was made by another version of Deckhand; teach the deck again. "
+    assert english(old.problem).endswith("was made by another version of Deckhand: teach the deck again. "
                                          "The camera reads the printed deck.")
     lines = [r.getMessage() for r in caplog.records]
     assert any("taught-flip7.npz is not read for flip7" in line for line in lines)
@@ -126,7 +126,7 @@ def test_a_named_profile_is_read_for_the_games_it_fits_and_refused_for_others(tm
         "The taught deck “named” does not fit Flip 7: Red 7 and Blue 2 are not Flip 7 cards."
     assert decks.profile("flip7") == ("printed", "flip7")
     missing = TaughtDecks(tmp_path / "store", named=str(tmp_path / "gone.npz"), printed=Printed()).in_use("solo")
-    assert english(missing.problem).startswith("The taught deck could not be read: no profile file at")
+    assert english(missing.problem).startswith("The taught deck could not be read: there is no profile file ")
 
 
 def test_the_end_of_training_puts_the_deck_to_use_for_the_game_it_fits(tmp_path):

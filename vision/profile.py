@@ -27,6 +27,7 @@ import numpy as np
 from vision.classify import TEMPLATE_SIZE, WORK_SIZE, FaceFeatures, face_features
 from vision.reader import LinearReader
 from vision.warp import CARD_ASPECT, warp_card
+from vision.why import Why, WhyError, why
 
 GAMES = ("hitthedeck", "solo", "flip7", "raj")
 SAME_SYMBOL = 0.985     # template correlation above which two labels share a symbol
@@ -40,8 +41,9 @@ VIEWS = 8                # camera-like views of each card kept as extra template
 WEIGHT_POWER = 1.0       # see build_profile; taught decks use vision.teach.TAUGHT_WEIGHT_POWER
 
 
-class ProfileError(ValueError):
-    """A profile that cannot be loaded or built; the message says why in words."""
+class ProfileError(WhyError):
+    """A profile that cannot be loaded or built: `.why` says why as a code and params
+    ("profile.*", put into words by web.messages); str() says it in English."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,7 +77,8 @@ class DeckProfile:
         try:
             return self.labels.index(label)
         except ValueError:
-            raise ProfileError(f"{label!r} is not a card of profile {self.name!r}") from None
+            raise ProfileError(why("profile.no_label", "{label!r} is not a card of profile {name!r}",
+                                   label=label, name=self.name)) from None
 
     def templates_of(self, label: str) -> np.ndarray:
         i = self.index(label)
@@ -102,7 +105,7 @@ def build_profile(name: str, samples: Iterable[Sample], aspect: float = CARD_ASP
     for sample in samples:
         by_label.setdefault(sample.label, []).append(sample)
     if not by_label:
-        raise ProfileError("no samples: a profile needs at least one picture per card")
+        raise ProfileError(why("profile.no_samples", "no samples: a profile needs at least one picture per card"))
     labels = tuple(by_label)
     colours = []
     templates, starts, protos = [], [], []
@@ -110,7 +113,8 @@ def build_profile(name: str, samples: Iterable[Sample], aspect: float = CARD_ASP
         group = by_label[label]
         names = {s.colour for s in group if s.colour}
         if len(names) > 1:
-            raise ProfileError(f"{label!r} is given two colours: {', '.join(sorted(names))}")
+            raise ProfileError(Why("profile.two_colours", {"label": label, "colours": sorted(names)},
+                                   f"{label!r} is given two colours: {', '.join(sorted(names))}"))
         colours.append(names.pop() if names else "")
         starts.append(len(templates))
         templates.extend(s.features.symbol[0] for s in group)
@@ -312,7 +316,8 @@ def builtin_profile(game: str, style: str = "deckhand", cache: bool = True) -> D
     """The profile of Deckhand's own printed deck for `game`, rendered on first use and
     cached under ~/.cache/deckhand/profiles (keyed by the renderer's source)."""
     if game not in GAMES:
-        raise ProfileError(f"no built-in profile {game!r}; built-in decks: {', '.join(GAMES)}")
+        raise ProfileError(Why("profile.no_builtin", {"name": game, "names": list(GAMES)},
+                               f"no built-in profile {game!r}; built-in decks: {', '.join(GAMES)}"))
     name = game if style == "deckhand" else f"{game}/{style}"
     path = cache_dir() / f"{game}-{style}-{_renderer_fingerprint(style)}.npz"
     if cache and path.exists():
@@ -372,11 +377,13 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
             learned = {k: data[k] for k in ("reader_classes", "reader_mean", "reader_weights",
                                             "reader_bias") if k in data}
     except FileNotFoundError:
-        raise ProfileError(f"no profile file at {path}") from None
+        raise ProfileError(why("profile.missing", "no profile file at {path}", path=str(path))) from None
     except (OSError, ValueError, KeyError) as exc:
-        raise ProfileError(f"{path} is not a Deckhand deck profile ({exc})") from None
+        raise ProfileError(why("profile.not_profile", "{path} is not a Deckhand deck profile ({error})",
+                               path=str(path), error=str(exc))) from None
     if meta.get("format") not in READABLE_FORMATS or tuple(meta.get("template_size", ())) != TEMPLATE_SIZE:
-        raise ProfileError(f"{path} was made by another version of Deckhand; teach the deck again")
+        raise ProfileError(why("profile.old", "{path} was made by another version of Deckhand; teach the deck again",
+                               path=str(path)))
     reader = None
     if len(learned) == 4:
         reader = LinearReader(learned["reader_classes"].astype(np.int64),

@@ -35,6 +35,7 @@ from vision.learn import Example, train_reader
 from vision.detect import DetectSettings, EmptyTable, find_cards
 from vision.profile import DeckProfile, camera_views, measure_frame_insets, profile_from_faces
 from vision.warp import CANONICAL_SIZE, CARD_ASPECT, order_corners, warp_card
+from vision.why import Why, WhyError, why
 
 MIN_FACE_DETAIL = 10.0  # grey levels (sd) a printed face shows at least; a cloth's square less
 DETECT_WIDTH = 800   # photos are searched for their card at this width at most
@@ -56,8 +57,10 @@ TAUGHT_MIN_CONFIDENCE = 0.35
 LEARNED_MIN_CONFIDENCE = 0.5
 
 
-class TeachError(ValueError):
-    """A picture or label that cannot be taught; the message says which and why."""
+class TeachError(WhyError):
+    """A picture or label that cannot be taught: `.why` says why as a code and params
+    ("teach.*", put into words by web.messages), `.source` which picture; str() is both
+    in English."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,40 +112,51 @@ class SelfCheck:
             order[b] = order.get(b, 0) + 1
         return tuple(sorted(order, key=lambda k: -order[k]))
 
-    def lines(self) -> list[str]:
+    def said(self) -> list[Why]:
+        """What the check found, as codes and params ("teach.check_*" and the rest, put into
+        words by web.messages): the summary first, then the details."""
         total = max(self.views, 1)
         if self.held_out:
-            out = [f"self-check: {self.right} of {total} held-out views read right (pictures of the"
-                   " cards kept out of training, and harsh views of them; none used in teaching)"]
+            out = [why("teach.check_held_out", "self-check: {right} of {total} held-out views read right (pictures of"
+                       " the cards kept out of training, and harsh views of them; none used in teaching)",
+                       right=self.right, total=total)]
         else:
-            out = [f"self-check: {self.right} of {total} fresh views read right (harsh simulated views"
-                   " of a simulated second photo of each card, none used in teaching)"]
+            out = [why("teach.check_fresh", "self-check: {right} of {total} fresh views read right (harsh simulated"
+                       " views of a simulated second photo of each card, none used in teaching)",
+                       right=self.right, total=total)]
         for a, b, n in self.confused:
-            out.append(f"  likely confused: {a} read as {b} ({n} of the views of {a})")
+            out.append(why("teach.confused", "likely confused: {label} read as {other} ({count} of the views of {label})",
+                           label=a, other=b, count=n))
         for a, n in self.unsure:
-            out.append(f"  unsure about {a} ({n} views not read)")
+            out.append(why("teach.unsure", "unsure about {label} ({count} views not read)", label=a, count=n))
         for a, b in self.similar:
-            out.append(f"  {a} and {b} differ only by a close colour")
+            out.append(why("teach.similar", "{label} and {other} differ only by a close colour", label=a, other=b))
         if self.needs_more:
-            out.append("  show these cards again, in other light or positions: "
-                       + ", ".join(self.needs_more[:12]))
+            again = list(self.needs_more[:12])
+            out.append(Why("teach.show_again", {"names": again},
+                           "show these cards again, in other light or positions: " + ", ".join(again)))
         else:
-            out.append("  no likely confusions")
+            out.append(why("teach.no_confusions", "no likely confusions"))
         return out
+
+    def lines(self) -> list[str]:
+        """`said` in English, the details indented (logs, benches)."""
+        said = self.said()
+        return [str(said[0])] + ["  " + str(w) for w in said[1:]]
 
 
 @dataclass(frozen=True, eq=False)
 class Taught:
     profile: DeckProfile
     check: SelfCheck
-    skipped: tuple[tuple[str, str], ...] = ()   # (photo, why) of photos taught nothing
+    skipped: tuple[tuple[str, Why], ...] = ()   # (photo, why) of photos taught nothing
 
 
 # --- live teaching --------------------------------------------------------------------
 
 def start_session(name: str, aspect: float = CARD_ASPECT) -> TeachingSession:
     if not name.strip():
-        raise TeachError("a taught deck needs a name")
+        raise TeachError(why("teach.no_name", "a taught deck needs a name"))
     return TeachingSession(name.strip(), aspect)
 
 
@@ -152,9 +166,10 @@ def add_face(session: TeachingSession, face: np.ndarray, label: str, colour: str
     around it, the card blanked out, as an example of what is no card)."""
     label, colour = label.strip(), colour.strip().lower()
     if not label:
-        raise TeachError(f"{source or 'a picture'}: the label is empty")
+        raise TeachError(why("teach.empty_label", "the label is empty"), source or "a picture")
     if label == UNKNOWN:
-        raise TeachError(f"{source or 'a picture'}: {UNKNOWN!r} cannot be a card's label")
+        raise TeachError(why("teach.reserved_label", "{label!r} cannot be a card's label", label=UNKNOWN),
+                         source or "a picture")
     upright = cv2.resize(face, CANONICAL_SIZE, interpolation=cv2.INTER_AREA)
     shot = Shot(label, colour, upright, source, background)
     return dataclasses.replace(session, shots=session.shots + (shot,))
@@ -185,7 +200,7 @@ def finish(session: TeachingSession, check_views: int = 4,
            progress: Callable[[float], None] | None = None) -> Taught:
     """The profile of the shots so far, and its self-check."""
     if not session.shots:
-        raise TeachError("nothing taught yet: show the camera one card at a time")
+        raise TeachError(why("teach.nothing_yet", "nothing taught yet: show the camera one card at a time"))
     faces = [(s.label, s.colour, s.face) for s in session.shots]
     # The templates are only the fallback reader's now (the learned one reads): few views.
     profile = profile_from_faces(session.name, faces, session.aspect, views=TEMPLATE_VIEWS, harsh=True,
@@ -251,7 +266,7 @@ def card_face_and_corners(image: np.ndarray, aspect: float = CARD_ASPECT,
                           source: str = "picture") -> tuple[np.ndarray, np.ndarray]:
     """`card_face` and the card's corners in the picture."""
     if image is None or image.ndim != 3 or image.shape[2] != 3:
-        raise TeachError(f"{source}: not a colour picture")
+        raise TeachError(why("teach.not_colour", "not a colour picture"), source)
     h, w = image.shape[:2]
     scale = min(1.0, DETECT_WIDTH / max(w, h))
     small = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) \
@@ -269,8 +284,8 @@ def card_face_and_corners(image: np.ndarray, aspect: float = CARD_ASPECT,
     if abs(long / short - aspect) < 0.04 * aspect:
         corners = order_corners(np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
         return warp_card(image, corners, CANONICAL_SIZE), corners
-    raise TeachError(f"{source}: no card found (lay the card flat on a plain table, whole, "
-                     "or crop the picture to the card)")
+    raise TeachError(why("teach.no_card", "no card found (lay the card flat on a plain table, whole, "
+                         "or crop the picture to the card)"), source)
 
 
 def the_card(outlines: list[np.ndarray]) -> np.ndarray:
@@ -310,56 +325,66 @@ def read_labels(labels_csv: str | Path) -> list[tuple[str, str, str]]:
     path = Path(labels_csv)
     try:
         text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise TeachError(why("teach.labels_missing", "there is no labels file {path}", path=str(path))) from None
     except OSError as exc:
-        raise TeachError(f"cannot read the labels file {path}: {exc.strerror or exc}") from None
+        raise TeachError(why("teach.labels_unreadable", "cannot read the labels file {path}: {error}",
+                             path=str(path), error=exc.strerror or str(exc))) from None
+    except UnicodeDecodeError:
+        raise TeachError(why("teach.labels_not_text", "{path} is not a text (CSV) file",
+                             path=str(path))) from None
     reader = csv.DictReader(text.splitlines())
     fields = [f.strip().lower() for f in (reader.fieldnames or [])]
     if "file" not in fields or "label" not in fields:
-        raise TeachError(f"{path}: the first line must name the columns file,label (and optionally colour)")
+        raise TeachError(why("teach.labels_no_header", "{path}: the first line must name the columns "
+                             "file,label (and optionally colour)", path=str(path)))
     rows = []
     for number, row in enumerate(reader, start=2):
         row = {(k or "").strip().lower(): (v or "").strip() for k, v in row.items()}
         if not any(row.values()):
             continue
         if not row.get("file"):
-            raise TeachError(f"{path} line {number}: no file named")
+            raise TeachError(why("teach.labels_no_file", "{path} line {line}: no file named",
+                                 path=str(path), line=number))
         if not row.get("label"):
-            raise TeachError(f"{path} line {number}: {row['file']} has no label")
+            raise TeachError(why("teach.labels_no_label", "{path} line {line}: {file} has no label",
+                                 path=str(path), line=number, file=row["file"]))
         rows.append((row["file"], row["label"], row.get("colour", "")))
     if not rows:
-        raise TeachError(f"{path}: no pictures listed")
+        raise TeachError(why("teach.labels_empty", "{path}: no pictures listed", path=str(path)))
     return rows
 
 
 def teach_folder(images: str | Path, labels_csv: str | Path, name: str | None = None,
-                 aspect: float = CARD_ASPECT, on_photo: Callable[[str, str | None], None] | None = None,
+                 aspect: float = CARD_ASPECT, on_photo: Callable[[str, Why | None], None] | None = None,
                  progress: Callable[[float], None] | None = None) -> Taught:
     """Teach a deck from a folder of labelled photos (one per card at least). A photo
     that cannot be taught (missing, unreadable, no card found) is skipped, never the end
     of the run: `Taught.skipped` names each with the reason, and `on_photo(file, why)`
     hears of every photo as it is read (why None: taught). Only when no photo at all can
-    be taught is it an error, which names them all."""
+    be taught is it an error, which names them all (params "files")."""
     folder = Path(images)
     if not folder.is_dir():
-        raise TeachError(f"{folder} is not a folder of pictures")
+        raise TeachError(why("teach.not_folder", "{path} is not a folder of pictures", path=str(folder)))
     session = start_session(name or folder.name, aspect)
-    skipped: list[tuple[str, str]] = []
+    skipped: list[tuple[str, Why]] = []
     for file, label, colour in read_labels(labels_csv):
-        why = None
+        reason = None
         image = cv2.imread(str(folder / file), cv2.IMREAD_COLOR)
         if image is None:
-            why = "missing, or not a picture OpenCV can read"
+            reason = why("picture.unreadable", "missing, or not a picture OpenCV can read")
         else:
             try:
                 session = add_frame(session, image, label, colour, source=file)
             except TeachError as exc:
-                why = str(exc).removeprefix(f"{file}: ")
-        if why is not None:
-            skipped.append((file, why))
+                reason = exc.why
+        if reason is not None:
+            skipped.append((file, reason))
         if on_photo is not None:
-            on_photo(file, why)
+            on_photo(file, reason)
     if not session.shots:
-        raise TeachError("no photo could be taught: " + "; ".join(f"{f}: {why}" for f, why in skipped))
+        raise TeachError(Why("teach.none_taught", {"files": [f for f, _ in skipped]},
+                             "no photo could be taught: " + "; ".join(f"{f}: {r}" for f, r in skipped)))
     taught = finish(session, progress=progress)
     return dataclasses.replace(taught, skipped=tuple(skipped))
 

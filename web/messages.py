@@ -108,6 +108,58 @@ SHARED: dict[str, Entry] = {
     "deck_not_saved": N_("The taught deck could not be saved ({why})."),
     "demand_number": N_("a {number}"),
     "demand_colour": N_("a {colour_f} card"),
+    # why a picture cannot be taught or a deck profile read (vision.teach, vision.profile):
+    # said after a file's name or inside another sentence, so they start small
+    "picture.unreadable": N_("missing, or not a picture Deckhand can read"),
+    "teach.no_name": N_("a taught deck needs a name"),
+    "teach.empty_label": N_("the label is empty"),
+    "teach.reserved_label": N_("“{label}” cannot be a card's label: it is what Deckhand says of a card it cannot read"),
+    "teach.not_colour": N_("not a colour picture"),
+    "teach.no_card": N_("no card found (lay the card flat on a plain table, whole, or crop the picture to the card)"),
+    "teach.nothing_yet": N_("nothing taught yet: show the camera one card at a time"),
+    "teach.labels_missing": N_("there is no labels file {path}"),
+    "teach.labels_unreadable": N_("the labels file {path} cannot be read"),
+    "teach.labels_not_text": N_("{path} is not a text (CSV) file"),
+    "teach.labels_no_header": N_("{path}: the first line must name the columns file,label (and optionally colour)"),
+    "teach.labels_no_file": N_("{path}, line {line}: no photo named"),
+    "teach.labels_no_label": N_("{path}, line {line}: {file} has no label"),
+    "teach.labels_empty": N_("{path} lists no photos"),
+    "teach.not_folder": N_("{path} is not a folder of photos"),
+    "teach.none_taught": N_("no photo could be taught"),
+    "profile.no_label": N_("“{label}” is not a card of the deck “{name}”"),
+    "profile.no_samples": N_("no pictures: a deck needs at least one picture of each card"),
+    "profile.two_colours": N_("“{label}” is given two colours: {colours}"),
+    "profile.no_builtin": N_("there is no built-in deck “{name}”; the built-in decks are {names}"),
+    "profile.missing": N_("there is no profile file {path}"),
+    "profile.not_profile": N_("{path} is not a Deckhand deck profile"),
+    "profile.old": N_("{path} was made by another version of Deckhand: teach the deck again"),
+    "profile.not_saved": N_("the profile could not be written to {path}"),
+    "profile.damaged": N_("the file is damaged"),
+    # `deckhand teach` (device.commands.teach)
+    "teach.skipped": N_("Skipped {file}: {why}."),
+    "teach.training": N_("Training the reader: {percent} %"),
+    "teach.taught": NP_("Taught {count} card of the deck “{name}”; the profile is written to {path}.",
+                        "Taught {count} cards of the deck “{name}”; the profile is written to {path}.", "count"),
+    "teach.check_held_out": N_("Self-check: {right} of {total} held-out views read right (pictures of the cards "
+                               "kept out of training, and harsh views of them; none used in teaching)."),
+    "teach.check_fresh": N_("Self-check: {right} of {total} fresh views read right (harsh simulated views of a "
+                            "simulated second photo of each card, none used in teaching)."),
+    "teach.confused": N_("Likely confused: {label} read as {other} ({count} of the views of {label})."),
+    "teach.unsure": NP_("Unsure about {label} ({count} view not read).", "Unsure about {label} ({count} views not read).",
+                        "count"),
+    "teach.similar": N_("{label} and {other} differ only by a close colour."),
+    "teach.show_again": N_("Show these cards again, in other light or positions: {names}."),
+    "teach.no_confusions": N_("No likely confusions."),
+    "teach.table_reads": N_("The table reads it for {games}: deckhand run --profile {path}"),
+    "teach.no_game": N_("Its labels are not the cards of one game, so `deckhand recognize` reads it but the table "
+                        "does not: to play with it, label each card as the screens name it (“Red 7”, “Freeze”)."),
+    "teach.bad_photos": NP_("{count} photo taught nothing (take it again, the card whole and flat):",
+                            "{count} photos taught nothing (take them again, the card whole and flat):", "count"),
+    "teach.photo_why": N_("{file}: {why}"),
+    # `deckhand recognize` (device.commands.recognize)
+    "recognize.no_profile": N_("there is no built-in deck or profile file “{name}”; the built-in decks are {names}"),
+    "recognize.empty_unreadable": N_("cannot read the picture of the empty table {path}"),
+    "recognize.not_empty_size": N_("not the size of the picture of the empty table"),
 }
 
 BY_GAME: dict[str, dict[str, Entry]] = {

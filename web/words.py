@@ -5,7 +5,7 @@ the sentence for a code (web.messages), fills in names, card names, colours and 
 (web.names) and translates it with the gettext catalog of the language
 (web/translations/<lang>/LC_MESSAGES/messages.mo, docs/translations.md). English is the
 msgid itself. A device's language is its `lang` cookie, else its browser's
-Accept-Language, else English.
+Accept-Language, else English; a command's (`deckhand teach`, ...) is the shell's locale.
 
 What does not live here: the sentences themselves (web.messages) and the names of cards,
 colours, actions and settings (web.names).
@@ -59,6 +59,24 @@ def choose_language(cookie: str | None, accept: Any) -> str:
         return cookie
     best = accept.best_match(LANGUAGES) if accept is not None else None
     return best or "en"
+
+
+def locale_language(environ: Mapping[str, str]) -> str:
+    """A command's language, the Unix way (as gettext reads it): the first of LANGUAGE,
+    LC_ALL, LC_MESSAGES and LANG that is set ("fr_FR.UTF-8" -> "fr"; LANGUAGE may list
+    several, "de:fr"); English if it names no language Deckhand speaks, or the C locale."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(var, "")
+        if not value:
+            continue
+        for item in value.split(":"):
+            code = item.split(".")[0].split("@")[0].split("_")[0].strip().lower()
+            if code in ("c", "posix"):
+                return "en"
+            if code in LANGUAGES:
+                return code
+        return "en"
+    return "en"
 
 
 def join(items: Sequence[str], lang: str) -> str:
