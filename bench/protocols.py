@@ -173,7 +173,7 @@ def teach(folder: Path, labels: Path, profile: Path) -> tuple[list[str], float, 
     skipped = []
     listing = False
     for line in text.splitlines():
-        if "photo(s) taught nothing" in line:
+        if "taught nothing" in line:   # "N photos taught nothing ...:" (an English shell)
             listing = True
         elif listing and line.startswith("  "):
             skipped.append(line.strip().split(":")[0])

@@ -66,8 +66,8 @@ def test_a_busy_port_is_one_line_and_exit_2(tmp_path, capsys):
 def test_an_unknown_recognize_profile_lists_the_built_in_ones(capsys):
     assert main(["recognize", "--profile", "flip8", "table.png"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "'flip8'" in err
-    assert "built-in profiles: " in err and all(p in err for p in ("flip7", "solo", "raj/alt", "hitthedeck"))
+    assert err.count("\n") == 1 and "“flip8”" in err and "'" not in err
+    assert "the built-in decks are " in err and all(p in err for p in ("flip7", "solo", "raj/alt", "hitthedeck"))
 
 
 def test_opencv_warnings_never_reach_the_terminal(tmp_path):
@@ -79,8 +79,9 @@ def test_opencv_warnings_never_reach_the_terminal(tmp_path):
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
     assert done.returncode == 1
     assert "WARN" not in done.stderr and "WARN" not in done.stdout, done.stderr
-    assert [json.loads(line)["error"] for line in done.stdout.splitlines()] == [
-        "missing or not a picture OpenCV can read"] * 2
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [line["error"] for line in lines] == ["unreadable"] * 2
+    assert lines[0]["message"] == "missing, or not a picture Deckhand can read"
 
 
 def test_simulate_says_what_it_counted(capsys):

@@ -69,7 +69,7 @@ def test_live_frames_teach_too_and_labels_are_free_text():
     # free text is fine for `recognize`; the table needs a game's cards, and says so
     from device.commands.teach import table_use
     assert table_use(taught.profile, "kitchen.npz").startswith(
-        "its labels are not the cards of one game, so `deckhand recognize` reads it but the table does not")
+        "Its labels are not the cards of one game, so `deckhand recognize` reads it but the table does not")
 
 
 def test_the_self_check_names_cards_that_look_alike():
@@ -108,7 +108,9 @@ def test_a_missing_photo_is_named(tmp_path):
         teach_folder(tmp_path, tmp_path / "labels.csv")
 
 
-def test_bad_photos_are_skipped_and_named_and_the_good_ones_teach(tmp_path, capsys):
+def test_bad_photos_are_skipped_and_named_and_the_good_ones_teach(tmp_path, capsys, monkeypatch):
+    """... and a French host reads it all in French (the shell's locale)."""
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
     rows = ["file,label"]
     for i, code in enumerate(("3", "FREEZE")):
         cv2.imwrite(str(tmp_path / f"good{i}.png"), photo(code, 30 + 2 * i)[0])
@@ -120,10 +122,13 @@ def test_bad_photos_are_skipped_and_named_and_the_good_ones_teach(tmp_path, caps
     assert deckhand(["teach", "--images", str(tmp_path), "--labels", str(tmp_path / "labels.csv"),
                      "--out", str(tmp_path / "deck")]) == 0
     said = capsys.readouterr().out
-    assert "taught 2 cards" in said
-    tail = said[said.index("3 photo(s) taught nothing"):]
-    assert "empty.png: no card found" in tail
-    assert "broken.png: missing, or not a picture" in tail and "gone.png: missing" in tail
+    assert f"2 cartes du jeu « {tmp_path.name} » apprises" in said and "Auto-contrôle : " in said
+    assert "Photo empty.png laissée de côté : aucune carte trouvée (posez la carte" in said
+    tail = said[said.index("3 photos n'ont rien appris (reprenez-les"):]
+    assert "empty.png : aucune carte trouvée" in tail
+    assert "broken.png : absente, ou pas une image" in tail and "gone.png : absente" in tail
+    for english in ("Skipped", "Taught", "Self-check", "taught nothing", "Training", "no card found", "missing"):
+        assert english not in said
 
 
 def test_the_commands_teach_then_recognize(deck_folder, tmp_path, capsys):
@@ -131,9 +136,9 @@ def test_the_commands_teach_then_recognize(deck_folder, tmp_path, capsys):
     assert deckhand(["teach", "--images", str(deck_folder), "--labels",
                      str(deck_folder / "labels.csv"), "--out", str(out)]) == 0
     said = capsys.readouterr().out
-    assert "taught 6 cards" in said and "self-check" in said
-    assert f"the table reads it for Flip 7: deckhand run --profile {out}.npz" in said
-    assert "1 photo(s) taught nothing" in said and "card1.png: no card found" in said
+    assert "Taught 6 cards" in said and "Self-check" in said
+    assert f"The table reads it for Flip 7: deckhand run --profile {out}.npz" in said
+    assert "1 photo taught nothing" in said and "card1.png: no card found" in said
     image, empty = photo("12", 40)
     cv2.imwrite(str(tmp_path / "one.png"), image)
     cv2.imwrite(str(tmp_path / "empty.png"), empty)

@@ -3,9 +3,13 @@
 Prints one JSON line per picture: {"image": path, "cards": [{"label", "colour",
 "confidence", "corners"}, ...]} with every card face found (a card that cannot be read
 with confidence has the label "unknown"); a picture that cannot be read gets
-{"image": path, "error": reason} and the exit code is 1. PROFILE is a built-in deck
-(`flip7`, `solo`, `raj`, `hitthedeck`, or e.g. `flip7/alt`) or a taught profile file.
-`--empty` names a picture of the same table without cards (it helps on patterned cloth).
+{"image": path, "error": code, "message": words} and the exit code is 1. The JSON is for
+programs: its keys, the labels and the error codes (`unreadable`: missing or not a
+picture; `not_empty_size`: not the size of the `--empty` picture) are the same in every
+language; only "message" and the errors on stderr are said in the shell's language.
+PROFILE is a built-in deck (`flip7`, `solo`, `raj`, `hitthedeck`, or e.g. `flip7/alt`)
+or a taught profile file. `--empty` names a picture of the same table without cards (it
+helps on patterned cloth).
 """
 from __future__ import annotations
 
@@ -14,10 +18,14 @@ import json
 import sys
 from pathlib import Path
 
+# The JSON "error" codes (for programs) and the sentence of each (web.messages).
+ERRORS = {"unreadable": "picture.unreadable", "not_empty_size": "recognize.not_empty_size"}
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    from device.commands.words import LANGUAGE_HELP
     parser = sub.add_parser("recognize", help="read the cards in pictures (one JSON line each)",
-                            description=__doc__.split("\n\n")[0])
+                            description=__doc__.split("\n\n")[0], epilog=LANGUAGE_HELP)
     parser.add_argument("--profile", required=True,
                         help="a built-in deck (flip7, solo, raj, hitthedeck) or a taught profile file")
     parser.add_argument("--empty", help="a picture of the same table without cards")
@@ -36,35 +44,43 @@ def builtin_profiles() -> list[str]:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
+    from device.commands.words import Words
     from vision.pipeline import Recognizer
     from vision.profile import ProfileError, load_profile
 
+    words = Words.of_shell()
+    if args.profile not in builtin_profiles() and not Path(args.profile).exists():
+        print("deckhand recognize: " + words("recognize.no_profile", name=args.profile, names=builtin_profiles()),
+              file=sys.stderr)
+        return 2
     try:
-        if args.profile not in builtin_profiles() and not Path(args.profile).exists():
-            raise ProfileError(f"there is no built-in profile or profile file {args.profile!r}; "
-                               f"built-in profiles: {', '.join(builtin_profiles())}")
         profile = load_profile(args.profile)
     except ProfileError as exc:
-        print(f"deckhand recognize: {exc}", file=sys.stderr)
+        print(f"deckhand recognize: {words.say(exc.why.message())}", file=sys.stderr)
         return 2
     empty = None
     if args.empty:
         empty = cv2.imread(args.empty, cv2.IMREAD_COLOR)
         if empty is None:
-            print(f"deckhand recognize: cannot read the empty-table picture {args.empty}", file=sys.stderr)
+            print("deckhand recognize: " + words("recognize.empty_unreadable", path=args.empty), file=sys.stderr)
             return 2
     recognizer = Recognizer.create(profile)
     failed = False
+
+    def error(path: str, code: str) -> None:
+        print(json.dumps({"image": path, "error": code, "message": words(ERRORS[code])}),
+              flush=True)
+
     for path in args.images:
         image = cv2.imread(path, cv2.IMREAD_COLOR)
         if image is None:
-            print(json.dumps({"image": path, "error": "missing or not a picture OpenCV can read"}))
+            error(path, "unreadable")
             failed = True
             continue
         reader = recognizer
         if empty is not None:
             if empty.shape != image.shape:
-                print(json.dumps({"image": path, "error": "not the size of the empty-table picture"}))
+                error(path, "not_empty_size")
                 failed = True
                 continue
             reader = recognizer.with_empty_table(empty)

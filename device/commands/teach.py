@@ -16,8 +16,9 @@ import sys
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    from device.commands.words import LANGUAGE_HELP
     parser = sub.add_parser("teach", help="teach a deck from labelled photos",
-                            description=__doc__.split("\n\n")[0])
+                            description=__doc__.split("\n\n")[0], epilog=LANGUAGE_HELP)
     parser.add_argument("--images", required=True, help="the folder of photos")
     parser.add_argument("--labels", required=True, help="CSV: file,label[,colour]")
     parser.add_argument("--out", required=True, help="where to write the profile (.npz)")
@@ -26,42 +27,62 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.profile import save_profile
+    from device.commands.words import Words
+    from vision.profile import ProfileError, save_profile
     from vision.teach import TeachError, teach_folder
 
-    def said(file: str, why: str | None) -> None:
+    words = Words.of_shell()
+    skipped: list[tuple[str, object]] = []
+
+    def said(file: str, why) -> None:
         if why is not None:
-            print(f"  skipped {file}: {why}", flush=True)
+            skipped.append((file, why))
+            print("  " + words("teach.skipped", file=file, why=why.message()), flush=True)
 
     def training(share: float) -> None:
-        print(f"\r  training the reader: {round(100 * share)} %", end="" if share < 1 else "\n", flush=True)
+        print("\r  " + words("teach.training", percent=round(100 * share)), end="" if share < 1 else "\n", flush=True)
 
     try:
         taught = teach_folder(args.images, args.labels, args.name, on_photo=said, progress=training)
-    except TeachError as exc:
-        print(f"deckhand teach: {exc}", file=sys.stderr)
+    except (TeachError, ProfileError) as exc:
+        bad_photos(skipped, words)
+        print(f"deckhand teach: {words.say(exc.why.message())}", file=sys.stderr)
         return 2
-    path = save_profile(taught.profile, args.out)
+    try:
+        path = save_profile(taught.profile, args.out)
+    except OSError:
+        print("deckhand teach: " + words("profile.not_saved", path=args.out), file=sys.stderr)
+        return 2
     labels = taught.profile.labels
-    print(f"taught {len(labels)} cards of {taught.profile.name!r}; profile written to {path}")
-    for line in taught.check.lines():
+    print(words("teach.taught", count=len(labels), name=taught.profile.name, path=str(path)))
+    for line in check_lines(taught.check, words):
         print(line)
-    print(table_use(taught.profile, path))
-    if taught.skipped:
-        print(f"{len(taught.skipped)} photo(s) taught nothing (take them again, the card whole and flat):")
-        for file, why in taught.skipped:
-            print(f"  {file}: {why}")
+    print(table_use(taught.profile, path, words))
+    bad_photos(taught.skipped, words)
     return 0
 
 
-def table_use(profile, path) -> str:
+def bad_photos(skipped, words) -> None:
+    """The photos that taught nothing, each with why, all together at the end."""
+    if skipped:
+        print(words("teach.bad_photos", count=len(skipped)))
+        for file, why in skipped:
+            print("  " + words("teach.photo_why", file=file, why=why.message()))
+
+
+def check_lines(check, words) -> list[str]:
+    """The self-check (vision.teach.SelfCheck) in words, the details indented."""
+    said = [words.say(w.message()) for w in check.said()]
+    return said[:1] + ["  " + line for line in said[1:]]
+
+
+def table_use(profile, path, words=None) -> str:
     """Whether, and for which game, the appliance can read the deck: its labels must be a
     game's cards (device.decks)."""
+    from device.commands.words import Words
     from device.decks import best_games
-    from web.names import game_title
+    words = words or Words("en")
     games = best_games(profile)
     if not games:
-        return ("its labels are not the cards of one game, so `deckhand recognize` reads it but the "
-                "table does not: label each card as the screens name it (\"Red 7\", \"Freeze\") or by "
-                "its card code to play with it")
-    return f"the table reads it for {' and '.join(game_title(g) for g in games)}: deckhand run --profile {path}"
+        return words("teach.no_game")
+    return words("teach.table_reads", games=list(games), path=str(path))

@@ -1,0 +1,124 @@
+"""The host's words at `deckhand teach` and `recognize`: every sentence comes from the
+catalog in the shell's language (its locale), the reasons vision gives keep their params
+(which photo, which line), and the JSON for programs keeps its codes in every language.
+(A whole teaching run in French: tests/test_vision_teach.py.)"""
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from device.cli import main as deckhand
+from web import messages
+from web.words import locale_language
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("environ, lang", [
+    ({"LANG": "fr_FR.UTF-8"}, "fr"),
+    ({"LANG": "fr_CA"}, "fr"),
+    ({"LANG": "en_GB.UTF-8"}, "en"),
+    ({"LANG": "de_DE.UTF-8"}, "en"),               # a language Deckhand does not speak
+    ({"LANG": "C.UTF-8"}, "en"),
+    ({}, "en"),
+    ({"LC_ALL": "fr_FR.UTF-8", "LANG": "en_US.UTF-8"}, "fr"),
+    ({"LC_MESSAGES": "fr_BE.UTF-8@euro", "LANG": "en_US.UTF-8"}, "fr"),
+    ({"LANGUAGE": "de:fr", "LANG": "en_US.UTF-8"}, "fr"),   # gettext's list of preferences
+    ({"LANGUAGE": "en", "LC_ALL": "fr_FR.UTF-8"}, "en"),
+    ({"LC_ALL": "C", "LANG": "fr_FR.UTF-8"}, "en"),
+])
+def test_a_command_speaks_the_shells_language(environ, lang):
+    assert locale_language(environ) == lang
+
+
+def test_a_folder_where_no_photo_teaches_names_every_bad_photo_in_french(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    cv2.imwrite(str(tmp_path / "table.png"), np.full((300, 400, 3), 90, np.uint8))
+    (tmp_path / "labels.csv").write_text("file,label\ntable.png,Rouge 7\nparti.png,Bleu 2\n")
+    assert deckhand(["teach", "--images", str(tmp_path), "--labels", str(tmp_path / "labels.csv"),
+                     "--out", str(tmp_path / "deck")]) == 2
+    said = capsys.readouterr()
+    assert "2 photos n'ont rien appris (reprenez-les, la carte entière et à plat) :" in said.out
+    assert "  table.png : aucune carte trouvée (posez la carte à plat" in said.out
+    assert "  parti.png : absente, ou pas une image que Deckhand sait lire" in said.out
+    assert said.err == "deckhand teach: aucune photo n'a pu être apprise\n"
+    assert not (tmp_path / "deck.npz").exists()
+
+
+@pytest.mark.parametrize("text, french", [
+    ("file,label\na.png,x\nb.png,\n", "labels.csv, ligne 3 : b.png n'a pas de nom de carte"),
+    ("file,label\n,x\n", "labels.csv, ligne 2 : aucune photo nommée"),
+    ("name,label\na.png,x\n", "labels.csv : la première ligne doit nommer les colonnes file,label"),
+    ("file,label\n", "labels.csv ne cite aucune photo"),
+])
+def test_a_bad_labels_file_is_refused_in_french_naming_the_place(tmp_path, capsys, monkeypatch, text, french):
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    (tmp_path / "labels.csv").write_text(text)
+    assert deckhand(["teach", "--images", str(tmp_path), "--labels", str(tmp_path / "labels.csv"),
+                     "--out", str(tmp_path / "deck")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("deckhand teach: ") and french in err and "'" not in err.replace("n'", "")
+
+
+def test_a_labels_file_that_is_not_text_is_refused_in_words(tmp_path, capsys):
+    (tmp_path / "labels.csv").write_bytes(b"\xff\xfe\x00\x81 not text")
+    assert deckhand(["teach", "--images", str(tmp_path), "--labels", str(tmp_path / "labels.csv"),
+                     "--out", str(tmp_path / "deck")]) == 2
+    assert capsys.readouterr().err == f"deckhand teach: {tmp_path / 'labels.csv'} is not a text (CSV) file\n"
+
+
+def test_recognize_says_its_errors_in_french_and_keeps_the_json_codes(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    assert deckhand(["recognize", "--profile", "flip8", "table.png"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("deckhand recognize: il n'y a ni jeu intégré ni fichier de profil « flip8 » ; "
+                          "les jeux intégrés sont hitthedeck, ")
+    assert err.rstrip().endswith(" et raj/alt")
+    (tmp_path / "bad.npz").write_text("not a profile")
+    assert deckhand(["recognize", "--profile", str(tmp_path / "bad.npz"), "table.png"]) == 2
+    assert capsys.readouterr().err == (f"deckhand recognize: {tmp_path / 'bad.npz'} "
+                                       "n'est pas un profil de jeu de Deckhand\n")
+    cv2.imwrite(str(tmp_path / "small.png"), np.full((60, 80, 3), 90, np.uint8))
+    cv2.imwrite(str(tmp_path / "empty.png"), np.full((120, 160, 3), 90, np.uint8))
+    code = deckhand(["recognize", "--profile", "flip7", "--empty", str(tmp_path / "empty.png"),
+                     str(tmp_path / "missing.png"), str(tmp_path / "small.png")])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 1
+    assert [(line["error"], line["message"]) for line in lines] == [
+        ("unreadable", "absente, ou pas une image que Deckhand sait lire"),
+        ("not_empty_size", "pas de la taille de l'image de la table vide")]
+
+
+def _reasons_in_vision() -> list[tuple[str, str, set[str]]]:
+    """(file, code, params given) of every `why("code", ..., **params)` and
+    `Why("code", {params}, ...)` in vision/."""
+    found = []
+    for path in (ROOT / "vision").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("why", "Why") and node.args
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                continue
+            if node.func.id == "why":
+                params = {k.arg for k in node.keywords}
+            else:
+                given = node.args[1] if len(node.args) > 1 else None
+                params = {k.value for k in given.keys} if isinstance(given, ast.Dict) else set()
+            found.append((path.name, node.args[0].value, params))
+    return found
+
+
+def test_every_reason_vision_gives_has_a_sentence_that_its_params_fill():
+    reasons = _reasons_in_vision()
+    assert len(reasons) >= 25   # teach, self-check and profile reasons
+    for file, code, params in reasons:
+        entry = messages.lookup(None, code)
+        assert entry is not None, f"{file}: {code} has no sentence in web/messages.py"
+        texts = entry[:2] if isinstance(entry, tuple) else (entry,)
+        wanted = {p.split(":")[0] for text in texts for p in re.findall(r"{([^{}]+)}", text)}
+        assert wanted <= params | {"n"}, f"{file}: {code} gives {sorted(params)}, its sentence needs {sorted(wanted)}"
