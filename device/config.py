@@ -52,12 +52,15 @@ PIN_HASH_MAX_ITERATIONS = 1_000_000
 
 
 class ConfigError(ValueError):
-    """A configuration problem; `key` is the dotted key it is about."""
+    """A configuration problem; `key` is the dotted key it is about. Where a command says
+    it to a person in their language, `said` is it as a code and params (web.messages;
+    the param "key" is the key), else None and str() is the English."""
 
-    def __init__(self, key: str, message: str):
+    def __init__(self, key: str, message: str, code: str = "", **params: Any):
         super().__init__(f"{key}: {message}")
         self.key = key
         self.message = message
+        self.said = {"code": code, "params": {"key": key, **params}} if code else None
 
 
 @dataclass(frozen=True)
@@ -402,24 +405,30 @@ def parse_zone(value: Any, key: str) -> Zone:
         try:
             value = [float(v) for v in value.split(",")]
         except ValueError:
-            raise ConfigError(key, f"must be four numbers x,y,w,h, not {value!r}") from None
+            raise ConfigError(key, f"must be four numbers x,y,w,h, not {value!r}",
+                              "config.zone_not_numbers", value=value) from None
     if not isinstance(value, (list, tuple)) or len(value) != 4 or any(
             isinstance(v, bool) or not isinstance(v, (int, float)) for v in value):
-        raise ConfigError(key, f"must be four numbers [x, y, w, h] between 0 and 1, not {value!r}")
+        raise ConfigError(key, f"must be four numbers [x, y, w, h] between 0 and 1, not {value!r}",
+                          "config.zone_not_numbers",
+                          value=", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value))
     x, y, w, h = (float(v) for v in value)
     if not (0 <= x < 1 and 0 <= y < 1):
-        raise ConfigError(key, f"x and y must be between 0 and 1 (got {x:g}, {y:g})")
+        raise ConfigError(key, f"x and y must be between 0 and 1 (got {x:g}, {y:g})", "config.zone_outside", x=x, y=y)
     if not (w > 0 and h > 0):
-        raise ConfigError(key, f"width and height must be more than 0 (got {w:g}, {h:g})")
+        raise ConfigError(key, f"width and height must be more than 0 (got {w:g}, {h:g})", "config.zone_empty",
+                          w=w, h=h)
     eps = 1e-9
     if x + w > 1 + eps or y + h > 1 + eps:
-        raise ConfigError(key, f"reaches past the edge of the picture (x+w={x + w:g}, y+h={y + h:g}; at most 1)")
+        raise ConfigError(key, f"reaches past the edge of the picture (x+w={x + w:g}, y+h={y + h:g}; at most 1)",
+                          "config.zone_past_edge", right=x + w, bottom=y + h)
     return Zone(x, y, w, h)
 
 
 def check_zone_name(name: str, key: str) -> None:
     if name not in ZONE_NAMES and not SEAT_ZONE.match(name):
-        raise ConfigError(key, f"unknown zone {name!r} (use {', '.join(ZONE_NAMES)} or seat:N)")
+        raise ConfigError(key, f"unknown zone {name!r} (use {', '.join(ZONE_NAMES)} or seat:N)",
+                          "config.zone_unknown", name=name, names=list(ZONE_NAMES))
 
 
 def parse_zones(data: Mapping[str, Any], prefix: str) -> dict[str, Zone]:

@@ -1,7 +1,8 @@
-"""The host's words at `deckhand teach` and `recognize`: every sentence comes from the
-catalog in the shell's language (its locale), the reasons vision gives keep their params
-(which photo, which line), and the JSON for programs keeps its codes in every language.
-(A whole teaching run in French: tests/test_vision_teach.py.)"""
+"""The host's words at `deckhand teach`, `recognize` and `calibrate`: every sentence comes
+from the catalog in the shell's language (its locale), the reasons vision, the config
+and the cameras give keep their params (which photo, which line, which zone), and the
+JSON for programs keeps its codes in every language. (A whole teaching run in French:
+tests/test_vision_teach.py.)"""
 from __future__ import annotations
 
 import ast
@@ -95,27 +96,57 @@ def test_recognize_says_its_errors_in_french_and_keeps_the_json_codes(tmp_path, 
         ("not_empty_size", "pas de la taille de l'image de la table vide")]
 
 
-def _reasons_in_vision() -> list[tuple[str, str, set[str]]]:
-    """(file, code, params given) of every `why("code", ..., **params)` and
-    `Why("code", {params}, ...)` in vision/."""
+def test_calibrate_speaks_french(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    path = tmp_path / "deckhand.toml"
+    path.write_text("[seats.0]\npad = 17\n[seats.1]\npad = 27\n")
+    assert deckhand(["calibrate", "--config", str(path), "--camera", "sim", "--dry-run",
+                     "--zone", "discard=0.4,0.35,0.2,0.3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Caméra : sim ; instantané 640×480.\nTapis : trouvé à x=")
+    assert "  discard  x=0.400 y=0.350 l=0.200 h=0.300 (à la main)\n" in out
+    assert out.endswith("Essai à blanc : rien n'est écrit.\n")
+    for argv, french in [
+        (["--zone", "nowhere=0,0,1,1"], "--zone nowhere : il n'y a pas de zone « nowhere » (les zones sont discard, "
+                                        "reveal et scoring, et seat:N pour une place)"),
+        (["--zone", "discard=0.9,0.1,0.2,0.1"], "--zone discard dépasse le bord de l'image (x+l = 1.1, y+h = 0.2 ;"),
+        (["--seats", "12"], "--seats : une table a de 1 à 10 places, pas 12"),
+        (["--camera", "webcam"], "--camera : « webcam » n'est pas une caméra : utilisez auto, picam"),
+    ]:
+        assert deckhand(["calibrate", "--config", str(path), "--camera", "sim", *argv]) == 2
+        assert capsys.readouterr().err.startswith("deckhand calibrate: " + french)
+    assert deckhand(["calibrate", "--config", str(path), "--camera", f"replay:{tmp_path / 'gone'}"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"deckhand calibrate: pas d'instantané de la caméra replay:{tmp_path / 'gone'} : "
+                          f"il n'y a pas de fichier ou de dossier {tmp_path / 'gone'}\n  Vérifiez la caméra")
+
+
+def _reasons_in(folder: str) -> list[tuple[str, str, set[str]]]:
+    """(file, code, params given) of every reason given as a code in `folder`:
+    `why("code", english, **params)`, `Why("code", {params}, english)` (vision),
+    `ConfigError(key, english, "code", **params)` (its key is a param too) and
+    `SourceError(english, "code", **params)` (device)."""
     found = []
-    for path in (ROOT / "vision").rglob("*.py"):
+    for path in (ROOT / folder).rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("why", "Why") and node.args
-                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            name = getattr(node.func, "id", None) if isinstance(node, ast.Call) else None
+            at = {"why": 0, "Why": 0, "ConfigError": 2, "SourceError": 1}.get(name)
+            if at is None or len(node.args) <= at or not isinstance(node.args[at], ast.Constant) \
+                    or not isinstance(node.args[at].value, str):
                 continue
-            if node.func.id == "why":
-                params = {k.arg for k in node.keywords}
-            else:
-                given = node.args[1] if len(node.args) > 1 else None
-                params = {k.value for k in given.keys} if isinstance(given, ast.Dict) else set()
-            found.append((path.name, node.args[0].value, params))
+            params = {k.arg for k in node.keywords if k.arg}
+            if name == "Why" and len(node.args) > 1 and isinstance(node.args[1], ast.Dict):
+                params = {k.value for k in node.args[1].keys}
+            if name == "ConfigError":
+                params.add("key")
+            found.append((path.name, node.args[at].value, params))
     return found
 
 
-def test_every_reason_vision_gives_has_a_sentence_that_its_params_fill():
-    reasons = _reasons_in_vision()
-    assert len(reasons) >= 25   # teach, self-check and profile reasons
+@pytest.mark.parametrize("folder, least", [("vision", 25), ("device", 15)])
+def test_every_reason_given_as_a_code_has_a_sentence_that_its_params_fill(folder, least):
+    reasons = _reasons_in(folder)
+    assert len(reasons) >= least
     for file, code, params in reasons:
         entry = messages.lookup(None, code)
         assert entry is not None, f"{file}: {code} has no sentence in web/messages.py"

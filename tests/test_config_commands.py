@@ -69,7 +69,7 @@ def test_calibrate_on_the_simulated_table_writes_zones_on_its_mat(tmp_path, caps
                  "--zone", "discard=0.4,0.35,0.2,0.3", "--snapshot", str(snapshot)])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "mat: found" in out and "(by hand)" in out
+    assert "Mat: found" in out and "(by hand)" in out
     zones = load_config(path).zones
     assert zones["discard"] == Zone(0.4, 0.35, 0.2, 0.3)
     assert set(zones) == {"discard", "reveal", "scoring", "seat:0", "seat:1", "seat:2"}
@@ -83,10 +83,10 @@ def test_calibrate_errors_are_clear(tmp_path, capsys):
     assert main(["calibrate", "--config", str(path), "--camera", "sim"]) == 2
     assert "--seats: say how many seats" in capsys.readouterr().err
     assert main(["calibrate", "--config", str(path), "--zone", "nowhere=0,0,1,1", "--camera", "sim"]) == 2
-    assert "unknown zone 'nowhere'" in capsys.readouterr().err
+    assert "--zone nowhere: there is no zone “nowhere”" in capsys.readouterr().err
     assert main(["calibrate", "--config", str(path), "--seats", "2", "--camera", "replay:/nonexistent"]) == 1
     err = capsys.readouterr().err
-    assert "no snapshot from the camera" in err and "no such file or folder" in err
+    assert "no snapshot from the camera replay:/nonexistent: there is no file or folder /nonexistent" in err
     assert not path.exists()   # nothing written on failure
     assert main(["calibrate", "--config", str(path), "--seats", "2", "--camera", "sim", "--dry-run"]) == 0
     assert not path.exists()

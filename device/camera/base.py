@@ -23,7 +23,13 @@ class Frame:
 
 
 class SourceError(RuntimeError):
-    """The source cannot be opened at all (no such camera, file or folder)."""
+    """The source cannot be opened at all (no such camera, file or folder). `said` is
+    why as a code and params for a person (web.messages "camera.*"), where it was
+    given; str() is the English for logs."""
+
+    def __init__(self, message: str, code: str = "", **params: Any):
+        super().__init__(message)
+        self.said = {"code": code, "params": params} if code else None
 
 
 class CameraLost(RuntimeError):

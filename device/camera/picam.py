@@ -48,7 +48,8 @@ class PicameraSource:
         try:
             self._camera = factory(camera_num)
         except Exception as exc:
-            raise SourceError(f"picamera2 camera {camera_num} cannot be opened: {exc}") from exc
+            raise SourceError(f"picamera2 camera {camera_num} cannot be opened: {exc}", "camera.picam_closed",
+                              number=camera_num) from exc
         try:
             config = self._camera.create_video_configuration(
                 main={"size": self.size, "format": "RGB888"},
@@ -59,7 +60,8 @@ class PicameraSource:
             self._camera.start()
         except Exception as exc:
             self._camera.close()
-            raise SourceError(f"picamera2 camera {camera_num} cannot start: {exc}") from exc
+            raise SourceError(f"picamera2 camera {camera_num} cannot start: {exc}", "camera.picam_closed",
+                              number=camera_num) from exc
         model = ""
         try:
             model = str(self._camera.camera_properties.get("Model", ""))

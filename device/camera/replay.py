@@ -31,20 +31,22 @@ class ReplaySource:
         if self.path.is_dir():
             self._images = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
             if not self._images:
-                raise SourceError(f"{self.name}: the folder has no images ({', '.join(IMAGE_SUFFIXES)})")
+                raise SourceError(f"{self.name}: the folder has no images ({', '.join(IMAGE_SUFFIXES)})",
+                                  "camera.no_images", path=str(self.path), names=list(IMAGE_SUFFIXES))
             own_fps = fps or 30.0
         elif self.path.is_file():
             self._images = None
             probe = cv2.VideoCapture(str(self.path))
             if not probe.isOpened():
                 probe.release()
-                raise SourceError(f"{self.name}: OpenCV cannot read this video file")
+                raise SourceError(f"{self.name}: OpenCV cannot read this video file", "camera.bad_video",
+                                  path=str(self.path))
             own_fps = probe.get(cv2.CAP_PROP_FPS) or fps or 30.0
             probe.release()
             if fps:
                 own_fps = fps
         else:
-            raise SourceError(f"{self.name}: no such file or folder")
+            raise SourceError(f"{self.name}: no such file or folder", "camera.no_such_path", path=str(self.path))
         self.fps = float(own_fps)
         self._pacer = Pacer(self.fps if realtime else None)
 
@@ -66,7 +68,8 @@ class ReplaySource:
         for path in self._images:
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None:
-                raise SourceError(f"{self.name}: {path.name} is not an image OpenCV can read")
+                raise SourceError(f"{self.name}: {path.name} is not an image OpenCV can read", "camera.bad_image",
+                                  path=str(path))
             yield image
 
     def _read_video(self) -> Iterator:

@@ -29,7 +29,8 @@ class UsbSource:
         self._capture = capture_factory(device)
         if not self._capture.isOpened():
             self._capture.release()
-            raise SourceError(f"{self.name}: no camera opens there (is it plugged in, or busy in another program?)")
+            raise SourceError(f"{self.name}: no camera opens there (is it plugged in, or busy in another program?)",
+                              "camera.usb_closed", camera=self.name)
         self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
         self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
         self._capture.set(cv2.CAP_PROP_FPS, fps)

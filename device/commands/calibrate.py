@@ -96,7 +96,8 @@ def parse_zone_argument(text: str) -> tuple[str, Zone]:
     """"discard=0.4,0.35,0.2,0.3" -> ("discard", Zone(...)); ConfigError naming it."""
     name, sep, numbers = text.partition("=")
     if not sep:
-        raise ConfigError(f"--zone {text}", "write NAME=x,y,w,h, e.g. discard=0.4,0.35,0.2,0.3")
+        raise ConfigError(f"--zone {text}", "write NAME=x,y,w,h, e.g. discard=0.4,0.35,0.2,0.3",
+                          "calibrate.zone_format")
     name = name.strip()
     check_zone_name(name, f"--zone {name}")
     return name, parse_zone(numbers, f"--zone {name}")
@@ -114,8 +115,9 @@ def draw_zones(image: np.ndarray, zones: Mapping[str, Zone]) -> np.ndarray:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    from device.commands.words import LANGUAGE_HELP
     parser = sub.add_parser("calibrate", help="find the table's zones from a camera snapshot and save them",
-                            description=__doc__.split("\n\n")[0])
+                            description=__doc__.split("\n\n")[0], epilog=LANGUAGE_HELP)
     parser.add_argument("--config", help="config file to update (default: $DECKHAND_CONFIG, "
                         "/etc/deckhand/deckhand.toml, ~/.config/deckhand/deckhand.toml)")
     parser.add_argument("--camera", help="camera source (default: the config's, else auto)")
@@ -129,14 +131,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from device.commands.words import Words
+    words = Words.of_shell()
     try:
-        return _run(args)
-    except (ConfigError, ValueError) as exc:
-        print(f"deckhand calibrate: {exc}", file=sys.stderr)
+        return _run(args, words)
+    except ConfigError as exc:
+        # a zone or --seats is said in words; the config file's own problems stay as
+        # `deckhand run` and `check` say them (English)
+        print(f"deckhand calibrate: {words.say(exc.said) if exc.said else exc}", file=sys.stderr)
         return 2
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, words) -> int:
     from device.camera.auto import open_source
     from device.camera.base import CameraLost, SourceError
 
@@ -146,54 +152,74 @@ def _run(args: argparse.Namespace) -> int:
     config = load_config(path) if path.exists() else load_config(None)
     by_hand = dict(parse_zone_argument(text) for text in args.zone)
     seats = args.seats if args.seats is not None else len(config.seats)
-    if args.seats is not None and not 1 <= args.seats <= MAX_SEATS:
-        raise ConfigError("--seats", f"must be 1 to {MAX_SEATS}, not {args.seats}")
+    if (args.seats is not None or seats) and not 1 <= seats <= MAX_SEATS:
+        key = "--seats" if args.seats is not None else "seats"
+        raise ConfigError(key, f"must be 1 to {MAX_SEATS}, not {seats}", "calibrate.seats_range",
+                          high=MAX_SEATS, count=seats)
 
     spec = args.camera or config.camera.source
     snapshot = None
     try:
-        source, why = open_source(spec, config.camera.size, config.camera.fps, realtime=False, resilient=False)
+        try:
+            source, _ = open_source(spec, config.camera.size, config.camera.fps, realtime=False, resilient=False)
+        except ValueError as exc:   # not a camera spec (device.camera.auto.parse_spec)
+            raise ConfigError("--camera", str(exc), "calibrate.bad_camera", camera=spec) from None
         try:
             frame = next(iter(source.frames()), None)
         finally:
             source.close()
         if frame is None:
-            raise SourceError(f"{spec}: gave no picture")
+            raise SourceError(f"{spec}: gave no picture", "camera.no_picture", camera=spec)
         snapshot = frame.image
-        print(f"camera: {why}; snapshot {snapshot.shape[1]}x{snapshot.shape[0]}")
+        camera = getattr(source, "name", spec)
+        print(words("calibrate.camera", camera=camera, width=snapshot.shape[1], height=snapshot.shape[0]))
+        if camera == "sim" and spec != "sim":
+            print(words("calibrate.simulated"))
     except (SourceError, CameraLost) as exc:
+        detail = camera_problem(exc)
         if not by_hand or seats:
-            print(f"deckhand calibrate: no snapshot from the camera: {exc}", file=sys.stderr)
-            print("  check the camera with `deckhand check`, or give every zone with --zone NAME=x,y,w,h",
-                  file=sys.stderr)
+            print("deckhand calibrate: " + words("calibrate.no_snapshot", camera=spec, why=detail), file=sys.stderr)
+            print("  " + words("calibrate.check_camera"), file=sys.stderr)
             return 1
-        print(f"camera: none ({exc}); using only the zones given by hand")
+        print(words("calibrate.by_hand_only", camera=spec, why=detail))
 
     zones: dict[str, Zone] = {}
     if seats:
         mat = None if args.no_mat or snapshot is None else find_mat(snapshot)
         if mat is None:
             mat = Zone(0.0, 0.0, 1.0, 1.0)
-            print("mat: " + ("not looked for" if args.no_mat else "not found") + "; laying out on the whole picture")
+            print(words("calibrate.mat_not_looked_for" if args.no_mat else "calibrate.mat_not_found"))
         else:
-            print(f"mat: found at x={mat.x:.3f} y={mat.y:.3f} w={mat.w:.3f} h={mat.h:.3f}")
+            print(words("calibrate.mat_found", x=mat.x, y=mat.y, w=mat.w, h=mat.h))
         zones = place_on_mat(mat_layout(seats), mat)
     elif not by_hand:
-        raise ConfigError("--seats", "say how many seats (the config has no [seats]) or give zones with --zone")
+        raise ConfigError("--seats", "say how many seats (the config has no [seats]) or give zones with --zone",
+                          "calibrate.no_seats")
     zones.update(by_hand)
 
     for name, zone in sorted(zones.items()):
-        marker = " (by hand)" if name in by_hand else ""
-        print(f"  {name:8s} x={zone.x:.3f} y={zone.y:.3f} w={zone.w:.3f} h={zone.h:.3f}{marker}")
+        line = words("calibrate.zone_by_hand" if name in by_hand else "calibrate.zone",
+                     zone=f"{name:8s}", x=zone.x, y=zone.y, w=zone.w, h=zone.h)
+        print("  " + line)
     if args.snapshot:
         if snapshot is None:
-            print("no snapshot to save", file=sys.stderr)
+            print(words("calibrate.no_snapshot_to_save"), file=sys.stderr)
         else:
             cv2.imwrite(args.snapshot, draw_zones(snapshot, zones))
-            print(f"snapshot with zones: {args.snapshot}")
+            print(words("calibrate.snapshot_saved", path=args.snapshot))
     if args.dry_run:
-        print("dry run: nothing written")
+        print(words("calibrate.dry_run"))
         return 0
-    write_zones(path, zones)
-    print(f"zones written to {path}")
+    try:
+        write_zones(path, zones)
+    except OSError:
+        print("deckhand calibrate: " + words("calibrate.not_written", path=str(path)), file=sys.stderr)
+        return 1
+    print(words("calibrate.written", path=str(path)))
     return 0
+
+
+def camera_problem(exc: Exception) -> dict | str:
+    """Why the camera gave no snapshot: its message (device.camera's `said`) where it has
+    one, else its text."""
+    return getattr(exc, "said", None) or str(exc)
