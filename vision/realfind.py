@@ -21,7 +21,9 @@ map is trusted:
   and a quarter of its inside must be paper-white (a patch of wood grain or a shadow cut
   by the border is not); a corner's tip on the border is a whole card, checked so too;
 * an outline holding two square-cornered outlines that do not overlap is cards side
-  by side, not a card;
+  by side, not a card; one with a straight edge right across it, that leaves a piece
+  more like a card than the outline, is a card lying over another (a fan): the top
+  card and the strip that shows of the other;
 * non-maximum suppression of the same card found from several maps.
 
 It all runs on a copy of the frame scaled to `long_side` pixels (320: a card a ninth of
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -76,6 +79,14 @@ class RealSettings:
     split_defects: int = 2                # ... cards: the deepest few are tried in pairs
     split_area: float = 2.5               # only regions this many times the smallest card
     split_fill: float = 0.8               # ... filling this share of their hull
+    cut_cover: float = 0.9                # a straight edge across an outline this well
+                                          # followed: a card lying over another
+    cut_tilt: float = 0.2                 # ... its ends at most this share of the outline
+                                          # further along one side than the other
+    cut_least: float = 0.25               # ... each piece at least this share of it
+    cut_better: float = 0.1               # ... the top card's side ratio this much nearer a
+                                          # card's (log) than the outline's
+    cut_skew: float = 15.0                # ... both pieces this near square-cornered
 
 
 def whiteness(image: np.ndarray) -> np.ndarray:
@@ -463,6 +474,72 @@ def _halves(contour: np.ndarray, judge: _Judge) -> list[tuple[float, float, np.n
     return found
 
 
+CARD_RATIO = 88 / 63   # a playing card's long side over its short side
+
+
+def _unlike_card(quad: np.ndarray) -> float:
+    """How far the quad's side ratio is from a card's (absolute log of their ratio)."""
+    sides = np.linalg.norm(quad[_NEXT] - quad, axis=1)
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    return abs(math.log(max(a, b) / max(min(a, b), 1e-6) / CARD_RATIO))
+
+
+_N = 64   # pixels of the square an outline is looked at in for a straight edge across it
+
+
+@lru_cache(maxsize=4)
+def _line_table(least: float, tilt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every line from the top row to the bottom row of an N x N picture (starting
+    `least` of N from either side, its end shifted at most `tilt` of N): the flat indexes
+    of every other row's pixel on it, and where each line starts and ends."""
+    starts = np.arange(int(least * _N), int((1 - least) * _N))
+    shifts = np.arange(-int(tilt * _N), int(tilt * _N) + 1)
+    rows = np.arange(3, _N - 3)
+    xs = starts[:, None, None] + shifts[None, :, None] * (rows / (_N - 1))[None, None, :]
+    xs = np.clip(np.round(xs), 0, _N - 1).astype(np.int32)
+    table = (rows * _N)[None, None, :] + xs
+    ends = np.broadcast_to(starts[:, None] + shifts[None, :], table.shape[:2])
+    return table.reshape(-1, len(rows)), np.repeat(starts, len(shifts)), ends.ravel()
+
+
+def _best_line(warped: np.ndarray, settings: RealSettings) -> tuple[float, int, int]:
+    """The best-edged straight line from the top row to the bottom row of `warped`
+    (N x N): its share edged, and where it starts and ends (columns)."""
+    table, starts, ends = _line_table(settings.cut_least, settings.cut_tilt)
+    hits = np.count_nonzero(warped.ravel()[table], axis=1)
+    best = int(np.argmax(hits))
+    return hits[best] / table.shape[1], int(starts[best]), int(ends[best])
+
+
+def _cut_over(quad: np.ndarray, edges: np.ndarray, settings: RealSettings) -> list[np.ndarray]:
+    """The outline, or the two pieces it falls into along a straight edge running right
+    across it: a card lying over another, shifted sideways, whose outlines merge into one
+    shape of about a card's (the top card, and what shows of the other). A court card's
+    printed frame is such an edge too, but too near a side (`cut_least`), and cutting a
+    single card along it leaves a piece less like a card than the card (`cut_better`)."""
+    if _unlike_card(quad) <= settings.cut_better:  # (no piece could be more like a card)
+        return [quad]
+    corners = order_corners(quad)
+    square = np.array(((0, 0), (_N - 1, 0), (_N - 1, _N - 1), (0, _N - 1)), np.float32)
+    to_square = cv2.getPerspectiveTransform(corners, square)
+    warped = cv2.warpPerspective(edges, to_square, (_N, _N), flags=cv2.INTER_LINEAR)
+    back = np.linalg.inv(to_square)
+    m = _N - 1
+    (cover, a, b), turn = max((_best_line(warped, settings), False), (_best_line(warped.T, settings), True),
+                              key=lambda line: line[0][0])
+    if cover < settings.cut_cover:
+        return [quad]
+    pieces = []
+    for piece in (((0, 0), (a, 0), (b, m), (0, m)), ((a, 0), (m, 0), (m, m), (b, m))):
+        pts = np.array(piece, np.float32)[:, ::-1] if turn else np.array(piece, np.float32)
+        pieces.append(cv2.perspectiveTransform(np.ascontiguousarray(pts).reshape(-1, 1, 2), back).reshape(4, 2))
+    card, rest = pieces if cv2.contourArea(pieces[0]) >= cv2.contourArea(pieces[1]) else pieces[::-1]
+    if not _shape_ok(card, settings) or max(_skew(card), _skew(rest)) > settings.cut_skew or \
+            _unlike_card(card) + settings.cut_better >= _unlike_card(quad):
+        return [quad]
+    return [card, rest]
+
+
 def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) -> list[np.ndarray]:
     """Card outlines (TL, TR, BR, BL, float32, in `frame`'s pixels), most certain first."""
     h, w = frame.shape[:2]
@@ -506,6 +583,9 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     for _, _, quad in candidates:
         if all(quad_overlap(quad, other) < settings.overlap for other in kept):
             kept.append(quad)
+    if settings.cut_cover > 0:
+        kept = [piece for quad in kept for piece in
+                (_cut_over(quad, edges, settings) if _cut_side(quad, (sw, sh)) == -1 else [quad])]
     if kept and settings.min_relative_area > 0:
         areas = [cv2.contourArea(q) for q in kept]
         kept = [q for q, a in zip(kept, areas) if a >= settings.min_relative_area * max(areas)]
