@@ -86,6 +86,7 @@ class RealSettings:
     cut_least: float = 0.25               # ... each piece at least this share of it
     cut_better: float = 0.1               # ... the top card's side ratio this much nearer a
                                           # card's (log) than the outline's
+    cut_canny: int = 5                    # ... Canny's low threshold for faint edges
     cut_skew: float = 15.0                # ... both pieces this near square-cornered
 
 
@@ -511,12 +512,28 @@ def _best_line(warped: np.ndarray, settings: RealSettings) -> tuple[float, int, 
     return hits[best] / table.shape[1], int(starts[best]), int(ends[best])
 
 
-def _cut_over(quad: np.ndarray, edges: np.ndarray, settings: RealSettings) -> list[np.ndarray]:
+def _cut_over(quad: np.ndarray, edges: np.ndarray, gray: np.ndarray, settings: RealSettings) -> list[np.ndarray]:
     """The outline, or the two pieces it falls into along a straight edge running right
     across it: a card lying over another, shifted sideways, whose outlines merge into one
     shape of about a card's (the top card, and what shows of the other). A court card's
     printed frame is such an edge too, but too near a side (`cut_least`), and cutting a
-    single card along it leaves a piece less like a card than the card (`cut_better`)."""
+    single card along it leaves a piece less like a card than the card (`cut_better`).
+    The edge of a white card over a white card is faint: where the frame's edges give no
+    cut, Canny's at `cut_canny` on the outline's box are tried."""
+    pieces = _cut_along(quad, edges, settings)
+    if len(pieces) == 1 and settings.cut_canny and _unlike_card(quad) > settings.cut_better:
+        x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
+        x0, y0 = max(x - 2, 0), max(y - 2, 0)
+        roi = gray[y0:y + h + 2, x0:x + w + 2]
+        faint = cv2.dilate(cv2.Canny(roi, settings.cut_canny, 3 * settings.cut_canny, L2gradient=True),
+                           np.ones((3, 3), np.uint8))
+        offset = np.float32((x0, y0))
+        pieces = [p + offset for p in _cut_along(quad - offset, faint, settings)]
+    return pieces
+
+
+def _cut_along(quad: np.ndarray, edges: np.ndarray, settings: RealSettings) -> list[np.ndarray]:
+    """`_cut_over` with one edge map."""
     if _unlike_card(quad) <= settings.cut_better:  # (no piece could be more like a card)
         return [quad]
     corners = order_corners(quad)
@@ -585,7 +602,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
             kept.append(quad)
     if settings.cut_cover > 0:
         kept = [piece for quad in kept for piece in
-                (_cut_over(quad, edges, settings) if _cut_side(quad, (sw, sh)) == -1 else [quad])]
+                (_cut_over(quad, edges, gray, settings) if _cut_side(quad, (sw, sh)) == -1 else [quad])]
     if kept and settings.min_relative_area > 0:
         areas = [cv2.contourArea(q) for q in kept]
         kept = [q for q, a in zip(kept, areas) if a >= settings.min_relative_area * max(areas)]
