@@ -39,6 +39,7 @@ from vision.render.cards import deck_codes  # noqa: E402
 from vision.render.scene import spread_scene  # noqa: E402
 from vision.render.teaching import empty_of, sliding_row  # noqa: E402
 from vision.teach import teach_folder  # noqa: E402
+from web.words import english  # noqa: E402
 
 ROW = 3
 
@@ -87,7 +88,7 @@ def live(codes: list[str]) -> None:
         print(f"live: {len(codes)} faces in rows of {ROW}, {ENOUGH} views each: {looks} frames looked at, "
               f"collector {collecting:.0f} s ({1000 * per_look:.0f} ms a frame); players' time at the camera "
               f"≈ {looks * max(per_look, POLL_S) / 60:.1f} min (+ laying out {len(codes) // ROW + 1} rows)")
-        print(f"  training in the background: {training:.0f} s wall; " + (status["check"] or ["no check"])[0])
+        print(f"  training in the background: {training:.0f} s wall; " + (english(status["check"][0]) if status["check"] else "no check"))
 
 
 def photos(codes: list[str]) -> None:

@@ -65,17 +65,17 @@ class CameraView:
 
     def teach(self, label: str) -> dict[str, Any]:
         if self._teacher is None:
-            return {"ok": False, "message": "teaching is not available on this table"}
+            return {"ok": False, "message": {"code": "teach.live_unavailable", "params": {}}}
         latest = self._loop.latest
         if latest is None:
-            return {"ok": False, "message": "no picture from the camera yet"}
+            return {"ok": False, "message": {"code": "teach.live_no_picture", "params": {}}}
         return self._teacher(label, latest)
 
     # -- live teaching of many frames (device.live_teaching.LiveTeacher) ------------------
 
     def teach_start(self, labels: list[str]) -> dict[str, Any]:
         if self._teacher is None or not hasattr(self._teacher, "start"):
-            return {"ok": False, "message": "teaching is not available on this table"}
+            return {"ok": False, "message": {"code": "teach.live_unavailable", "params": {}}}
         return {"ok": True, **self._teacher.start(labels, lambda: self._loop.latest,
                                                   lambda: self._loop.empty_table)}
 
@@ -86,7 +86,7 @@ class CameraView:
 
     def teach_train(self) -> dict[str, Any]:
         if self._teacher is None or not hasattr(self._teacher, "train"):
-            return {"ok": False, "message": "teaching is not available on this table"}
+            return {"ok": False, "message": {"code": "teach.live_unavailable", "params": {}}}
         self._teacher.train()
         return {"ok": True, **self._teacher.status()}
 

@@ -12,7 +12,9 @@ says is shown on the page. "Teach" on one frame (the older single-shot button) a
 shot and trains in the background too.
 
 All state is in one `LiveTeacher` per appliance, behind a lock; `status()` is what the
-page polls.
+page polls. What it says ("seen", "message", the self-check's "check", a shot's
+"message") is messages ({"code", "params"}, web.messages "teach.live_*" and the reasons
+of vision.teach), which the page's view says in the device's language.
 """
 from __future__ import annotations
 
@@ -42,12 +44,12 @@ class FaceProgress:
 class TeachState:
     collecting: tuple[str, ...] = ()       # labels being collected, left to right
     faces: dict[str, FaceProgress] = field(default_factory=dict)
-    seen: str = ""                         # what the collector sees now, in words
+    seen: dict[str, Any] | None = None     # what the collector sees now (a message)
     training: bool = False
     progress: float = 0.0                  # of the current training, 0..1
     stale: bool = False                    # shots came in while training
-    result: list[str] = field(default_factory=list)   # the last self-check, in words
-    message: str = ""
+    result: list[dict[str, Any]] = field(default_factory=list)   # the last self-check (messages)
+    message: dict[str, Any] | None = None
     trained_at: float = 0.0
     trained_seconds: float = 0.0
     deck: dict[str, Any] | None = None    # what became of the trained deck (a message)
@@ -81,13 +83,12 @@ class LiveTeacher:
             try:
                 self._session = add_frame(self._session, latest.image, label, self._colour(label))
             except TeachError as exc:
-                return {"ok": False, "message": str(exc)}
+                return {"ok": False, "message": said("teach.live_not_learned", label=label, why=exc.why.message())}
             counts = self._session.counts()
             self._face(label).shots = counts[label]
         self.train()
         return {"ok": True, "cards": len(counts), "profile": str(self.path),
-                "message": f"Learned {label} ({counts[label]} shot(s)); {len(counts)} card(s) taught so far. "
-                           "Training in the background."}
+                "message": said("teach.live_learned", label=label, count=len(counts))}
 
     # -- collecting many frames -----------------------------------------------------------
 
@@ -106,7 +107,7 @@ class LiveTeacher:
             self._state.collecting = clean
             for label in clean:
                 self._face(label)
-            self._state.seen = "looking for the card" + ("s" if len(clean) > 1 else "")
+            self._state.seen = said("teach.live_looking", count=len(clean))
         self._stop.clear()
         self._collector = threading.Thread(target=self._collect, args=(clean, frames, empty),
                                            name="teach-collect", daemon=True)
@@ -141,7 +142,7 @@ class LiveTeacher:
                     self.train()   # training before collecting ends: `wait` never sees neither
                     with self._lock:
                         self._state.collecting = ()
-                        self._state.seen = "enough of " + ", ".join(labels) + ": training"
+                        self._state.seen = said("teach.live_enough", names=list(labels))
                     return
             self._stop.wait(POLL_S)
 
@@ -153,8 +154,7 @@ class LiveTeacher:
         found = sorted(find_cards(image, table), key=lambda c: c.centre[0])
         if len(found) != len(labels):
             with self._lock:
-                self._state.seen = (f"I see {len(found)} card(s), expecting {len(labels)}: "
-                                    "lay them in a row, apart, whole in view")
+                self._state.seen = said("teach.live_count", found=len(found), count=len(labels))
             return
         kept = 0
         for label, card in zip(labels, found):
@@ -174,8 +174,7 @@ class LiveTeacher:
                 face.last = pose
                 kept += 1
         with self._lock:
-            self._state.seen = ("kept a new view" if kept else
-                                "slide or turn the card" + ("s" if len(labels) > 1 else "") + " a little")
+            self._state.seen = said("teach.live_kept") if kept else said("teach.live_move", count=len(labels))
 
     # -- training --------------------------------------------------------------------------
 
@@ -202,15 +201,19 @@ class LiveTeacher:
             try:
                 taught = finish(session, progress=self._progress)
                 save_profile(taught.profile, self.path)
-                lines, message = taught.check.lines(), f"trained on {len(session.shots)} shots"
-            except (TeachError, OSError) as exc:
-                taught, lines, message = None, [], f"training failed: {exc}"
+                lines = [w.message() for w in taught.check.said()]
+                message = said("teach.live_trained", count=len(session.shots))
+            except TeachError as exc:
+                taught, lines, message = None, [], said("teach.live_failed", why=exc.why.message())
+            except OSError:
+                taught, lines = None, []
+                message = said("teach.live_failed", why=said("profile.not_saved", path=str(self.path)))
             # the deck is put to use before the page hears that training is over
-            said = self._on_trained(taught.profile) if taught is not None and self._on_trained else None
+            deck = self._on_trained(taught.profile) if taught is not None and self._on_trained else None
             with self._lock:
                 self._state.result = lines
                 self._state.message = message
-                self._state.deck = said
+                self._state.deck = deck
                 self._state.trained_seconds = round(time.monotonic() - started, 1)
                 self._state.trained_at = time.time()
                 again = self._state.stale
@@ -270,6 +273,11 @@ class LiveTeacher:
         if not isinstance(label, str) or not label.strip():
             raise ValueError("say which card this is (its label)")
         return label.strip()
+
+
+def said(code: str, **params: Any) -> dict[str, Any]:
+    """A message for the page (web.words.say)."""
+    return {"code": code, "params": params}
 
 
 def colour_named(label: str) -> str:

@@ -8,6 +8,7 @@ import pytest
 from device.app import Appliance, RunOptions
 from device.config import Config, load_config
 from device.live_teaching import ENOUGH, LiveTeacher
+from web.words import english
 from device.vision_loop import LatestFrame
 from vision.render.scene import SceneSpec, render_scene
 
@@ -22,13 +23,13 @@ def test_each_card_shown_is_learned_and_the_profile_saved(tmp_path):
     from vision.profile import load_profile_file
     teacher = LiveTeacher(tmp_path / "taught.npz")
     first = teacher("7", frame_with("7"))
-    assert first["ok"] and first["cards"] == 1 and "Learned 7" in first["message"]
+    assert first["ok"] and first["cards"] == 1 and "Learned 7" in english(first["message"])
     second = teacher("12", frame_with("12", 1))
-    assert second["ok"] and second["cards"] == 2 and "background" in second["message"]
+    assert second["ok"] and second["cards"] == 2 and "background" in english(second["message"])
     assert teacher.wait(300)
     profile = load_profile_file(Path(second["profile"]))
     assert set(profile.labels) == {"7", "12"}
-    assert teacher.status()["check"][0].startswith("self-check")
+    assert english(teacher.status()["check"][0]).startswith("Self-check")
 
 
 class SlidingTable:
@@ -59,7 +60,7 @@ def test_a_row_of_cards_slid_under_the_camera_is_taught_live(tmp_path):
     status = teacher.status()
     assert [f["shots"] for f in status["faces"]] == [ENOUGH] * 3 and all(f["enough"] for f in status["faces"])
     assert not status["training"] and status["progress"] == 1.0
-    assert "held-out" in status["check"][0]     # an honest check: shots kept out of training
+    assert "held-out" in english(status["check"][0])     # an honest check: shots kept out of training
     profile = load_profile_file(tmp_path / "taught.npz")
     # a frame not used in teaching (another stretch of the slide) reads right
     frame = sliding_row("solo", codes, "alt", 3)(200)
@@ -72,7 +73,7 @@ def test_a_frame_without_a_card_teaches_nothing_and_says_why(tmp_path):
     teacher = LiveTeacher(tmp_path / "taught.npz")
     empty = LatestFrame(np.full((480, 640, 3), (40, 110, 30), np.uint8), 0, 0, None, None)
     answer = teacher("7", empty)
-    assert not answer["ok"] and answer["message"]
+    assert not answer["ok"] and english(answer["message"]).startswith("7 was not learned: no card found")
     assert not (tmp_path / "taught.npz").exists()
     with pytest.raises(ValueError, match="label"):
         teacher("  ", frame_with("7"))

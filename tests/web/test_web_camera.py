@@ -104,6 +104,49 @@ def test_teaching_needs_the_host_and_a_known_label(cam_app, cam_host, camera):
     assert "teach-form" in cam_host.get("/camera").get_data(as_text=True)
 
 
+class LiveCamera(StandInCamera):
+    """The stand-in with a real live teacher (device.live_teaching) whose newest frame
+    is a bare table: what teaching says is messages, the page's view says them."""
+
+    def __init__(self, path):
+        from device.live_teaching import LiveTeacher
+        from device.vision_loop import LatestFrame
+        super().__init__()
+        self.teacher = LiveTeacher(path)
+        self.frame = LatestFrame(np.full((480, 640, 3), (40, 110, 30), np.uint8), 0, 0, None, None)
+
+    def teach(self, label):
+        return self.teacher(label, self.frame)
+
+    def teach_start(self, labels):
+        return {"ok": True, **self.teacher.start(labels, lambda: None)}
+
+    def teach_stop(self):
+        self.teacher.stop()
+        return self.teach_status()
+
+    def teach_status(self):
+        return {"available": True, **self.teacher.status()}
+
+
+def test_live_teaching_speaks_the_devices_language(table, tmp_path):
+    camera = LiveCamera(tmp_path / "taught.npz")
+    host = create_app(table, host_pin=PIN, camera=camera).test_client()
+    assert post_json(host, "/api/login", {"pin": PIN}).status_code == 200
+    host.set_cookie("lang", "fr")
+    r = post_json(host, "/api/camera/teach", {"label": "Rouge 7"})
+    assert r.status_code == 422
+    assert r.get_json()["message"] == ("Rouge 7 n'a pas été apprise : aucune carte trouvée (posez la carte à plat "
+                                       "sur une table unie, entière, ou recadrez l'image sur la carte).")
+    try:
+        assert post_json(host, "/api/camera/teaching/start", {"labels": ["Rouge 7", "Bleu 2"]}).get_json()["seen"] \
+            == "Recherche des cartes."
+    finally:
+        post_json(host, "/api/camera/teaching/stop", {})
+    host.set_cookie("lang", "en")
+    assert host.get("/api/camera/teaching").get_json()["seen"] == "Looking for the cards."
+
+
 def test_zones_are_checked_before_they_are_set(cam_host, camera):
     good = {"discard": [0.2, 0.2, 0.6, 0.7], "seat:0": [0, 0.8, 0.3, 1]}
     r = post_json(cam_host, "/api/camera/zones", good)

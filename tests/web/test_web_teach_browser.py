@@ -74,7 +74,7 @@ def test_the_host_teaches_a_row_of_cards_live_and_sees_the_progress(table, tmp_p
             "() => !document.getElementById('live-training').hidden"
             " || document.getElementById('live-check').textContent.length > 0", timeout=300_000)
         assert progress_seen
-        page.wait_for_function("() => document.getElementById('live-check').textContent.includes('self-check')",
+        page.wait_for_function("() => document.getElementById('live-check').textContent.includes('Self-check')",
                                timeout=300_000)
         faces = page.locator("#live-faces li").all_inner_texts()
         assert faces == [f"Yellow 5: {ENOUGH} / {ENOUGH} ✓", f"Blue reverse: {ENOUGH} / {ENOUGH} ✓"]

@@ -127,10 +127,23 @@ def teach():
     if not isinstance(label, str) or not label:
         return error('send {"label": "<card code>"}', 400)
     try:
-        result = camera.teach(label)
+        result = _in_words(camera.teach(label))
     except ValueError as exc:
         return error(str(exc), 400)
     return jsonify(result), (200 if result.get("ok") else 422)
+
+
+def _in_words(status: dict) -> dict:
+    """Live teaching's answer or status with what it says ("message", "seen", the
+    self-check's "check", "deck": messages, device.live_teaching) in the device's words."""
+    lang, game = current_lang(), _game()
+    out = dict(status)
+    for key in ("message", "seen", "deck"):
+        if isinstance(out.get(key), dict):
+            out[key] = say(out[key], lang, game)
+    if isinstance(out.get("check"), list):
+        out["check"] = [say(m, lang, game) if isinstance(m, dict) else m for m in out["check"]]
+    return out
 
 
 def _live_teaching():
@@ -144,10 +157,7 @@ def teaching_status():
     camera = _live_teaching()
     if camera is None:
         return jsonify({"available": False})
-    status = camera.teach_status()
-    if status.get("deck"):   # what became of the trained deck, in words
-        status = {**status, "deck": say(status["deck"], current_lang(), _game())}
-    return jsonify(status)
+    return jsonify(_in_words(camera.teach_status()))
 
 
 @bp.post("/api/camera/teaching/start")
@@ -163,7 +173,7 @@ def teaching_start():
     if not isinstance(labels, list) or not labels or not all(isinstance(x, str) and x.strip() for x in labels):
         return error('send {"labels": ["<card>", ...]}: the cards under the camera, left to right', 400)
     try:
-        return jsonify(camera.teach_start(labels))
+        return jsonify(_in_words(camera.teach_start(labels)))
     except ValueError as exc:
         return error(str(exc), 400)
 
@@ -174,7 +184,7 @@ def teaching_stop():
     camera = _live_teaching()
     if camera is None:
         return error("live teaching is not available on this table", 404)
-    return jsonify(camera.teach_stop())
+    return jsonify(_in_words(camera.teach_stop()))
 
 
 @bp.post("/api/camera/teaching/train")
@@ -183,4 +193,4 @@ def teaching_train():
     camera = _live_teaching()
     if camera is None:
         return error("live teaching is not available on this table", 404)
-    return jsonify(camera.teach_train())
+    return jsonify(_in_words(camera.teach_train()))
