@@ -1,6 +1,10 @@
 """The learned reader's probabilities: a card scoring low for every taught class loses its
-probability to the doubt instead of making the least unlikely class sure of itself."""
+probability to the doubt instead of making the least unlikely class sure of itself; and
+its corner index block: the glyph found wherever the outline put it."""
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 from vision.reader import LinearReader
 
@@ -81,3 +85,48 @@ def test_the_index_block_does_not_depend_on_the_cards_orientation():
     up = index_features(index_regions(card, corners))
     turned = index_features(index_regions(card, np.roll(corners, 2, axis=0)))
     assert up.any() and np.allclose(up, turned)
+
+
+PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "realphotos" / "cards-edje"
+
+
+def test_a_glyph_the_outline_cut_off_is_found_in_the_wider_corner_region():
+    """A real photo's king, outlined as the finder outlined it: the corner regions cut the
+    K at their side (no glyph, the reader then said "unknown"); the wider regions find it."""
+    import cv2
+
+    from vision.classify import learned_features
+    from vision.reader import INDEX_DIM, WIDE_GLYPH_ASPECT, index_features, index_regions
+
+    photo = PHOTOS / "images" / "train_IMG_2645.jpg"
+    if not photo.exists():
+        pytest.skip(f"the real photos are not at {PHOTOS} (the shared folder beside the repository)")
+    image = cv2.imread(str(photo))
+    outline = np.float32([[227.5, 240.0], [313.4, 322.9], [197.6, 456.2], [104.7, 370.3]])
+    assert not index_features(index_regions(image, outline, wide=False)).any()
+    block = index_features(index_regions(image, outline))
+    assert block.any() and 0.4 < block[-1] <= WIDE_GLYPH_ASPECT   # a letter's width / height
+    # training views are read without the wider search (it taught the block noise there)
+    assert not learned_features(image, outline)[:, -INDEX_DIM:].any()
+
+
+def test_the_wider_corner_region_takes_a_letter_not_a_pip():
+    """Beyond the corner region (where a card's pips begin) a blob as wide as high is a
+    pip, not the index: an outline over parts of two cards must not read it as one."""
+    import cv2
+
+    from vision.reader import index_features, index_regions
+
+    corners = np.float32([[0, 0], [200, 0], [200, 280], [0, 280]])
+
+    def card(mark):
+        face = np.full((280, 200, 3), 235, np.uint8)
+        mark(face)
+        return np.minimum(face, cv2.rotate(face, cv2.ROTATE_180))   # the same in both corners
+
+    pip = card(lambda face: cv2.circle(face, (64, 74), 13, (40, 40, 200), -1))
+    letter = card(lambda face: cv2.rectangle(face, (58, 60), (70, 88), (40, 40, 200), -1))   # an "I"
+    for face in (pip, letter):   # both lie outside the corner regions, inside the wider ones
+        assert not index_features(index_regions(face, corners, wide=False)).any()
+    assert not index_features(index_regions(pip, corners)).any()
+    assert index_features(index_regions(letter, corners)).any()
