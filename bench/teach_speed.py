@@ -88,7 +88,8 @@ def live(codes: list[str]) -> None:
         print(f"live: {len(codes)} faces in rows of {ROW}, {ENOUGH} views each: {looks} frames looked at, "
               f"collector {collecting:.0f} s ({1000 * per_look:.0f} ms a frame); players' time at the camera "
               f"≈ {looks * max(per_look, POLL_S) / 60:.1f} min (+ laying out {len(codes) // ROW + 1} rows)")
-        print(f"  training in the background: {training:.0f} s wall; " + (english(status["check"][0]) if status["check"] else "no check"))
+        check = english(status["check"][0]) if status["check"] else "no check"
+        print(f"  training in the background: {training:.0f} s wall; {check}")
 
 
 def photos(codes: list[str]) -> None:

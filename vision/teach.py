@@ -125,8 +125,8 @@ class SelfCheck:
                        " views of a simulated second photo of each card, none used in teaching)",
                        right=self.right, total=total)]
         for a, b, n in self.confused:
-            out.append(why("teach.confused", "likely confused: {label} read as {other} ({count} of the views of {label})",
-                           label=a, other=b, count=n))
+            out.append(why("teach.confused", "likely confused: {label} read as {other} "
+                           "({count} of the views of {label})", label=a, other=b, count=n))
         for a, n in self.unsure:
             out.append(why("teach.unsure", "unsure about {label} ({count} views not read)", label=a, count=n))
         for a, b in self.similar:

@@ -113,7 +113,8 @@ SHARED: dict[str, Entry] = {
     "picture.unreadable": N_("missing, or not a picture Deckhand can read"),
     "teach.no_name": N_("a taught deck needs a name"),
     "teach.empty_label": N_("the label is empty"),
-    "teach.reserved_label": N_("“{label}” cannot be a card's label: it is what Deckhand says of a card it cannot read"),
+    "teach.reserved_label": N_("“{label}” cannot be a card's label: it is what Deckhand says of a card it "
+                               "cannot read"),
     "teach.not_colour": N_("not a colour picture"),
     "teach.no_card": N_("no card found (lay the card flat on a plain table, whole, or crop the picture to the card)"),
     "teach.nothing_yet": N_("nothing taught yet: show the camera one card at a time"),
@@ -145,14 +146,15 @@ SHARED: dict[str, Entry] = {
     "teach.check_fresh": N_("Self-check: {right} of {total} fresh views read right (harsh simulated views of a "
                             "simulated second photo of each card, none used in teaching)."),
     "teach.confused": N_("Likely confused: {label} read as {other} ({count} of the views of {label})."),
-    "teach.unsure": NP_("Unsure about {label} ({count} view not read).", "Unsure about {label} ({count} views not read).",
-                        "count"),
+    "teach.unsure": NP_("Unsure about {label} ({count} view not read).",
+                        "Unsure about {label} ({count} views not read).", "count"),
     "teach.similar": N_("{label} and {other} differ only by a close colour."),
     "teach.show_again": N_("Show these cards again, in other light or positions: {names}."),
     "teach.no_confusions": N_("No likely confusions."),
     "teach.table_reads": N_("The table reads it for {games}: deckhand run --profile {path}"),
-    "teach.no_game": N_("Its labels are not the cards of one game, so `deckhand recognize` reads it but the table "
-                        "does not: to play with it, label each card as the screens name it (“Red 7”, “Freeze”)."),
+    "teach.no_game": N_("Its labels are not the cards of one game, so `deckhand recognize` reads it but the "
+                        "table does not: to play with it, label each card as the screens name it "
+                        "(“Red 7”, “Freeze”)."),
     "teach.bad_photos": NP_("{count} photo taught nothing (take it again, the card whole and flat):",
                             "{count} photos taught nothing (take them again, the card whole and flat):", "count"),
     "teach.photo_why": N_("{file}: {why}"),

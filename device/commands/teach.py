@@ -13,6 +13,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:   # imported when a command runs (`deckhand --help` stays quick)
+    from device.commands.words import Words
+    from vision.why import Why
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -32,9 +37,9 @@ def run(args: argparse.Namespace) -> int:
     from vision.teach import TeachError, teach_folder
 
     words = Words.of_shell()
-    skipped: list[tuple[str, object]] = []
+    skipped: list[tuple[str, Why]] = []
 
-    def said(file: str, why) -> None:
+    def said(file: str, why: Why | None) -> None:
         if why is not None:
             skipped.append((file, why))
             print("  " + words("teach.skipped", file=file, why=why.message()), flush=True)
@@ -62,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def bad_photos(skipped, words) -> None:
+def bad_photos(skipped: Sequence[tuple[str, Why]], words: Words) -> None:
     """The photos that taught nothing, each with why, all together at the end."""
     if skipped:
         print(words("teach.bad_photos", count=len(skipped)))
@@ -70,13 +75,13 @@ def bad_photos(skipped, words) -> None:
             print("  " + words("teach.photo_why", file=file, why=why.message()))
 
 
-def check_lines(check, words) -> list[str]:
+def check_lines(check, words: Words) -> list[str]:
     """The self-check (vision.teach.SelfCheck) in words, the details indented."""
     said = [words.say(w.message()) for w in check.said()]
     return said[:1] + ["  " + line for line in said[1:]]
 
 
-def table_use(profile, path, words=None) -> str:
+def table_use(profile, path, words: Words | None = None) -> str:
     """Whether, and for which game, the appliance can read the deck: its labels must be a
     game's cards (device.decks)."""
     from device.commands.words import Words
