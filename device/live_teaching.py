@@ -33,6 +33,15 @@ TURNED_DEG = 8.0       # or turned this much
 POLL_S = 0.15          # how often the collector looks at the newest frame
 
 
+class Refused(ValueError):
+    """A request live teaching cannot take; `said` is why as a message (web.words.say),
+    str() the English."""
+
+    def __init__(self, english: str, code: str, **params: Any):
+        super().__init__(english)
+        self.said = said(code, **params)
+
+
 @dataclass
 class FaceProgress:
     label: str
@@ -99,9 +108,9 @@ class LiveTeacher:
         until each has ENOUGH or `stop()`."""
         clean = tuple(self._label(label) for label in labels)
         if not clean:
-            raise ValueError("say which card (or cards, left to right) lie under the camera")
+            raise Refused("say which card (or cards, left to right) lie under the camera", "teach.live_no_labels")
         if len(set(clean)) != len(clean):
-            raise ValueError("each card of a row must be a different card")
+            raise Refused("each card of a row must be a different card", "teach.live_same_card")
         self.stop()
         with self._lock:
             self._state.collecting = clean
@@ -271,7 +280,7 @@ class LiveTeacher:
     @staticmethod
     def _label(label: Any) -> str:
         if not isinstance(label, str) or not label.strip():
-            raise ValueError("say which card this is (its label)")
+            raise Refused("say which card this is (its label)", "teach.live_no_label")
         return label.strip()
 
 

@@ -173,6 +173,9 @@ SHARED: dict[str, Entry] = {
     "teach.live_failed": N_("Training failed: {why}."),
     "teach.live_unavailable": N_("Teaching is not available on this table."),
     "teach.live_no_picture": N_("No picture from the camera yet."),
+    "teach.live_no_labels": N_("Say which card lies under the camera, or which cards from left to right."),
+    "teach.live_same_card": N_("Each card of a row must be a different card."),
+    "teach.live_no_label": N_("Say which card lies under the camera."),
     # `deckhand recognize` (device.commands.recognize)
     "recognize.no_profile": N_("there is no built-in deck or profile file “{name}”; the built-in decks are {names}"),
     "recognize.empty_unreadable": N_("cannot read the picture of the empty table {path}"),

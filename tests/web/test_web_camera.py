@@ -143,6 +143,10 @@ def test_live_teaching_speaks_the_devices_language(table, tmp_path):
             == "Recherche des cartes."
     finally:
         post_json(host, "/api/camera/teaching/stop", {})
+    for labels, french in ((["Rouge 7", "Rouge 7"], "Chaque carte d'un rang doit être une carte différente."),
+                           ([], "Dites quelle carte est sous la caméra, ou quelles cartes de gauche à droite.")):
+        r = post_json(host, "/api/camera/teaching/start", {"labels": labels})
+        assert r.status_code == 400 and r.get_json()["error"] == french
     host.set_cookie("lang", "en")
     assert host.get("/api/camera/teaching").get_json()["seen"] == "Looking for the cards."
 

@@ -11,6 +11,7 @@ from web.cards import deck_cards
 from web.names import card_name, game_title
 from web.request import current_lang, deckhand, error, json_body, require_host
 from web.words import say
+from web.words import t as translate
 
 bp = Blueprint("vision", __name__)
 
@@ -119,18 +120,28 @@ def set_zones():
 def teach():
     camera = deckhand().camera
     if camera is None:
-        return error("no camera is connected", 404)
+        return error(translate("No camera is connected.", current_lang()), 404)
     data, refusal = json_body()
     if refusal:
         return refusal
     label = data.get("label")
-    if not isinstance(label, str) or not label:
-        return error('send {"label": "<card code>"}', 400)
+    if not isinstance(label, str) or not label.strip():
+        return error(translate("Say which card lies under the camera.", current_lang()), 400)
     try:
         result = _in_words(camera.teach(label))
     except ValueError as exc:
-        return error(str(exc), 400)
+        return _refused(exc)
     return jsonify(result), (200 if result.get("ok") else 422)
+
+
+def _refused(exc: ValueError):
+    """A refusal of live teaching in the reader's words (its `said`, device.live_teaching)."""
+    said = getattr(exc, "said", None)
+    return error(say(said, current_lang(), _game()) if said else str(exc), 400)
+
+
+def _no_live_teaching():
+    return error(translate("Live teaching is not available on this table.", current_lang()), 404)
 
 
 def _in_words(status: dict) -> dict:
@@ -165,17 +176,18 @@ def teaching_status():
 def teaching_start():
     camera = _live_teaching()
     if camera is None:
-        return error("live teaching is not available on this table", 404)
+        return _no_live_teaching()
     data, refusal = json_body()
     if refusal:
         return refusal
     labels = data.get("labels")
     if not isinstance(labels, list) or not labels or not all(isinstance(x, str) and x.strip() for x in labels):
-        return error('send {"labels": ["<card>", ...]}: the cards under the camera, left to right', 400)
+        return error(translate("Say which card lies under the camera, or which cards from left to right.",
+                               current_lang()), 400)
     try:
         return jsonify(_in_words(camera.teach_start(labels)))
     except ValueError as exc:
-        return error(str(exc), 400)
+        return _refused(exc)
 
 
 @bp.post("/api/camera/teaching/stop")
@@ -183,7 +195,7 @@ def teaching_start():
 def teaching_stop():
     camera = _live_teaching()
     if camera is None:
-        return error("live teaching is not available on this table", 404)
+        return _no_live_teaching()
     return jsonify(_in_words(camera.teach_stop()))
 
 
@@ -192,5 +204,5 @@ def teaching_stop():
 def teaching_train():
     camera = _live_teaching()
     if camera is None:
-        return error("live teaching is not available on this table", 404)
+        return _no_live_teaching()
     return jsonify(_in_words(camera.teach_train()))
