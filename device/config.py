@@ -52,9 +52,9 @@ PIN_HASH_MAX_ITERATIONS = 1_000_000
 
 
 class ConfigError(ValueError):
-    """A configuration problem; `key` is the dotted key it is about. Where a command says
-    it to a person in their language, `said` is it as a code and params (web.messages;
-    the param "key" is the key), else None and str() is the English."""
+    """A configuration problem; `key` is the dotted key it is about. `said` is it as a
+    code and params (web.messages "config.*"; the param "key" is the key) for a command
+    that says it in the person's language (`deckhand calibrate`); str() is the English."""
 
     def __init__(self, key: str, message: str, code: str = "", **params: Any):
         super().__init__(f"{key}: {message}")
@@ -173,7 +173,8 @@ def default_store_path() -> Path:
 def default_pin_map(seats: int) -> dict[str, Any]:
     """The `[seats]` table of the default wiring for `seats` players (at most 6)."""
     if not 1 <= seats <= len(DEFAULT_PAD_PINS):
-        raise ConfigError("seats", f"the default pin map has 1 to {len(DEFAULT_PAD_PINS)} seats, not {seats}")
+        raise ConfigError("seats", f"the default pin map has 1 to {len(DEFAULT_PAD_PINS)} seats, not {seats}",
+                          "config.default_map", high=len(DEFAULT_PAD_PINS), count=seats)
     return {str(i): {"pad": DEFAULT_PAD_PINS[i], "led": DEFAULT_LED_PINS[i]} for i in range(seats)}
 
 
@@ -201,20 +202,25 @@ def load_config(path: str | os.PathLike[str] | None) -> Config:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise ConfigError(str(path), "no such file") from None
+        raise ConfigError(str(path), "no such file", "config.no_file") from None
     except OSError as exc:
-        raise ConfigError(str(path), f"cannot be read ({exc.strerror})") from None
+        raise ConfigError(str(path), f"cannot be read ({exc.strerror})", "config.unreadable") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise ConfigError(str(path), f"is not UTF-8 text (line {line}); save it as UTF-8") from None
+        raise ConfigError(str(path), f"is not UTF-8 text (line {line}); save it as UTF-8", "config.not_utf8",
+                          line=line) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(str(path), f"is not valid TOML ({exc})") from None
+        at = re.search(r"line (\d+), column (\d+)", str(exc))
+        where = {"line": int(at[1]), "column": int(at[2])} if at else {}
+        raise ConfigError(str(path), f"is not valid TOML ({exc})", "config.not_toml_at" if at else "config.not_toml",
+                          **where) from None
     except RecursionError:
-        raise ConfigError(str(path), "nests arrays or tables too deeply to be a configuration") from None
+        raise ConfigError(str(path), "nests arrays or tables too deeply to be a configuration",
+                          "config.too_deep") from None
     config = parse_config(data)
     return _replace(config, source_path=path)
 
@@ -244,13 +250,13 @@ def parse_config(data: Mapping[str, Any]) -> Config:
     problem = pin_hash_problem(pin_hash) if pin_hash is not None else None
     if problem is not None:
         raise ConfigError("host.pin_hash", f"{problem} (make a new one with `python -c \"from "
-                          f"device.config import hash_pin; print(hash_pin('your PIN'))\"`)")
+                          f"device.config import hash_pin; print(hash_pin('your PIN'))\"`)", "config.pin_hash")
     store = _table(data, "store")
     _no_unknown_keys(store, {"path"}, "store")
     store_path = default_store_path()
     if "path" in store:
         if not isinstance(store["path"], str) or not store["path"].strip():
-            raise ConfigError("store.path", "must be a file path")
+            raise ConfigError("store.path", "must be a file path", "config.not_path")
         store_path = Path(store["path"]).expanduser()
     speech = _parse_speech(_table(data, "speech"))
     return Config(seats=seats, pads=pads, turn_button=turn_button, buzzer=buzzer, camera=camera,
@@ -261,7 +267,7 @@ def parse_config(data: Mapping[str, Any]) -> Config:
 def _table(data: Mapping[str, Any], key: str, prefix: str = "") -> Mapping[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, Mapping):
-        raise ConfigError(prefix + key, "must be a table")
+        raise ConfigError(prefix + key, "must be a table", "config.not_table")
     return value
 
 
@@ -269,25 +275,29 @@ def _no_unknown_keys(data: Mapping[str, Any], allowed: set[str], prefix: str) ->
     for key in data:
         if key not in allowed:
             where = f"{prefix}.{key}" if prefix else key
-            raise ConfigError(where, f"unknown key (known: {', '.join(sorted(allowed))})")
+            raise ConfigError(where, f"unknown key (known: {', '.join(sorted(allowed))})", "config.unknown_key",
+                              names=sorted(allowed))
 
 
 def _number(data: Mapping[str, Any], key: str, where: str, default: float, *,
             minimum: float, maximum: float) -> float:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"{where}.{key}", f"must be a number, not {value!r}")
+        raise ConfigError(f"{where}.{key}", f"must be a number, not {value!r}", "config.not_number",
+                          value=str(value))
     if not minimum <= value <= maximum:
-        raise ConfigError(f"{where}.{key}", f"must be between {minimum:g} and {maximum:g}, not {value:g}")
+        raise ConfigError(f"{where}.{key}", f"must be between {minimum:g} and {maximum:g}, not {value:g}",
+                          "config.out_of_range", low=minimum, high=maximum, value=value)
     return float(value)
 
 
 def _pin(value: Any, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(key, f"must be a BCM pin number, not {value!r}")
+        raise ConfigError(key, f"must be a BCM pin number, not {value!r}", "config.not_pin", value=str(value))
     if value not in GPIO_PINS:
         raise ConfigError(key, f"BCM {value} is not a GPIO pin on the header "
-                          f"(use {GPIO_PINS.start}..{GPIO_PINS.stop - 1})")
+                          f"(use {GPIO_PINS.start}..{GPIO_PINS.stop - 1})", "config.not_gpio",
+                          pin=value, low=GPIO_PINS.start, high=GPIO_PINS.stop - 1)
     return value
 
 
@@ -300,17 +310,20 @@ def _parse_pads(data: Mapping[str, Any]) -> PadSettings:
     _no_unknown_keys(data, {"pull", "active", "debounce_ms", "hold_ms", "stuck_s", "order_window_ms"}, "pads")
     pull = data.get("pull", "up")
     if pull not in ("up", "down", "none"):
-        raise ConfigError("pads.pull", f"must be \"up\", \"down\" or \"none\", not {pull!r}")
+        raise ConfigError("pads.pull", f"must be \"up\", \"down\" or \"none\", not {pull!r}", "config.pull",
+                          value=str(pull))
     if "active" in data:
         active = data["active"]
         if active not in ("low", "high"):
-            raise ConfigError("pads.active", f"must be \"low\" or \"high\", not {active!r}")
+            raise ConfigError("pads.active", f"must be \"low\" or \"high\", not {active!r}", "config.active",
+                              value=str(active))
         active_high = active == "high"
         if (pull == "up" and active_high) or (pull == "down" and not active_high):
             raise ConfigError("pads.active", f"a pad pulled {pull} that is active {active} would read pressed "
-                              "while nobody touches it")
+                              "while nobody touches it", "config.active_pressed", pull=pull, active=active)
     elif pull == "none":
-        raise ConfigError("pads.active", "with pull = \"none\" say whether a pressed pad reads \"low\" or \"high\"")
+        raise ConfigError("pads.active", "with pull = \"none\" say whether a pressed pad reads \"low\" or \"high\"",
+                          "config.active_needed")
     else:
         active_high = pull == "down"
     debounce = _number(data, "debounce_ms", "pads", 10.0, minimum=0.0, maximum=200.0)
@@ -321,10 +334,11 @@ def _parse_pads(data: Mapping[str, Any]) -> PadSettings:
     else:
         hold = _number(data, "hold_ms", "pads", 600.0, minimum=50.0, maximum=10_000.0)
         if hold <= debounce:
-            raise ConfigError("pads.hold_ms", f"must be longer than pads.debounce_ms ({debounce:g})")
+            raise ConfigError("pads.hold_ms", f"must be longer than pads.debounce_ms ({debounce:g})",
+                              "config.hold_short", debounce=debounce)
     stuck = _number(data, "stuck_s", "pads", 20.0, minimum=1.0, maximum=3600.0)
     if hold is not None and stuck * 1000 <= hold:
-        raise ConfigError("pads.stuck_s", "must be longer than pads.hold_ms")
+        raise ConfigError("pads.stuck_s", "must be longer than pads.hold_ms", "config.stuck_short")
     window = _number(data, "order_window_ms", "pads", 2.0, minimum=0.0, maximum=50.0)
     return PadSettings(pull=pull, active_high=active_high, debounce_ms=debounce, hold_ms=hold,
                        stuck_s=stuck, order_window_ms=window)
@@ -334,23 +348,24 @@ def _parse_seats(data: Mapping[str, Any]) -> tuple[SeatPins, ...]:
     seats: dict[int, SeatPins] = {}
     for key, value in data.items():
         if not re.fullmatch(r"\d+", key):
-            raise ConfigError(f"seats.{key}", "seat keys are seat numbers from 0 (write [seats.0])")
+            raise ConfigError(f"seats.{key}", "seat keys are seat numbers from 0 (write [seats.0])", "config.seat_key")
         seat = int(key)
         where = f"seats.{key}"
         if isinstance(value, int) and not isinstance(value, bool):
             value = {"pad": value}
         if not isinstance(value, Mapping):
-            raise ConfigError(where, "must be a pad pin or a table {pad = N, led = N}")
+            raise ConfigError(where, "must be a pad pin or a table {pad = N, led = N}", "config.seat_value")
         _no_unknown_keys(value, {"pad", "led"}, where)
         if "pad" not in value:
-            raise ConfigError(f"{where}.pad", "is missing: every seat needs its pad's pin")
+            raise ConfigError(f"{where}.pad", "is missing: every seat needs its pad's pin", "config.pad_missing")
         led = value.get("led")
         seats[seat] = SeatPins(seat, _pin(value["pad"], f"{where}.pad"),
                                None if led is None else _pin(led, f"{where}.led"))
     for expected in range(len(seats)):
         if expected not in seats:
             raise ConfigError(f"seats.{expected}", f"is missing: seats are numbered 0..{len(seats) - 1} "
-                              f"with none skipped (found {', '.join(str(s) for s in sorted(seats))})")
+                              f"with none skipped (found {', '.join(str(s) for s in sorted(seats))})",
+                              "config.seat_missing", last=len(seats) - 1, numbers=sorted(seats))
     return tuple(seats[i] for i in range(len(seats)))
 
 
@@ -369,32 +384,37 @@ def _check_pins(seats: tuple[SeatPins, ...], turn_button: int | None, buzzer: in
         if pin is None:
             continue
         if pin in used:
-            raise ConfigError(key, f"BCM {pin} is already used by {used[pin]}")
+            raise ConfigError(key, f"BCM {pin} is already used by {used[pin]}", "config.pin_used", pin=pin,
+                              other=used[pin])
         used[pin] = key
     if pads.pull == "down":
         for key, pin in inputs:
             if pin in FIXED_PULL_UP_PINS:
-                raise ConfigError(key, f"BCM {pin} has a fixed pull-up on the board and cannot be pulled down")
+                raise ConfigError(key, f"BCM {pin} has a fixed pull-up on the board and cannot be pulled down",
+                                  "config.pull_up_fixed", pin=pin)
 
 
 def _parse_camera(data: Mapping[str, Any]) -> CameraSettings:
     _no_unknown_keys(data, {"source", "width", "height", "fps", "profile"}, "camera")
     source = data.get("source", "auto")
     if not isinstance(source, str) or not source:
-        raise ConfigError("camera.source", "must be a string such as \"auto\", \"usb:0\" or \"replay:PATH\"")
+        raise ConfigError("camera.source", "must be a string such as \"auto\", \"usb:0\" or \"replay:PATH\"",
+                          "config.camera_source")
     kind = source.split(":", 1)[0]
     if kind not in ("auto", "picam", "usb", "replay", "sim"):
         raise ConfigError("camera.source", f"unknown source {source!r} "
-                          "(auto, picam, usb:N, replay:PATH or sim)")
+                          "(auto, picam, usb:N, replay:PATH or sim)", "config.camera_unknown", value=source)
     width = _number(data, "width", "camera", 640, minimum=64, maximum=4608)
     height = _number(data, "height", "camera", 480, minimum=48, maximum=3496)
     for key, value in (("width", width), ("height", height)):
         if value != int(value) or int(value) % 2:
-            raise ConfigError(f"camera.{key}", f"must be an even whole number of pixels, not {value:g}")
+            raise ConfigError(f"camera.{key}", f"must be an even whole number of pixels, not {value:g}",
+                              "config.camera_even", value=value)
     fps = _number(data, "fps", "camera", 30.0, minimum=1.0, maximum=120.0)
     profile = data.get("profile")
     if profile is not None and (not isinstance(profile, str) or not profile.strip()):
-        raise ConfigError("camera.profile", "must be the path of a taught deck's profile file")
+        raise ConfigError("camera.profile", "must be the path of a taught deck's profile file",
+                          "config.camera_profile")
     return CameraSettings(source=source, width=int(width), height=int(height), fps=fps,
                           profile=str(Path(profile.strip()).expanduser()) if profile else None)
 
@@ -447,10 +467,12 @@ def _parse_speech(data: Mapping[str, Any]) -> SpeechSettings:
     _no_unknown_keys(data, {"enabled", "language", "rate"}, "speech")
     enabled = data.get("enabled", False)
     if not isinstance(enabled, bool):
-        raise ConfigError("speech.enabled", f"must be true or false, not {enabled!r}")
+        raise ConfigError("speech.enabled", f"must be true or false, not {enabled!r}", "config.not_bool",
+                          value=str(enabled))
     language = data.get("language", "en")
     if language not in SPEECH_LANGUAGES:
-        raise ConfigError("speech.language", f"must be one of {', '.join(SPEECH_LANGUAGES)}, not {language!r}")
+        raise ConfigError("speech.language", f"must be one of {', '.join(SPEECH_LANGUAGES)}, not {language!r}",
+                          "config.language", value=str(language), choices=", ".join(SPEECH_LANGUAGES))
     rate = _number(data, "rate", "speech", 165, minimum=80, maximum=400)
     return SpeechSettings(enabled=enabled, language=language, rate=int(rate))
 
@@ -459,10 +481,12 @@ def _parse_server(data: Mapping[str, Any]) -> ServerSettings:
     _no_unknown_keys(data, {"bind", "port"}, "server")
     bind = data.get("bind")
     if bind is not None and (not isinstance(bind, str) or not bind):
-        raise ConfigError("server.bind", "must be an address such as \"0.0.0.0\" or \"127.0.0.1\"")
+        raise ConfigError("server.bind", "must be an address such as \"0.0.0.0\" or \"127.0.0.1\"",
+                          "config.bind")
     port = data.get("port", 8000)
     if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
-        raise ConfigError("server.port", f"must be a port number 1..65535, not {port!r}")
+        raise ConfigError("server.port", f"must be a port number 1..65535, not {port!r}", "config.port",
+                          value=str(port))
     return ServerSettings(bind=bind, port=port)
 
 
@@ -472,7 +496,7 @@ def _parse_server(data: Mapping[str, Any]) -> ServerSettings:
 def hash_pin(pin: str, *, salt: str | None = None, iterations: int = PIN_HASH_ITERATIONS) -> str:
     """The text to store as `host.pin_hash` for `pin`."""
     if not pin or not pin.isdigit() or not 4 <= len(pin) <= 12:
-        raise ConfigError("host.pin", "a host PIN is 4 to 12 digits")
+        raise ConfigError("host.pin", "a host PIN is 4 to 12 digits", "config.pin")
     salt = salt or secrets.token_hex(8)
     digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt.encode(), iterations).hex()
     return f"{PIN_HASH_SCHEME}${iterations}${salt}${digest}"

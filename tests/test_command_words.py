@@ -115,6 +115,13 @@ def test_calibrate_speaks_french(tmp_path, capsys, monkeypatch):
     ]:
         assert deckhand(["calibrate", "--config", str(path), "--camera", "sim", *argv]) == 2
         assert capsys.readouterr().err.startswith("deckhand calibrate: " + french)
+    for text, french in [("[seats.0]\npad = 99\n", "seats.0.pad : BCM 99 n'est pas une broche GPIO du connecteur "
+                                                      "(utilisez 2 à 27)"),
+                         ("[seats.0]\npad = 17\npda = 3\n", "seats.0.pda : clé inconnue (les clés connues sont led et pad)"),
+                         ("[camera\n", f"{tmp_path / 'bad.toml'} n'est pas du TOML valide (ligne 1, colonne 8)")]:
+        (tmp_path / "bad.toml").write_text(text)
+        assert deckhand(["calibrate", "--config", str(tmp_path / "bad.toml"), "--camera", "sim"]) == 2
+        assert capsys.readouterr().err == f"deckhand calibrate: {french}\n"
     assert deckhand(["calibrate", "--config", str(path), "--camera", f"replay:{tmp_path / 'gone'}"]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"deckhand calibrate: pas d'instantané de la caméra replay:{tmp_path / 'gone'} : "

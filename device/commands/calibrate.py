@@ -135,9 +135,7 @@ def run(args: argparse.Namespace) -> int:
     words = Words.of_shell()
     try:
         return _run(args, words)
-    except ConfigError as exc:
-        # a zone or --seats is said in words; the config file's own problems stay as
-        # `deckhand run` and `check` say them (English)
+    except ConfigError as exc:   # the config file, a zone, --seats or --camera
         print(f"deckhand calibrate: {words.say(exc.said) if exc.said else exc}", file=sys.stderr)
         return 2
 
