@@ -177,3 +177,43 @@ def test_a_card_stretched_by_the_lens_near_the_picture_edge_is_found():
     assert long / short > 1.6
     reading = Recognizer.create(profile("solo"), scene.empty).read(scene.image)
     assert [c.label for c in reading.cards] == ["Y9"]
+
+
+def test_a_card_washed_out_by_a_lamps_glare_is_found_in_the_highlights():
+    """A lamp's glare clips a red card's pale frame line and the table beside it to
+    nearly one white: the grey picture's edges leave a gap in the frame, and only the
+    highlights of the smallest channel, stretched, close it (the bench missed such
+    cards in every game)."""
+    spec = SceneSpec(table="light", light="mixed", glare=True, noise=3, blur=0.3, card_width=0.13, tilt_deg=5)
+    scene = render_scene("solo", ["R3", "G7", "B-SWAP", "Y9"], spec, np.random.default_rng(21))
+    table = EmptyTable.from_image(scene.empty)
+    insets = profile("solo").frame_insets
+    red = scene.cards[0]
+    plain = match(find_cards(scene.image, table, DetectSettings(frame_insets=insets)), [red])[0][1]
+    assert plain is None  # the situation the highlights are for
+    found = match(find_cards(scene.image, table, DetectSettings(frame_insets=insets, bright_cells=True)),
+                  scene.cards)
+    assert all(seen is not None for _, seen in found)
+    assert quad_gap(found[0][1].corners, red.corners) < 2.0
+    reading = Recognizer.create(profile("solo"), scene.empty).read(scene.image)  # a built-in deck looks there
+    assert len(reading.cards) == 4 and {"G7", "B-SWAP", "Y9"} <= {c.label for c in reading.cards}
+
+
+def test_the_highlights_are_looked_at_only_where_no_card_explains_a_change():
+    """The second look costs a Canny pass: it runs only around what changed and no card
+    found covers (a hand, a card missed) and around clipped white, never over the cards
+    found or the bare table."""
+    from vision.detect import _unexplained
+
+    frame = np.full((240, 320, 3), 120, np.uint8)
+    changed = np.zeros((240, 320), np.uint8)
+    card = np.float32([[40, 40], [100, 40], [100, 124], [40, 124]])
+    changed[40:125, 40:101] = 255                    # a card found
+    assert _unexplained(frame, changed, [card], 900) == []
+    changed[150:230, 200:300] = 255                  # a hand
+    frame[20:80, 200:260] = 255                      # a glare spot (nothing looks changed)
+    rects = _unexplained(frame, changed, [card], 900)
+    assert len(rects) == 2
+    for x0, y0, x1, y1 in ((200, 150, 300, 230), (200, 20, 260, 80)):
+        assert any(x <= x0 and y <= y0 and x + w >= x1 and y + h >= y1 for x, y, w, h in rects)
+    assert all(not (x <= 40 and y <= 40 and x + w >= 101 and y + h >= 125) for x, y, w, h in rects)

@@ -52,6 +52,8 @@ class DetectSettings:
     frame_insets: tuple[float, ...] = () # printed frames inside the card's edge, as a
                                          # share of its short side (from the deck profile)
     strong_cells: bool = False           # also cells between strong edges only (taught decks)
+    bright_cells: bool = False           # also cells between the edges of the highlights
+                                         # (built-in decks: a card's edge under a lamp's glare)
     real: RealSettings | None = RealSettings()  # with no empty table: the real-table
                                          # outlines (None: the exact sources instead)
     second_look: bool = False            # ... and the exact sources when those find nothing
@@ -175,6 +177,76 @@ def outlines(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettin
     return found, changed, thick
 
 
+CLIPPED = 250         # every channel at least this: white, whatever lies there
+HIGHLIGHT_GAMMA = 3.0  # the smallest channel raised to this power: contrast near white x3
+_HIGHLIGHTS = (255 * (np.arange(256) / 255.0) ** HIGHLIGHT_GAMMA).round().astype(np.uint8)
+
+
+def _unexplained(frame: np.ndarray, changed: np.ndarray, quads: list[np.ndarray],
+                 min_area: float) -> list[tuple[int, int, int, int]]:
+    """Rectangles (x, y, w, h) around what changed and no card found explains, where a
+    card the ordinary edges missed may lie: a region at least 15 % of the typical card
+    found (`min_area` when none was; a glare-washed card may show little change),
+    grown by a quarter of that card's short side. Usually only hands and the cards
+    beneath a pile's top: a fifth of the frame on the bench's 8-card scenes, so a second
+    look there costs a fraction of a look at the whole frame."""
+    # Where the picture is clipped white (a lamp's glare on card and table alike) nothing
+    # looks changed, though a card may lie there.
+    rest = cv2.bitwise_or(changed, cv2.inRange(frame, (CLIPPED,) * 3, (255,) * 3))
+    for quad in quads:
+        cv2.fillConvexPoly(rest, np.round(quad).astype(np.int32), 0)
+    areas = sorted(cv2.contourArea(q) for q in quads)
+    card = max(min_area, areas[len(areas) // 2]) if areas else min_area
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))  # shadows, slivers
+    regions, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    h, w = changed.shape
+    pad = int(0.25 * np.sqrt(card))
+    rects = []
+    for region in regions:
+        if cv2.contourArea(region) >= 0.15 * card:
+            x, y, bw, bh = cv2.boundingRect(region)
+            x0, y0 = max(0, x - pad), max(0, y - pad)
+            rects.append((x0, y0, min(w, x + bw + pad) - x0, min(h, y + bh + pad) - y0))
+    return rects
+
+
+def _bright_cells(frame: np.ndarray, table: "EmptyTable | None", changed: np.ndarray | None,
+                  rects: list[tuple[int, int, int, int]], settings: DetectSettings) -> list[np.ndarray]:
+    """The cells between the edges of the smallest colour channel with its highlights
+    stretched, within `rects`. A white card differs from a pale or coloured table most
+    in its smallest channel, and a lamp's glare (or a motion-blurred edge on a bright
+    table) squeezes that difference into the last few grey levels below white, where
+    the grey picture's edges fall under Canny's thresholds: raised to the third power,
+    a step from 235 to 250 grows from 15 to 38 levels. The frame line of a card under
+    glare closes again, and its inside is a cell. As for the ordinary edges, the empty
+    table's own edges are left out where nothing changed."""
+    cells = []
+    h, w = frame.shape[:2]
+    for x, y, bw, bh in rects:
+        crop = cv2.GaussianBlur(frame[y:y + bh, x:x + bw], (3, 3), 0)
+        lowest = cv2.min(cv2.min(crop[..., 0], crop[..., 1]), crop[..., 2]) if crop.ndim == 3 else crop
+        edges = cv2.Canny(cv2.LUT(lowest, _HIGHLIGHTS), settings.canny_low, settings.canny_high, L2gradient=True)
+        if table is not None and changed is not None:
+            unknown = cv2.bitwise_or(changed[y:y + bh, x:x + bw], cv2.inRange(crop, (CLIPPED,) * 3, (255,) * 3))
+            unchanged = cv2.bitwise_not(cv2.dilate(unknown, np.ones((9, 9), np.uint8)))
+            edges = cv2.bitwise_and(edges, cv2.bitwise_not(cv2.bitwise_and(table.edges[y:y + bh, x:x + bw],
+                                                                           unchanged)))
+        thick = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+        contours, hierarchy = cv2.findContours(cv2.bitwise_not(thick), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE,
+                                               offset=(int(x), int(y)))
+        if hierarchy is None:
+            continue
+        # A cell cut off by the rectangle's side (inside the frame) is a rectangle's
+        # shape, not a card's: a mug in a square of table would be a card.
+        x0, y0 = x + 1 if x > 0 else -1, y + 1 if y > 0 else -1
+        x1, y1 = x + bw - 2 if x + bw < w else w, y + bh - 2 if y + bh < h else h
+        for contour, link in zip(contours, hierarchy[0]):
+            cx, cy, cw, ch = cv2.boundingRect(contour)
+            if link[3] == -1 and cx > x0 and cy > y0 and cx + cw - 1 < x1 and cy + ch - 1 < y1:
+                cells.append(contour)
+    return cells
+
+
 def _strong_cells(smooth: np.ndarray, settings: DetectSettings, keep: np.ndarray | None,
                   changed: np.ndarray | None) -> list[np.ndarray]:
     """The cells between strong edges only: a printed panel crossed by a faint printed
@@ -222,14 +294,16 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
     max_area = settings.max_area_fraction * h * w
     sources, changed, thick = outlines(frame, table, settings)
     candidates: list[tuple[int, float, np.ndarray]] = []   # (source rank, area, quad)
-    for rank, (contours, inset) in enumerate(sources):
+
+    def consider(rank: int, contours, inset: float, late: bool) -> None:
+        """Fit each contour of a source; a late source only adds cards where none was
+        found (its contour's centre lies in no card outlined before)."""
         for contour in contours:
             area = cv2.contourArea(contour)
             if not min_area <= area <= max_area:
                 continue
-            if rank == 2 and table is not None and any(quad_contains(q, contour.reshape(-1, 2).mean(axis=0))
-                                 for _, _, q in candidates):
-                continue  # a changed region around a card already outlined: nothing new
+            if late and any(quad_contains(q, contour.reshape(-1, 2).mean(axis=0)) for _, _, q in candidates):
+                continue  # around (or inside) a card already outlined: nothing new
             framed = inset > 0 and bool(settings.frame_insets)
             quad, rescued = _fit(contour, area, settings, inset, thick if framed else None)
             if quad is None:
@@ -240,6 +314,20 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
                 if not _card_aspect(quad, settings) or (rescued and quad is inner):
                     continue  # the inside of a frame whose card edge was not found
             candidates.append((rank, float(cv2.contourArea(quad)), quad))
+
+    for rank, (contours, inset) in enumerate(sources[:2]):
+        consider(rank, contours, inset, late=False)
+    rank = 2
+    if settings.bright_cells:
+        unexplained = _unexplained(frame, changed, [q for _, _, q in candidates], min_area) \
+            if changed is not None else [(0, 0, w, h)]
+        consider(rank, _bright_cells(frame, table, changed, unexplained, settings), 1.5, late=True)
+        rank += 1
+    # The changed regions take in a card's shadow: they only add cards where none was
+    # found. The strong cells (last) are cells of their own.
+    for contours, inset in sources[2:]:
+        consider(rank, contours, inset, late=changed is not None and rank == 2 + settings.bright_cells)
+        rank += 1
     # Two cards side by side make a rectangle of nearly a card's shape (2 x 63 by 88 mm),
     # and so does a card lying on another shifted along its length: an outline holding
     # two smaller candidates, or one a little smaller and off its centre, is a group of

@@ -96,8 +96,10 @@ class Recognizer:
         # A taught deck (its ink capped) may print panels crossed by stripes: their cells
         # between strong edges are looked at too. Built-in decks gain nothing from them
         # and their distractor scenes got false reports (raj 6 in 300), so not for those.
+        # A built-in deck's cards are white: under a lamp's glare their edges are found
+        # in the highlights (a taught deck's have not been measured so).
         settings = DetectSettings(aspect=profile.aspect, frame_insets=profile.frame_insets,
-                                  strong_cells=profile.ink_cap > 0)
+                                  strong_cells=profile.ink_cap > 0, bright_cells=profile.reader is None)
         table = EmptyTable.from_image(to_working_size(empty_table)[0], settings) \
             if empty_table is not None else None
         return Recognizer(profile, table, settings, thresholds)
