@@ -250,6 +250,7 @@ SHARED: dict[str, Entry] = {
     "camera.usb_closed": N_("no camera opens at {camera} (is it plugged in, or busy in another program?)"),
     "camera.picam_closed": N_("the Raspberry Pi camera {number} cannot be opened or started"),
     "camera.no_picture": N_("the camera {camera} gave no picture"),
+    "camera.lost": N_("the camera {camera} stopped giving pictures"),
 }
 
 BY_GAME: dict[str, dict[str, Entry]] = {

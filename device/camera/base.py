@@ -22,17 +22,20 @@ class Frame:
     index: int
 
 
-class SourceError(RuntimeError):
-    """The source cannot be opened at all (no such camera, file or folder). `said` is
-    why as a code and params for a person (web.messages "camera.*"), where it was
-    given; str() is the English for logs."""
+class CameraProblem(RuntimeError):
+    """A camera problem; `said` is it as a code and params for a person (web.messages
+    "camera.*"), where it was given; str() is the English for logs."""
 
     def __init__(self, message: str, code: str = "", **params: Any):
         super().__init__(message)
         self.said = {"code": code, "params": params} if code else None
 
 
-class CameraLost(RuntimeError):
+class SourceError(CameraProblem):
+    """The source cannot be opened at all (no such camera, file or folder)."""
+
+
+class CameraLost(CameraProblem):
     """A working camera stopped delivering (cable pulled, device busy or gone)."""
 
 

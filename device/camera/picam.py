@@ -77,9 +77,10 @@ class PicameraSource:
             except Exception as exc:
                 if self._closed:
                     return
-                raise CameraLost(f"{self.name} stopped delivering frames: {exc}") from exc
+                raise CameraLost(f"{self.name} stopped delivering frames: {exc}", "camera.lost",
+                                 camera=self.name) from exc
             if array is None:
-                raise CameraLost(f"{self.name} returned no frame")
+                raise CameraLost(f"{self.name} returned no frame", "camera.lost", camera=self.name)
             # capture_array has returned: the frame is as fresh as we can know here.
             t_ns = self._monotonic_ns()
             yield Frame(to_bgr(array, self.size), t_ns, index)

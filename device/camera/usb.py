@@ -46,7 +46,7 @@ class UsbSource:
             if not ok or image is None:
                 if self._closed:
                     return
-                raise CameraLost(f"{self.name} stopped delivering frames")
+                raise CameraLost(f"{self.name} stopped delivering frames", "camera.lost", camera=self.name)
             yield Frame(to_bgr(image, self.size), self._monotonic_ns(), index)
             index += 1
 
