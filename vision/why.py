@@ -19,8 +19,9 @@ class Why:
         return self.english or self.code
 
     def message(self) -> dict[str, Any]:
-        """{"code", "params"}, as web.words.say takes it."""
-        return {"code": self.code, "params": dict(self.params)}
+        """{"code", "params"}, as web.words.say takes it (and the English as "text",
+        which it says only for a code with no sentence)."""
+        return {"code": self.code, "params": dict(self.params), "text": self.english}
 
 
 def why(code: str, english: str, **params: Any) -> Why:
@@ -32,7 +33,9 @@ class WhyError(ValueError):
     """An error that says why as a `Why` (`.why`), naming what it is about
     (`.source`, e.g. a photo's file name; str() puts it first, in English)."""
 
-    def __init__(self, reason: Why, source: str = ""):
+    def __init__(self, reason: Why | str, source: str = ""):
+        if isinstance(reason, str):   # English only: said as it is
+            reason = Why("", {}, reason)
         super().__init__(f"{source}: {reason}" if source else str(reason))
         self.why = reason
         self.source = source
