@@ -139,8 +139,8 @@ def _reasons_in(folder: str) -> list[tuple[str, str, set[str]]]:
             name = getattr(node.func, "id", None) if isinstance(node, ast.Call) else None
             at = {"why": 0, "Why": 0, "ConfigError": 2, "SourceError": 1, "CameraLost": 1}.get(name)
             if at is None or len(node.args) <= at or not isinstance(node.args[at], ast.Constant) \
-                    or not isinstance(node.args[at].value, str):
-                continue
+                    or not isinstance(node.args[at].value, str) or not node.args[at].value:
+                continue   # not a code ("": plain English, vision.why.WhyError's fallback)
             params = {k.arg for k in node.keywords if k.arg}
             if name == "Why" and len(node.args) > 1 and isinstance(node.args[1], ast.Dict):
                 params = {k.value for k in node.args[1].keys}
