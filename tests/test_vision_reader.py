@@ -96,15 +96,16 @@ def test_a_glyph_the_outline_cut_off_is_found_in_the_wider_corner_region():
     import cv2
 
     from vision.classify import learned_features
-    from vision.reader import INDEX_DIM, WIDE_GLYPH_ASPECT, index_features, index_regions
+    from vision.reader import INDEX_DIM, INDEX_WIDE, WIDE_GLYPH_ASPECT, index_features, index_regions
 
     photo = PHOTOS / "images" / "train_IMG_2645.jpg"
     if not photo.exists():
         pytest.skip(f"the real photos are not at {PHOTOS} (the shared folder beside the repository)")
     image = cv2.imread(str(photo))
     outline = np.float32([[227.5, 240.0], [313.4, 322.9], [197.6, 456.2], [104.7, 370.3]])
-    assert not index_features(index_regions(image, outline, wide=False)).any()
-    block = index_features(index_regions(image, outline))
+    corner_regions = index_regions(image, outline)
+    assert not index_features(corner_regions).any()
+    block = index_features(corner_regions, lambda: index_regions(image, outline, INDEX_WIDE))
     assert block.any() and 0.4 < block[-1] <= WIDE_GLYPH_ASPECT   # a letter's width / height
     # training views are read without the wider search (it taught the block noise there)
     assert not learned_features(image, outline)[:, -INDEX_DIM:].any()
@@ -115,9 +116,13 @@ def test_the_wider_corner_region_takes_a_letter_not_a_pip():
     pip, not the index: an outline over parts of two cards must not read it as one."""
     import cv2
 
-    from vision.reader import index_features, index_regions
+    from vision.reader import INDEX_WIDE, index_features, index_regions
 
     corners = np.float32([[0, 0], [200, 0], [200, 280], [0, 280]])
+
+    def block(face, wider=True):
+        return index_features(index_regions(face, corners),
+                              (lambda: index_regions(face, corners, INDEX_WIDE)) if wider else None)
 
     def card(mark):
         face = np.full((280, 200, 3), 235, np.uint8)
@@ -127,6 +132,6 @@ def test_the_wider_corner_region_takes_a_letter_not_a_pip():
     pip = card(lambda face: cv2.circle(face, (64, 74), 13, (40, 40, 200), -1))
     letter = card(lambda face: cv2.rectangle(face, (58, 60), (70, 88), (40, 40, 200), -1))   # an "I"
     for face in (pip, letter):   # both lie outside the corner regions, inside the wider ones
-        assert not index_features(index_regions(face, corners, wide=False)).any()
-    assert not index_features(index_regions(pip, corners)).any()
-    assert index_features(index_regions(letter, corners)).any()
+        assert not block(face, wider=False).any()
+    assert not block(pip).any()
+    assert block(letter).any()

@@ -20,15 +20,15 @@ profiles (`vision.profile`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
-from typing import TYPE_CHECKING
+from functools import cached_property, partial
+from typing import TYPE_CHECKING, Callable
 
 import cv2
 import numpy as np
 
 from vision.cnn import CnnReader
 from vision.colour import InkColour, ink_colour, likelihoods, symbol_groups, with_prototype
-from vision.reader import hog_pair, index_features, index_regions
+from vision.reader import INDEX_WIDE, hog_pair, index_features, index_regions
 from vision.warp import warp_card
 
 if TYPE_CHECKING:
@@ -56,8 +56,8 @@ class FaceFeatures:
       Lab a/b, of length 1 for a coloured card, near 0 for a black-and-white one);
     * `hog`: the learned reader's features (`vision.reader.hog_pair`);
     * `index`: its corner index block (`vision.reader.index_features`) of `regions`, the
-      corner regions cut from the frame (`vision.reader.index_regions`), or when not
-      given cut from `face`, the picture the features were made of;
+      corner regions cut from the frame (`vision.reader.index_regions`; `wider` cuts the
+      wider ones), or when not given cut from `face`, the picture the features were made of;
     * `ink_colour`: the ink's hue and lightness for `vision.colour`."""
 
     lightness: np.ndarray
@@ -68,6 +68,7 @@ class FaceFeatures:
     paper: np.ndarray | None = None   # BGR 0..1 the face was white-balanced by (its mean)
     face: np.ndarray | None = None    # the upright face given (BGR)
     regions: np.ndarray | None = None  # its corner regions cut from the frame
+    wider: Callable[[], np.ndarray] | None = None  # its wider corner regions, cut when asked
 
     @cached_property
     def symbol(self) -> np.ndarray:
@@ -97,11 +98,13 @@ class FaceFeatures:
 
     @cached_property
     def index(self) -> np.ndarray:
-        regions = self.regions
+        regions, wider = self.regions, self.wider
         if regions is None:
             h, w = self.face.shape[:2]
-            regions = index_regions(self.face, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
-        return index_features(regions)
+            whole = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+            regions = index_regions(self.face, whole)
+            wider = partial(index_regions, self.face, whole, INDEX_WIDE)
+        return index_features(regions, wider)
 
     def learned(self, with_index: bool) -> np.ndarray:
         """The learned reader's features (2 x D): the HOG pair, and the index block after
@@ -153,7 +156,8 @@ class Reading:
         return self.label != UNKNOWN
 
 
-def face_features(face: np.ndarray, ink_cap: float = 0.0, regions: np.ndarray | None = None) -> FaceFeatures:
+def face_features(face: np.ndarray, ink_cap: float = 0.0, regions: np.ndarray | None = None,
+                  wider: Callable[[], np.ndarray] | None = None) -> FaceFeatures:
     """Features of an upright face image (BGR uint8, any size of card shape); `regions`:
     its corner regions cut from the frame at full detail (`vision.reader.index_regions`;
     else they are cut from the face).
@@ -163,7 +167,7 @@ def face_features(face: np.ndarray, ink_cap: float = 0.0, regions: np.ndarray | 
     and only shapes are compared (taught decks, see `vision.teach`). The profile says
     which cap its templates were made with (`DeckProfile.ink_cap`)."""
     lightness, a, b, ink, paper = ink_planes(face)
-    return FaceFeatures(lightness, a, b, ink, ink_cap, paper, face, regions)
+    return FaceFeatures(lightness, a, b, ink, ink_cap, paper, face, regions, wider)
 
 
 def card_features(frame: np.ndarray, corners: np.ndarray, profile: "DeckProfile") -> FaceFeatures:
@@ -171,8 +175,11 @@ def card_features(frame: np.ndarray, corners: np.ndarray, profile: "DeckProfile"
     face warped to WORK_SIZE, and the corner regions cut from the frame when its reader
     reads the corner index."""
     reader = profile.reader
-    regions = index_regions(frame, corners) if getattr(reader, "index", False) else None
-    return face_features(warp_card(frame, corners, WORK_SIZE), profile.ink_cap, regions)
+    if getattr(reader, "index", False):
+        regions, wider = index_regions(frame, corners), partial(index_regions, frame, corners, INDEX_WIDE)
+    else:
+        regions = wider = None
+    return face_features(warp_card(frame, corners, WORK_SIZE), profile.ink_cap, regions, wider)
 
 
 def ink_planes(face: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -208,13 +215,13 @@ def learned_features(image: np.ndarray, corners: np.ndarray | None = None) -> np
         h, w = image.shape[:2]
         corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     pair = hog_pair(ink_planes(warp_card(image, corners, WORK_SIZE))[3])
-    # No wider second search for the glyph here (reading has one, `index_regions`): in a
+    # No wider second search for the glyph here (reading has one, `index_features`): in a
     # training view the corner regions miss the glyph only where it is hidden (a blob,
     # glare), and the wider ones then find something else, teaching the index block
     # noise. Measured on the real photos (teaching 2 photos a rank, 3 draws, isolated
     # train_ cards found, right / wrong / unknown): trained with it 87.3 / 2.3 / 10.3 %,
     # without 90.3 / 1.6 / 8.1.
-    return np.hstack([pair, np.tile(index_features(index_regions(image, corners, wide=False)), (2, 1))])
+    return np.hstack([pair, np.tile(index_features(index_regions(image, corners)), (2, 1))])
 
 
 def _plane_basis(h: int, w: int) -> np.ndarray:

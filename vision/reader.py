@@ -31,6 +31,7 @@ What does not live here: training (`vision.learn`), the ink map itself
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -145,35 +146,33 @@ def hog_blocks(cells: np.ndarray) -> np.ndarray:
     return blocks.astype(np.float32)
 
 
-def index_regions(image: np.ndarray, corners: np.ndarray, wide: bool = True) -> np.ndarray:
-    """The card's top-left corner region and its bottom-right one turned half round, then
-    (`wide`) the same two corners' wider regions (INDEX_WIDE), cut from `image` at
-    INDEX_PIXELS (4 or 2 x h x w x 3, like the image) through the card outlined by
-    `corners` (TL, TR, BR, BL)."""
+def index_regions(image: np.ndarray, corners: np.ndarray,
+                  cut: tuple[float, float, float, float] | None = None) -> np.ndarray:
+    """The card's top-left corner region and its bottom-right one turned half round, cut
+    from `image` at INDEX_PIXELS (2 x h x w x 3, like the image) through the card outlined
+    by `corners` (TL, TR, BR, BL). `cut`: where (u from, u to, v from, v to, shares of
+    the card from its corner), INDEX_REGION's corner when None (or INDEX_WIDE)."""
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
     card = cv2.getPerspectiveTransform(unit, np.asarray(corners, np.float32))
-    (rw, rh), (uw, vh) = INDEX_PIXELS, INDEX_REGION
-    u0, u1, v0, v1 = INDEX_WIDE
-    cuts = [(0.0, 0.0, uw / rw, vh / rh)] + ([(u0, v0, (u1 - u0) / rw, (v1 - v0) / rh)] if wide else [])
-    regions = []
-    for start_u, start_v, du, dv in cuts:
-        top_left = np.array([[du, 0, start_u + du / 2], [0, dv, start_v + dv / 2], [0, 0, 1]])
-        bottom_right = np.array([[-du, 0, 1 - start_u - du / 2], [0, -dv, 1 - start_v - dv / 2], [0, 0, 1]])
-        regions += [cv2.warpPerspective(image, card @ region, INDEX_PIXELS,
-                                        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                        borderMode=cv2.BORDER_REPLICATE)
-                    for region in (top_left, bottom_right)]
-    return np.stack(regions)
+    rw, rh = INDEX_PIXELS
+    u0, u1, v0, v1 = cut if cut is not None else (0.0, INDEX_REGION[0], 0.0, INDEX_REGION[1])
+    du, dv = (u1 - u0) / rw, (v1 - v0) / rh
+    top_left = np.array([[du, 0, u0 + du / 2], [0, dv, v0 + dv / 2], [0, 0, 1]])
+    bottom_right = np.array([[-du, 0, 1 - u0 - du / 2], [0, -dv, 1 - v0 - dv / 2], [0, 0, 1]])
+    return np.stack([cv2.warpPerspective(image, card @ region, INDEX_PIXELS,
+                                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                         borderMode=cv2.BORDER_REPLICATE)
+                     for region in (top_left, bottom_right)])
 
 
-def index_features(regions: np.ndarray) -> np.ndarray:
+def index_features(regions: np.ndarray, wider: Callable[[], np.ndarray] | None = None) -> np.ndarray:
     """The corner index block (INDEX_DIM float32): the mean over the two corner regions
     where a glyph is found of its square-rooted HOG and its width / height; when neither
-    shows one, the same of the wider regions after them (`index_regions`), of glyphs
-    narrower than WIDE_GLYPH_ASPECT; zeros if none."""
-    found = _glyph_blocks(regions[:2])
-    if not found and len(regions) > 2:
-        found = [block for block in _glyph_blocks(regions[2:4]) if block[-1] <= WIDE_GLYPH_ASPECT]
+    shows one, the same of the wider regions `wider()` gives (`index_regions` at
+    INDEX_WIDE, cut only then), of glyphs narrower than WIDE_GLYPH_ASPECT; zeros if none."""
+    found = _glyph_blocks(regions)
+    if not found and wider is not None:
+        found = [block for block in _glyph_blocks(wider()) if block[-1] <= WIDE_GLYPH_ASPECT]
     if not found:
         return np.zeros(INDEX_DIM, np.float32)
     return np.mean(found, axis=0).astype(np.float32)
