@@ -30,6 +30,8 @@ from vision.warp import (CARD_ASPECT, along_and_across, order_corners, quad_cont
 
 
 STRONG = 4  # strong edges: Canny thresholds this many times the ordinary ones
+# taught decks and teaching photos: the real-table outlines and framed colour fields
+FIELD_SETTINGS = RealSettings(framed_fields=True)
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,9 @@ import numpy as np
 
 from vision.classify import UNKNOWN, Reading, Thresholds, card_features, classify
 from vision.colour import field_deck, scene_gain
-from vision.detect import DetectSettings, Detection, EmptyTable, detect
+from vision.detect import FIELD_SETTINGS, DetectSettings, Detection, EmptyTable, detect
 from vision.profile import DeckProfile
+from vision.realfind import RealSettings
 
 # A built-in deck's card read with less confidence than REFINE_BELOW, whose symbol still
 # looks like a card's (a card back scores below REFINE_FROM), is read again from outlines
@@ -98,8 +99,11 @@ class Recognizer:
         # and their distractor scenes got false reports (raj 6 in 300), so not for those.
         # A built-in deck's cards are white: under a lamp's glare their edges are found
         # in the highlights (a taught deck's have not been measured so).
+        # A taught deck may be of the UNO family, its face a colour field in a white frame
+        # (`vision.fieldfind`); Deckhand's own printings are not.
         settings = DetectSettings(aspect=profile.aspect, frame_insets=profile.frame_insets,
-                                  strong_cells=profile.ink_cap > 0, bright_cells=profile.reader is None)
+                                  strong_cells=profile.ink_cap > 0, bright_cells=profile.reader is None,
+                                  real=FIELD_SETTINGS if profile.reader is not None else RealSettings())
         table = EmptyTable.from_image(to_working_size(empty_table)[0], settings) \
             if empty_table is not None else None
         return Recognizer(profile, table, settings, thresholds)

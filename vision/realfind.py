@@ -24,7 +24,10 @@ map is trusted:
   by side, not a card; one with a straight edge right across it, that leaves a piece
   more like a card than the outline, is a card lying over another (a fan): the top
   card and the strip that shows of the other;
-* non-maximum suppression of the same card found from several maps.
+* non-maximum suppression of the same card found from several maps;
+* for taught decks and teaching photos (`framed_fields`), a face that is a colour field
+  in a white frame outlined from its field (`vision.fieldfind`), before any other
+  outline: whiteness and edges often give only half of such a face seen obliquely.
 
 It all runs on a copy of the frame scaled to `long_side` pixels (320: a card a ninth of
 a 640-pixel frame is still 25 pixels wide there) and costs a few milliseconds.
@@ -41,6 +44,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision.fieldfind import framed_fields
 from vision.warp import along_and_across, order_corners, quad_overlap
 
 
@@ -88,21 +92,28 @@ class RealSettings:
                                           # card's (log) than the outline's
     cut_canny: int = 5                    # ... Canny's low threshold for faint edges
     cut_skew: float = 15.0                # ... both pieces this near square-cornered
+    framed_fields: bool = False           # also colour fields grown to their white frame
+                                          # (`vision.fieldfind`: taught decks and teaching)
 
 
-def whiteness(image: np.ndarray) -> np.ndarray:
-    """Per pixel, the smallest of B, G, R after each channel is stretched from its 1st
-    to its 99.5th percentile to 0..255 (uint8)."""
-    out = None
+def stretched(image: np.ndarray) -> list[np.ndarray]:
+    """B, G, R, each stretched from its 1st to its 99.5th percentile to 0..255 (uint8)."""
+    out = []
     sample = np.ascontiguousarray(image[::3, ::3])
     levels = np.arange(256, dtype=np.float32)
     for c, channel in enumerate(cv2.split(image)):
         cumulative = np.cumsum(cv2.calcHist([sample], [c], None, [256], [0, 256]).ravel())
         lo, hi = np.searchsorted(cumulative, (0.01 * cumulative[-1], 0.995 * cumulative[-1]))
         lut = np.clip((levels - lo) * (255.0 / max(float(hi - lo), 1.0)), 0, 255)
-        stretched = cv2.LUT(channel, lut.astype(np.uint8))
-        out = stretched if out is None else cv2.min(out, stretched)
+        out.append(cv2.LUT(channel, lut.astype(np.uint8)))
     return out
+
+
+def whiteness(image: np.ndarray, channels: list[np.ndarray] | None = None) -> np.ndarray:
+    """Per pixel, the smallest of B, G, R after each channel is stretched from its 1st
+    to its 99.5th percentile to 0..255 (uint8); `channels`: those, if already stretched."""
+    b, g, r = channels or stretched(image)
+    return cv2.min(cv2.min(b, g), r)
 
 
 def _regions(white: np.ndarray, edges: np.ndarray,
@@ -557,6 +568,21 @@ def _cut_along(quad: np.ndarray, edges: np.ndarray, settings: RealSettings) -> l
     return [card, rest]
 
 
+def _framed_fields(channels: list[np.ndarray], white: np.ndarray, edges: np.ndarray, min_area: float,
+                   max_area: float, settings: RealSettings) -> list[tuple[float, float, np.ndarray]]:
+    """`vision.fieldfind`'s outlines that pass the gates and the outline check here,
+    largest first."""
+    h, w = white.shape
+    out = []
+    for quad in framed_fields(channels, white, min_area):
+        area = cv2.contourArea(quad)
+        if min_area <= area <= max_area and _cut_side(quad, (w, h)) == -1 and _shape_ok(quad, settings):
+            share = outline_share(quad, edges, white, settings.min_step)
+            if share >= settings.min_outline:
+                out.append((share, area, quad))
+    return sorted(out, key=lambda c: -c[1])   # a whole field before any piece of it
+
+
 def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) -> list[np.ndarray]:
     """Card outlines (TL, TR, BR, BL, float32, in `frame`'s pixels), most certain first."""
     h, w = frame.shape[:2]
@@ -570,10 +596,12 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     sh, sw = small.shape[:2]
     smooth = cv2.GaussianBlur(small, (3, 3), 0)
     gray = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY)
-    white = whiteness(smooth)
+    channels = stretched(smooth)
+    white = whiteness(smooth, channels)
     edges = cv2.dilate(cv2.Canny(gray, 30, 90, L2gradient=True), np.ones((3, 3), np.uint8))
     min_area = settings.min_short_side ** 2
     max_area = settings.max_area_fraction * sh * sw
+    framed = _framed_fields(channels, white, edges, min_area, max_area, settings) if settings.framed_fields else []
     seen: set[tuple[int, ...]] = set()
     candidates: list[tuple[float, float, np.ndarray]] = []
     whites, edged = _regions(white, edges, settings)
@@ -597,12 +625,14 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     candidates = [c for i, c in enumerate(candidates) if i not in groups]
     candidates.sort(key=lambda c: (-round(c[0], 1), -c[1]))
     kept: list[np.ndarray] = []
-    for _, _, quad in candidates:
+    for _, _, quad in framed + candidates:   # a whole framed field first (not its halves)
         if all(quad_overlap(quad, other) < settings.overlap for other in kept):
             kept.append(quad)
-    if settings.cut_cover > 0:
+    if settings.cut_cover > 0:   # (a framed field is one card whole)
+        whole = {id(quad) for _, _, quad in framed}
         kept = [piece for quad in kept for piece in
-                (_cut_over(quad, edges, gray, settings) if _cut_side(quad, (sw, sh)) == -1 else [quad])]
+                (_cut_over(quad, edges, gray, settings) if _cut_side(quad, (sw, sh)) == -1
+                 and id(quad) not in whole else [quad])]
     if kept and settings.min_relative_area > 0:
         areas = [cv2.contourArea(q) for q in kept]
         kept = [q for q, a in zip(kept, areas) if a >= settings.min_relative_area * max(areas)]

@@ -32,7 +32,7 @@ import numpy as np
 from vision.classify import UNKNOWN, WORK_SIZE, Thresholds, classify, face_features, learned_features
 from vision.colour import deck_inks, measure_inks, symbol_groups
 from vision.learn import Example, train_reader
-from vision.detect import DetectSettings, EmptyTable, find_cards
+from vision.detect import FIELD_SETTINGS, DetectSettings, EmptyTable, find_cards
 from vision.profile import DeckProfile, camera_views, measure_frame_insets, profile_from_faces
 from vision.warp import CANONICAL_SIZE, CARD_ASPECT, order_corners, warp_card
 from vision.why import Why, WhyError, why
@@ -275,7 +275,8 @@ def card_face_and_corners(image: np.ndarray, aspect: float = CARD_ASPECT,
     if empty_table is not None:
         table = EmptyTable.from_image(cv2.resize(empty_table, (small.shape[1], small.shape[0]),
                                                  interpolation=cv2.INTER_AREA))
-    settings = DetectSettings(aspect=aspect, second_look=True)  # a teaching photo holds a card
+    # a teaching photo holds a card, of a deck not known yet: its face may be a framed colour field
+    settings = DetectSettings(aspect=aspect, second_look=True, real=FIELD_SETTINGS)
     found = [c for c in find_cards(small, table, settings) if _has_detail(small, c.corners)]
     if found:
         corners = the_card([c.corners for c in found]) / scale

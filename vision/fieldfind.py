@@ -1,0 +1,267 @@
+"""Cards whose face is a saturated colour field inside a white frame (the UNO family),
+found by their field and grown out to the frame's outer edge.
+
+Whiteness and edges (`vision.realfind`) outline such a face badly when it is seen
+obliquely: a large white oval printed on the field nearly reaches the field's sides, so
+the white parts (frame and oval) or the edges between them cut the face in two along the
+oval, or give only the field's inside edge. The field itself is one colour and stands
+out from most tables:
+
+* chroma after each channel is stretched to its own range (`vision.realfind.stretched`:
+  the brightest things, card stock, come out grey under any lamp, so a warm light does
+  not make the paper or a beige table look coloured), cut at a few levels; a field
+  lying inside a coloured table (in the hole its white frame makes) counts too;
+* the field may be cut in pieces by the oval: each region is tried as the field (its
+  convex hull's largest inscribed quadrilateral must fill the hull, and the field's
+  colour must run just inside each of its four sides: a piece cut off by the oval has
+  a "side" across the white oval); where a region is not a field alone, each two such
+  regions of one hue lying near each other are tried together. Two regions that are
+  each a framed field are two cards, never joined;
+* each side of the field is moved outward to the frame's outer edge: along the side's
+  normal, where the whiteness falls most just beyond a band at least as white as
+  paper. Each side is searched on its own, as a tilted card's frame is wider on its near
+  side (up to `frame_spread` times); a side with no clear fall there (a white table)
+  takes the median width the others showed; a field with no white band round three of
+  its sides is no card (a red book);
+* the grown outline must then pass `vision.realfind`'s own outline check.
+
+What does not live here: the other outlines and the choice among them
+(`vision.realfind.find_outlines`, which puts these first: an outline holding a whole
+framed colour field is more certain than any piece of it), reading the card.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class FieldSettings:
+    chroma_levels: tuple[int, ...] = (60, 100)   # stretched chroma (of 255) a field has
+    min_field_share: float = 0.35        # a piece's area / the smallest card's area
+    max_pieces: int = 10                 # the largest pieces of each level are tried
+    hue_gap: float = 25.0                # degrees: two pieces of one field are of one hue
+    min_side_fill: float = 0.6           # share of each side with the field just inside
+    min_quad_fill: float = 0.88          # fitted quad / hull of the field
+    min_frame: float = 0.01              # the white frame's width, share of the field's
+    max_frame: float = 0.25              # short side: a field with no frame is no card
+    frame_spread: float = 4.0            # the widest side's frame / the narrowest's (a
+                                         # card 55 degrees from overhead: 2.6 measured)
+    frame_white: int = 150               # the frame's whiteness (of 255) at least
+    min_drop: int = 25                   # whiteness fall at the frame's outer edge
+    samples: int = 9                     # points along each side
+
+
+def stretched_chroma(channels: list[np.ndarray]) -> np.ndarray:
+    """Per pixel, the largest stretched channel less the smallest (uint8)."""
+    top = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+    low = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
+    return cv2.subtract(top, low)
+
+
+@dataclass(frozen=True)
+class _Piece:
+    contour: np.ndarray
+    area: float
+    box: tuple[int, int, int, int]
+    hue: float
+
+
+def _pieces(mask: np.ndarray, channels: list[np.ndarray], min_area: float,
+            settings: FieldSettings) -> list[_Piece]:
+    """The largest regions of the field mask (0/255), each with its mean hue."""
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # every region's outer boundary, also one lying in a hole of another (a card's field
+    # inside its white frame, inside a coloured table)
+    contours, hierarchy = cv2.findContours(opened, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    outer = [] if hierarchy is None else [c for c, link in zip(contours, hierarchy[0]) if link[3] == -1]
+    sized = sorted(((cv2.contourArea(c), c) for c in outer if len(c) >= 3), key=lambda p: -p[0])
+    out = []
+    for area, contour in sized[:settings.max_pieces]:
+        if area < settings.min_field_share * min_area:
+            break
+        x, y, w, h = box = cv2.boundingRect(contour)
+        own = np.zeros((h, w), np.uint8)
+        cv2.drawContours(own, [contour], -1, 255, -1, offset=(-x, -y))
+        bgr = np.float32([cv2.mean(c[y:y + h, x:x + w], own)[0] for c in channels]) / 255
+        hue = float(cv2.cvtColor(bgr.reshape(1, 1, 3), cv2.COLOR_BGR2HSV)[0, 0, 0])
+        out.append(_Piece(contour, area, box, hue))
+    return out
+
+
+def _hue_apart(a: float, b: float) -> float:
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+_NEXT = [1, 2, 3, 0]
+
+
+@lru_cache(maxsize=16)
+def _fours(n: int) -> np.ndarray:
+    """Every 4 of n indices, in order (k x 4)."""
+    return np.array(list(combinations(range(n), 4)), np.intp).reshape(-1, 4)
+
+
+def _quad(points: np.ndarray, settings: FieldSettings) -> np.ndarray | None:
+    """The largest quadrilateral on the points' convex hull (its corners among the
+    hull's few main vertices), if it fills the hull nearly: a field's outline, its
+    corners rounded or clipped by blur, seen in perspective."""
+    hull = cv2.convexHull(points.reshape(-1, 1, 2).astype(np.int32))
+    hull_area = cv2.contourArea(hull)
+    if hull_area <= 0:
+        return None
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True).reshape(-1, 2).astype(np.float32)
+        if len(approx) <= 9:
+            break
+    if len(approx) < 4:
+        return None
+    quads = approx[_fours(len(approx))]                      # k x 4 x 2, each convex, in order
+    x, y = quads[..., 0], quads[..., 1]
+    areas = 0.5 * np.abs((x * y[:, _NEXT] - x[:, _NEXT] * y).sum(axis=1))
+    best = int(np.argmax(areas))
+    return quads[best] if areas[best] >= settings.min_quad_fill * hull_area else None
+
+
+def _outward_normals(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Unit directions of the sides (corner i to i+1), their outward normals, their lengths."""
+    direction = quad[_NEXT] - quad
+    length = np.sqrt((direction * direction).sum(axis=1))
+    direction = direction / np.maximum(length, 1e-6)[:, None]
+    normal = direction[:, ::-1] * np.float32((1, -1))
+    flip = ((quad.mean(axis=0) - quad) * normal).sum(axis=1) > 0
+    normal[flip] *= -1
+    return direction, normal, length
+
+
+def _frame_widths(quad: np.ndarray, white: np.ndarray, settings: FieldSettings) -> np.ndarray | None:
+    """How far each side of the field lies inside the card's edge (pixels): where the
+    whiteness, a band at least `frame_white` beyond the field, falls most. NaN for a side
+    with no clear fall; None when the field has no white frame."""
+    _, normal, sides = _outward_normals(quad)
+    short = float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+    reach = settings.max_frame * short + 3
+    steps = np.arange(0.0, reach, 0.5, dtype=np.float32)
+    t = np.linspace(0.15, 0.85, settings.samples, dtype=np.float32)
+    widths = np.full(4, np.nan, np.float32)
+    framed = 0
+    for i in range(4):
+        start = quad[i] + t[:, None] * (quad[(i + 1) % 4] - quad[i])           # samples x 2
+        points = start[:, None, :] + steps[None, :, None] * normal[i]          # samples x steps x 2
+        profile = cv2.remap(white, points[..., 0], points[..., 1], cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_CONSTANT, borderValue=0).astype(np.float32)
+        profile = np.median(profile, axis=0)                                    # steps
+        # the frame: the first run of paper-white beyond the field
+        white_at = np.flatnonzero(profile >= settings.frame_white)
+        if white_at.size == 0:
+            continue
+        framed += 1
+        first = white_at[0]
+        drop = profile[first:-4] - profile[first + 4:]     # fall over 2 pixels
+        if drop.size == 0:
+            continue
+        k = int(np.argmax(drop))
+        if drop[k] < settings.min_drop:
+            continue
+        widths[i] = steps[first + k + 2]
+    if framed < 3:
+        return None
+    found = widths[~np.isnan(widths)]
+    if found.size < 2:
+        return None
+    share = found / short
+    if share.min() < settings.min_frame or share.max() > settings.max_frame \
+            or share.max() > settings.frame_spread * share.min():
+        return None
+    widths[np.isnan(widths)] = float(np.median(found))
+    return widths
+
+
+def _moved(quad: np.ndarray, widths: np.ndarray) -> np.ndarray | None:
+    """The quad with side i moved `widths[i]` pixels outward."""
+    direction, normal, _ = _outward_normals(quad)
+    lines = [(quad[i] + normal[i] * widths[i], direction[i]) for i in range(4)]
+    corners = []
+    for i in range(4):
+        (p, r), (q, s) = lines[i - 1], lines[i]
+        cross = float(r[0] * s[1] - r[1] * s[0])
+        if abs(cross) < 1e-6:
+            return None
+        k = ((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / cross
+        corners.append(p + k * r)
+    return np.array(corners, np.float32)
+
+
+_ALONG = np.linspace(0.1, 0.9, 15, dtype=np.float32)[None, :, None]
+
+
+def _sides_filled(quad: np.ndarray, mask: np.ndarray, settings: FieldSettings) -> bool:
+    """Whether just inside every side the field's colour runs along most of it: a piece
+    of a field cut by its oval has a "side" across the oval, white along most of it."""
+    direction, normal, sides = _outward_normals(quad)
+    inset = max(1.5, 0.03 * float(sides.min()))
+    points = quad[:, None, :] + _ALONG * (direction * sides[:, None])[:, None, :] - inset * normal[:, None, :]
+    h, w = mask.shape
+    xs = np.clip(np.round(points[..., 0]).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.round(points[..., 1]).astype(np.intp), 0, h - 1)
+    filled = (mask[ys, xs] > 0).mean(axis=1)                  # per side
+    return bool(filled.min() >= settings.min_side_fill)
+
+
+def _grown(quad: np.ndarray | None, mask: np.ndarray, white: np.ndarray,
+           settings: FieldSettings) -> np.ndarray | None:
+    """The card outline grown from a field's quad, or None."""
+    if quad is None or not _sides_filled(quad, mask, settings):
+        return None
+    widths = _frame_widths(quad, white, settings)
+    return None if widths is None else _moved(quad, widths)
+
+
+def _near(a: _Piece, b: _Piece) -> bool:
+    """Whether two pieces' boxes lie within about a field's size of each other."""
+    ax, ay, aw, ah = a.box
+    bx, by, bw, bh = b.box
+    gap = max(bx - (ax + aw), ax - (bx + bw), by - (ay + ah), ay - (by + bh), 0)
+    return gap <= 0.5 * np.sqrt(a.area + b.area)
+
+
+def _inside(piece: _Piece, outlines: list[np.ndarray]) -> bool:
+    x, y, w, h = piece.box
+    centre = (x + w / 2, y + h / 2)
+    return any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), centre, False) >= 0 for q in outlines)
+
+
+def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float,
+                  settings: FieldSettings = FieldSettings()) -> list[np.ndarray]:
+    """Card outlines (four corners, float32, in the picture's pixels, in no order of
+    trust) grown from colour fields framed in white. `channels`: the picture's stretched
+    B, G, R; `white`: their smallest (`vision.realfind.whiteness`). A field may be one
+    piece, or two of one hue, each four-sided, cut apart by its oval; two pieces that are
+    each a framed field are two cards."""
+    chroma = stretched_chroma(channels)
+    out: list[np.ndarray] = []
+    for level in settings.chroma_levels:
+        mask = cv2.compare(chroma, level, cv2.CMP_GT)
+        pieces = [p for p in _pieces(mask, channels, min_area, settings) if not _inside(p, out)]
+        halves = []   # four-sided pieces that are no framed field alone
+        for piece in pieces:
+            quad = _quad(piece.contour, settings)
+            grown = _grown(quad, mask, white, settings)
+            if grown is not None:
+                out.append(grown)
+            else:
+                halves.append(piece)
+        for n, a in enumerate(halves):
+            for b in halves[n + 1:]:
+                if _hue_apart(a.hue, b.hue) <= settings.hue_gap and _near(a, b):
+                    quad = _quad(np.concatenate((a.contour, b.contour)), settings)
+                    grown = _grown(quad, mask, white, settings)
+                    if grown is not None:
+                        out.append(grown)
+    return out
