@@ -1,8 +1,9 @@
 """Framed colour fields (`vision.fieldfind`): a face of the UNO family seen obliquely is
 outlined whole, from its colour field grown to the white frame's outer edge, where the
 whiteness and edge outlines alone give half of it or nothing; two cards of one colour
-side by side stay two; a coloured thing with no white frame is no card. Taught decks and
-teaching photos look for them, Deckhand's own printed decks do not."""
+side by side stay two; a coloured thing with no white frame is no card. Teaching photos
+and taught decks whose cards have colours look for them, Deckhand's own printed decks do
+not."""
 import dataclasses
 
 import cv2
@@ -83,17 +84,19 @@ def test_a_coloured_patch_with_no_white_frame_is_no_card():
     assert len(framed_fields(*maps(framed), min_area=400)) == 1
 
 
-def test_taught_decks_look_for_framed_fields_and_printed_decks_do_not():
-    printed = Recognizer.create(builtin_profile("solo"))
-    assert printed.settings.real is not None and not printed.settings.real.framed_fields
-    assert DetectSettings().real is not None and not DetectSettings().real.framed_fields
-    taught = Recognizer.create(taught_profile())
-    assert taught.settings.real.framed_fields
+def test_taught_decks_with_colours_look_for_framed_fields_and_printed_decks_do_not():
+    printed = builtin_profile("solo")
+    assert any(printed.colours)
+    assert not Recognizer.create(printed).settings.real.framed_fields
+    assert not DetectSettings().real.framed_fields
+    assert Recognizer.create(taught(printed)).settings.real.framed_fields
+    ranks = dataclasses.replace(printed, colours=("",) * len(printed.colours))   # playing cards by rank
+    assert not Recognizer.create(taught(ranks)).settings.real.framed_fields
 
 
-def taught_profile():
-    """A profile as `deckhand teach` leaves it: with a learned reader (untrained here:
+def taught(profile):
+    """The profile as `deckhand teach` leaves it: with a learned reader (untrained here:
     only which finder it asks for is tested)."""
     reader = LinearReader(classes=np.arange(2), mean=np.zeros(3, np.float32),
                           weights=np.zeros((3, 2), np.float32), bias=np.zeros(2, np.float32))
-    return dataclasses.replace(builtin_profile("solo"), reader=reader)
+    return dataclasses.replace(profile, reader=reader)

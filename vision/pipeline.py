@@ -99,11 +99,13 @@ class Recognizer:
         # and their distractor scenes got false reports (raj 6 in 300), so not for those.
         # A built-in deck's cards are white: under a lamp's glare their edges are found
         # in the highlights (a taught deck's have not been measured so).
-        # A taught deck may be of the UNO family, its face a colour field in a white frame
-        # (`vision.fieldfind`); Deckhand's own printings are not.
+        # A taught deck whose cards have colours may be of the UNO family, its face a
+        # colour field in a white frame (`vision.fieldfind`, about 9 M instructions a
+        # frame more); Deckhand's own printings are not.
+        fields = profile.reader is not None and any(profile.colours)
         settings = DetectSettings(aspect=profile.aspect, frame_insets=profile.frame_insets,
                                   strong_cells=profile.ink_cap > 0, bright_cells=profile.reader is None,
-                                  real=FIELD_SETTINGS if profile.reader is not None else RealSettings())
+                                  real=FIELD_SETTINGS if fields else RealSettings())
         table = EmptyTable.from_image(to_working_size(empty_table)[0], settings) \
             if empty_table is not None else None
         return Recognizer(profile, table, settings, thresholds)
