@@ -66,6 +66,17 @@ def test_every_labelled_card_is_found_and_nothing_else(name):
     assert score.false == 0 and score.duplicates == 0, f"{name}: {score.false} false outlines"
 
 
+def test_an_outline_longer_than_a_card_is_no_yardstick_for_the_smallest_card():
+    """Outlines under a fifth of the largest are dropped (specks beside a card), but not
+    beside an outline far from a card's shape: a jack beside a long envelope six times
+    its size is found (the envelope, white and well edged, is still reported)."""
+    bench = _bench()
+    labels = bench.load_labels(PHOTOS)["images/train_IMG_2481.jpg"]
+    image = cv2.imread(str(PHOTOS / "images" / "train_IMG_2481.jpg"), cv2.IMREAD_COLOR)
+    boxes, _, _, _ = bench.find_in_photo(image, DetectSettings())
+    assert bench.score_photo(labels, boxes).found == 1
+
+
 def test_a_large_photo_is_searched_at_the_working_size():
     """A 2000-pixel photo is read in the working size's pixels (one resize), and what is
     found comes back in the photo's own pixels."""

@@ -72,6 +72,8 @@ class RealSettings:
     max_area_fraction: float = 0.5
     overlap: float = 0.3                  # duplicates: overlap (of the smaller) above this
     min_relative_area: float = 0.2        # of the largest outline kept: smaller ones are dropped
+    relative_unlike: float = 0.35         # ... of the largest no further than this from a
+                                          # card's side ratio (log; not an envelope's)
     field_saturation: int = 110           # a saturated colour field (HSV saturation above this)
     field_frames: tuple[float, ...] = (0.04, 0.07, 0.10, 0.13)  # white frames tried around it,
                                           # as a share of the field's short side
@@ -85,7 +87,7 @@ class RealSettings:
     split_fill: float = 0.8               # ... filling this share of their hull
     cut_cover: float = 0.9                # a straight edge across an outline this well
                                           # followed: a card lying over another
-    cut_tilt: float = 0.2                 # ... its ends at most this share of the outline
+    cut_tilt: float = 0.15                # ... its ends at most this share of the outline
                                           # further along one side than the other
     cut_least: float = 0.25               # ... each piece at least this share of it
     cut_better: float = 0.1               # ... the top card's side ratio this much nearer a
@@ -635,7 +637,9 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
                  and id(quad) not in whole else [quad])]
     if kept and settings.min_relative_area > 0:
         areas = [cv2.contourArea(q) for q in kept]
-        kept = [q for q, a in zip(kept, areas) if a >= settings.min_relative_area * max(areas)]
+        likely = [a for q, a in zip(kept, areas) if _unlike_card(q) <= settings.relative_unlike]
+        largest = max(likely or areas)
+        kept = [q for q, a in zip(kept, areas) if a >= settings.min_relative_area * largest]
     if scale >= 1:
         return [order_corners(q) for q in kept]
     reach = settings.refine_reach / scale
