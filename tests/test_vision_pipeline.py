@@ -80,3 +80,29 @@ def test_a_doubtful_card_is_read_again_from_a_slightly_larger_outline():
         seen = recognizer.read_card(scene.image, centre + (corners - centre) * scale)
         assert seen.label == "P5"
         assert np.abs(seen.corners - corners).max() < np.abs(corners - centre).max() * (1 - scale)
+
+
+def test_a_card_read_at_all_is_read_once_however_doubtful(monkeypatch):
+    """The second look is for a card read "unknown" only: a card read with little
+    confidence can be played at once, and its eight more readings (none of which ever
+    changed such a card's label on the bench) would only delay the play."""
+    import vision.pipeline as pipeline
+    from vision.classify import Thresholds
+
+    s = scene()
+    corners = s.cards[0].corners
+    # a margin this large leaves every card known but doubtful (confidence about 0.1-0.3)
+    doubtful = Recognizer.create(profile("solo"), s.empty, Thresholds(full_symbol_margin=1.5,
+                                                                      min_confidence=0.01))
+    calls = []
+    real = pipeline.classify
+    monkeypatch.setattr(pipeline, "classify", lambda *a, **k: calls.append(1) or real(*a, **k))
+    seen = doubtful.read_card(s.image, corners)
+    assert seen.known and seen.label == "R3" and seen.confidence < 0.3
+    assert len(calls) == 1 and np.array_equal(seen.corners, corners)
+    # the same card read "unknown" (a bar above its confidence) is read again
+    unsure = Recognizer.create(profile("solo"), s.empty, Thresholds(full_symbol_margin=1.5,
+                                                                    min_confidence=0.5))
+    calls.clear()
+    assert not unsure.read_card(s.image, corners).known
+    assert len(calls) == 1 + len(pipeline.REFINE_SCALES)
