@@ -150,3 +150,17 @@ def test_the_band_of_edge_points_a_side_can_pick_holds_every_pixel_within_reach(
             length, _, along, across = along_and_across(pixels, quad[i], quad[(i + 1) % 4])
             near = (np.abs(across) <= reach) & (along > 0.15 * length) & (along < 0.85 * length)
             assert band[near].all()
+
+
+def test_the_symbol_class_lookup_answers_as_isin():
+    """`classify._members` replaced `np.isin` for the symbol classes that compete: the same
+    answer for every built-in deck's classes and any subset of them."""
+    from test_vision_support import profile
+    from vision.classify import _members
+
+    rng = np.random.default_rng(3)
+    for game in ("solo", "raj"):
+        classes = profile(game).symbol_class
+        for _ in range(50):
+            chosen = classes[rng.random(len(classes)) < rng.random()]
+            assert np.array_equal(_members(classes, chosen), np.isin(classes, chosen))

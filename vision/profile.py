@@ -71,7 +71,7 @@ class DeckProfile:
         a 180-degree turn, so a turned raw template whitens to the turned result."""
         out = (symbols - self.symbol_mean) * self.symbol_weight
         out /= np.maximum(np.linalg.norm(out, axis=-1, keepdims=True), 1e-6)
-        return out.astype(np.float32)
+        return out.astype(np.float32, copy=False)
 
     def index(self, label: str) -> int:
         try:
