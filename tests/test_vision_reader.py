@@ -91,8 +91,8 @@ PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "realphotos" / 
 
 
 def test_a_glyph_the_outline_cut_off_is_found_in_the_wider_corner_region():
-    """A real photo's king, outlined as the finder outlined it: the corner regions cut the
-    K at their side (no glyph, the reader then said "unknown"); the wider regions find it."""
+    """A real photo's king, outlined as the finder once outlined it: the corner regions cut
+    the K at their side (no glyph found); the wider regions find it."""
     import cv2
 
     from vision.classify import learned_features
