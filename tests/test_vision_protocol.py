@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 
 from device.cli import main as deckhand
-from vision.classify import WORK_SIZE, face_features
+from test_vision_speedups import plain_paper_light
+from vision.classify import WORK_SIZE, face_features, paper_light
 from vision.colour import printed_without_white, symbol_groups
 from vision.render.sessions import SESSIONS
 from vision.render.table import photo_patches, photo_texture
 from vision.render.uno_deck import CLOTHS, Face, cloth_photo, deck, phone_photo
-from vision.teach import the_card
+from vision.teach import card_face_and_corners, the_card
 from vision.warp import warp_card
 
 FACES = [f for f in deck(symbols=4, wilds=False) if f.symbol in ("2", "3") and f.colour != "blue"]  # 6 faces
@@ -116,3 +117,39 @@ def test_a_teaching_photo_outlined_as_two_halves_teaches_the_whole_card():
     far[1:3, 0] += 40   # the larger
     assert np.array_equal(the_card([top, far]), far)
     assert np.array_equal(the_card([far * 0.2, top]), top)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_yellow_face_under_a_very_warm_dim_lamp_keeps_its_colour(seed):
+    """Protocol 1's very warm dim webcam: the yellow field lies within about 10 % of the
+    white oval's brightness. The paper fit took both for paper (no ink, no colour: read
+    unknown); it now balances by the brighter level, and the field is yellow ink."""
+    rng = np.random.default_rng(seed)
+    for face in [f for f in FACES if f.colour == "yellow"]:
+        picture, corners = cloth_photo(face.image(), CLOTHS["grey cloth"], SESSIONS[2], rng, (480, 360))
+        ink = face_features(warp_card(picture, corners, WORK_SIZE)).ink_colour
+        assert ink.share > 0.5 and 60 < ink.hue < 110, (face.label, ink)
+
+
+@pytest.mark.parametrize("depth", [0.1, 0.3])
+def test_paper_in_light_falling_off_or_in_a_shadow_is_one_level(depth):
+    """A white card with a red symbol in light falling off across it, and half of it in
+    a soft or a hard shadow: the paper fit is the one-level fit (the plain fit of
+    test_vision_speedups), not the brighter part alone."""
+    inner = np.full((86, 60, 3), 0.9, np.float32) * np.linspace(1.0, 0.75, 60, dtype=np.float32)[None, :, None]
+    inner[30:50, 20:40] = (0.2, 0.2, 0.7)
+    ramp = np.clip((np.linspace(0, 1, 86) - 0.4) / 0.2, 0, 1)[:, None, None]
+    hard = inner.copy()
+    hard[43:] *= 1 - depth
+    for face in (inner, (inner * (1 - depth * ramp)).astype(np.float32), hard):
+        assert np.array_equal(paper_light(face), plain_paper_light(face))
+
+
+def test_a_dim_yellow_teaching_photo_is_taught(tmp_path):
+    """Its face shows little grey detail (5-9 levels, a checked cloth's square 6-8); its
+    ink against its own paper is what tells it from a patch of the table."""
+    rng = np.random.default_rng(1)
+    face = next(f for f in FACES if f.colour == "yellow")
+    picture, corners = cloth_photo(face.image(), CLOTHS["beige cloth"], SESSIONS[2], rng, (480, 360))
+    _, found = card_face_and_corners(picture, source="IMG_1.jpg")
+    assert cv2.pointPolygonTest(found.reshape(-1, 1, 2), tuple(map(float, corners.mean(axis=0))), False) > 0

@@ -250,8 +250,38 @@ def paper_light(inner: np.ndarray) -> np.ndarray:
     coef, *_ = np.linalg.lstsq(x[paper], values[paper], rcond=None)
     paper = bright >= 0.88 * (x @ coef).sum(axis=1)
     coef, *_ = np.linalg.lstsq(x[paper], values[paper], rcond=None)
+    whitest = _whitest(bright / np.maximum((x @ coef).sum(axis=1), 1e-6), paper)
+    if whitest is not None:
+        coef, *_ = np.linalg.lstsq(x[whitest], values[whitest], rcond=None)
     plane = basis @ coef
     return np.maximum(plane, 0.05, out=plane)
+
+
+PAPER_LEVELS = 0.06   # two levels of "paper" this far apart (of the paper's brightness) ...
+PAPER_SHARE = 0.15    # ... each this share of the face at least, are a light colour and the paper
+
+
+def _whitest(relative: np.ndarray, paper: np.ndarray) -> np.ndarray | None:
+    """The brighter of two clearly separate levels among the pixels taken for paper, or
+    None when they are one level (paper in light falling off, or in a soft shadow). A
+    light colour field (a yellow face under a very warm dim lamp) can lie within 10 % of
+    the paper's brightness, and a fit through both balances the card by neither."""
+    levels = np.sort(relative[paper])
+    n = levels.size
+    least = int(PAPER_SHARE * relative.size)
+    if least < 1 or n <= 2 * least:
+        return None
+    total = np.cumsum(levels)
+    i = np.arange(least, n - least)           # split after i values (Otsu, each side big enough)
+    low = total[i - 1] / i
+    high = (total[-1] - total[i - 1]) / (n - i)
+    j = int(np.argmax(i * (n - i) * (high - low) ** 2))
+    cut = int(i[j])
+    below, above = levels[:cut], levels[cut:]
+    gap = float(above.mean() - below.mean())
+    if gap < PAPER_LEVELS or gap * gap < 6.0 * float(below.var() + above.var()):
+        return None
+    return paper & (relative >= levels[cut])
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
-from vision.classify import UNKNOWN, WORK_SIZE, Thresholds, classify, face_features, learned_features
+from vision.classify import (UNKNOWN, WORK_SIZE, Thresholds, classify, face_features, ink_planes,
+                             learned_features)
 from vision.colour import deck_inks, measure_inks, symbol_groups
 from vision.learn import Example, train_reader
 from vision.detect import FIELD_SETTINGS, DetectSettings, EmptyTable, find_cards
@@ -38,6 +39,8 @@ from vision.warp import CANONICAL_SIZE, CARD_ASPECT, order_corners, warp_card
 from vision.why import Why, WhyError, why
 
 MIN_FACE_DETAIL = 10.0  # grey levels (sd) a printed face shows at least; a cloth's square less
+MIN_INK_DETAIL = 5.0    # ... or ink strength (sd, `classify.ink_planes`): measured, a cloth's
+                        # squares 1.3-2.1, dim yellow faces of protocol 2 (bench/protocols.py) 7.5-10.5
 DETECT_WIDTH = 800   # photos are searched for their card at this width at most
 TEMPLATE_VIEWS = 2   # simulated camera views per shot for the templates (see finish)
 # A deck seen once may print its symbols on coloured panels: capped ink (anything clearly
@@ -314,9 +317,13 @@ def the_card(outlines: list[np.ndarray]) -> np.ndarray:
 
 def _has_detail(image: np.ndarray, corners: np.ndarray) -> bool:
     """Whether a card-shaped outline holds a printed face, not a plain patch of the
-    table (a checked cloth has card-shaped squares)."""
+    table (a checked cloth has card-shaped squares): grey detail, or ink against the
+    face's own paper (a yellow face under a very warm dim lamp shows 5-9 grey levels,
+    no more than a cloth's square, but its field stands out from its white as ink)."""
     face = cv2.cvtColor(warp_card(image, corners, (33, 46)), cv2.COLOR_BGR2GRAY)
-    return float(face.std()) >= MIN_FACE_DETAIL
+    if float(face.std()) >= MIN_FACE_DETAIL:
+        return True
+    return float(ink_planes(warp_card(image, corners, WORK_SIZE))[3].std()) >= MIN_INK_DETAIL
 
 
 # --- a folder of photos ---------------------------------------------------------------
