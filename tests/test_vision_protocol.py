@@ -127,7 +127,7 @@ def test_a_yellow_face_under_a_very_warm_dim_lamp_keeps_its_colour(seed):
     rng = np.random.default_rng(seed)
     for face in [f for f in FACES if f.colour == "yellow"]:
         picture, corners = cloth_photo(face.image(), CLOTHS["grey cloth"], SESSIONS[2], rng, (480, 360))
-        ink = face_features(warp_card(picture, corners, WORK_SIZE)).ink_colour
+        ink = face_features(warp_card(picture, corners, WORK_SIZE), two_levels=True).ink_colour
         assert ink.share > 0.5 and 60 < ink.hue < 110, (face.label, ink)
 
 
@@ -142,7 +142,7 @@ def test_paper_in_light_falling_off_or_in_a_shadow_is_one_level(depth):
     hard = inner.copy()
     hard[43:] *= 1 - depth
     for face in (inner, (inner * (1 - depth * ramp)).astype(np.float32), hard):
-        assert np.array_equal(paper_light(face), plain_paper_light(face))
+        assert np.array_equal(paper_light(face, two_levels=True), plain_paper_light(face))
 
 
 def test_a_dim_yellow_teaching_photo_is_taught(tmp_path):

@@ -157,7 +157,7 @@ class Reading:
 
 
 def face_features(face: np.ndarray, ink_cap: float = 0.0, regions: np.ndarray | None = None,
-                  wider: Callable[[], np.ndarray] | None = None) -> FaceFeatures:
+                  wider: Callable[[], np.ndarray] | None = None, two_levels: bool = False) -> FaceFeatures:
     """Features of an upright face image (BGR uint8, any size of card shape); `regions`:
     its corner regions cut from the frame at full detail (`vision.reader.index_regions`;
     else they are cut from the face).
@@ -165,8 +165,9 @@ def face_features(face: np.ndarray, ink_cap: float = 0.0, regions: np.ndarray | 
     `ink_cap` (0: none) limits the ink of the symbol template: every pixel clearly not
     paper counts alike, so a coloured panel's shade and the light on it stop mattering
     and only shapes are compared (taught decks, see `vision.teach`). The profile says
-    which cap its templates were made with (`DeckProfile.ink_cap`)."""
-    lightness, a, b, ink, paper = ink_planes(face)
+    which cap its templates were made with (`DeckProfile.ink_cap`). `two_levels`: see
+    `paper_light` (decks read by the learned reader)."""
+    lightness, a, b, ink, paper = ink_planes(face, two_levels)
     return FaceFeatures(lightness, a, b, ink, ink_cap, paper, face, regions, wider)
 
 
@@ -179,10 +180,12 @@ def card_features(frame: np.ndarray, corners: np.ndarray, profile: "DeckProfile"
         regions, wider = index_regions(frame, corners), partial(index_regions, frame, corners, INDEX_WIDE)
     else:
         regions = wider = None
-    return face_features(warp_card(frame, corners, WORK_SIZE), profile.ink_cap, regions, wider)
+    return face_features(warp_card(frame, corners, WORK_SIZE), profile.ink_cap, regions, wider,
+                         two_levels=profile.reader is not None)
 
 
-def ink_planes(face: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def ink_planes(face: np.ndarray, two_levels: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                    np.ndarray, np.ndarray]:
     """A face (any size of card shape) at WORK_SIZE, less its margin, white-balanced by its
     paper: Lab lightness (0..100 of the paper), a, b (centred at 0), the ink strength
     (the colour distance from the paper, whatever the ink's colour) and the paper's mean
@@ -191,7 +194,7 @@ def ink_planes(face: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     if face.shape[1] != w or face.shape[0] != h:
         face = cv2.resize(face, WORK_SIZE, interpolation=cv2.INTER_AREA)
     inner = face[MARGIN:h - MARGIN, MARGIN:w - MARGIN].astype(np.float32) * (1 / 255)
-    paper = paper_light(inner)
+    paper = paper_light(inner, two_levels)
     balanced = inner / paper
     np.minimum(balanced, 1.0, out=balanced)
     # float Lab: OpenCV 5's 8-bit conversion costs six times as much (0.7 ms a card). Its
@@ -214,7 +217,7 @@ def learned_features(image: np.ndarray, corners: np.ndarray | None = None) -> np
     if corners is None:
         h, w = image.shape[:2]
         corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    pair = hog_pair(ink_planes(warp_card(image, corners, WORK_SIZE))[3])
+    pair = hog_pair(ink_planes(warp_card(image, corners, WORK_SIZE), two_levels=True)[3])
     # No wider second search for the glyph here (reading has one, `index_features`): in a
     # training view the corner regions miss the glyph only where it is hidden (a blob,
     # glare), and the wider ones then find something else, teaching the index block
@@ -233,11 +236,14 @@ _BASIS = _plane_basis(WORK_SIZE[1] - 2 * MARGIN, WORK_SIZE[0] - 2 * MARGIN)
 _BASIS_SAMPLED = np.ascontiguousarray(_BASIS[::2, ::2].reshape(-1, 3))  # a constant
 
 
-def paper_light(inner: np.ndarray) -> np.ndarray:
+def paper_light(inner: np.ndarray, two_levels: bool = False) -> np.ndarray:
     """How the card's paper looks under this light at every pixel (h x w x 3): a plane
     per channel fitted to the paper (the brightest pixels, then those near the fit).
     Dividing by it white-balances the card and takes out a shadow or light falling off
-    across it."""
+    across it. `two_levels` (decks read by the learned reader, taught at the table): of
+    two clearly separate levels among those pixels, the brighter (`_whitest`). Not for
+    Deckhand's printed decks: a lamp's glare on part of a card makes two levels too (37
+    of about 1,600 cards in 600 rendered scenes), and their templates are read as before."""
     if _BASIS.shape[:2] == inner.shape[:2]:
         basis, x = _BASIS, _BASIS_SAMPLED
     else:
@@ -250,7 +256,7 @@ def paper_light(inner: np.ndarray) -> np.ndarray:
     coef, *_ = np.linalg.lstsq(x[paper], values[paper], rcond=None)
     paper = bright >= 0.88 * (x @ coef).sum(axis=1)
     coef, *_ = np.linalg.lstsq(x[paper], values[paper], rcond=None)
-    whitest = _whitest(bright / np.maximum((x @ coef).sum(axis=1), 1e-6), paper)
+    whitest = _whitest(bright / np.maximum((x @ coef).sum(axis=1), 1e-6), paper) if two_levels else None
     if whitest is not None:
         coef, *_ = np.linalg.lstsq(x[whitest], values[whitest], rcond=None)
     plane = basis @ coef
@@ -266,11 +272,14 @@ def _whitest(relative: np.ndarray, paper: np.ndarray) -> np.ndarray | None:
     None when they are one level (paper in light falling off, or in a soft shadow). A
     light colour field (a yellow face under a very warm dim lamp) can lie within 10 % of
     the paper's brightness, and a fit through both balances the card by neither."""
-    levels = np.sort(relative[paper])
+    levels = relative[paper]
     n = levels.size
     least = int(PAPER_SHARE * relative.size)
-    if least < 1 or n <= 2 * least:
+    # two levels PAPER_LEVELS apart, the smaller a share p >= PAPER_SHARE of them, spread
+    # them at least PAPER_LEVELS * sqrt(p (1 - p)): most faces stop here, unsorted
+    if least < 1 or n <= 2 * least or levels.std() < PAPER_LEVELS * np.sqrt(PAPER_SHARE * (1 - PAPER_SHARE)):
         return None
+    levels = np.sort(levels)
     total = np.cumsum(levels)
     i = np.arange(least, n - least)           # split after i values (Otsu, each side big enough)
     low = total[i - 1] / i

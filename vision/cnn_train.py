@@ -99,11 +99,11 @@ def _views(examples: Sequence, labels: int, backgrounds, rng: np.random.Generato
     for example in examples:
         count = max(4 if turned else 8, views // max(int(per_label[example.label]), 1))
         for view in training_views(example.face, rng, count, WORK_SIZE, backgrounds):
-            pair = network_input(ink_planes(view)[3])
+            pair = network_input(ink_planes(view, two_levels=True)[3])
             inputs += [pair[0], pair[1]] if turned else [pair[0]]
             targets.append(example.label)
     for view in negative_views(rng, max(10, views), WORK_SIZE, backgrounds):
-        inputs += list(network_input(ink_planes(view)[3]))
+        inputs += list(network_input(ink_planes(view, two_levels=True)[3]))
         targets += [labels] if turned else [labels, labels]
     return np.asarray(inputs, np.float32), np.asarray(targets, np.int64)
 

@@ -252,7 +252,8 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
     reader = dataclasses.replace(reader, classes=np.array([firsts[c] if c >= 0 else -1 for c in reader.classes],
                                                           np.int64))
     names = sorted({s.colour for s in shots if s.colour})
-    measured = measure_inks([(s.colour, face_features(s.face).ink_colour) for s in shots if s.colour])
+    measured = measure_inks([(s.colour, face_features(s.face, two_levels=True).ink_colour)
+                             for s in shots if s.colour])
     return dataclasses.replace(profile, reader=reader, inks=deck_inks(names, measured),
                                min_confidence=LEARNED_MIN_CONFIDENCE)
 
@@ -323,7 +324,7 @@ def _has_detail(image: np.ndarray, corners: np.ndarray) -> bool:
     face = cv2.cvtColor(warp_card(image, corners, (33, 46)), cv2.COLOR_BGR2GRAY)
     if float(face.std()) >= MIN_FACE_DETAIL:
         return True
-    return float(ink_planes(warp_card(image, corners, WORK_SIZE))[3].std()) >= MIN_INK_DETAIL
+    return float(ink_planes(warp_card(image, corners, WORK_SIZE), two_levels=True)[3].std()) >= MIN_INK_DETAIL
 
 
 # --- a folder of photos ---------------------------------------------------------------
@@ -442,7 +443,8 @@ def _check(profile: DeckProfile, cases: list[tuple[str, np.ndarray]], views_each
     wrong_confidence = 0.0
     known = []
     for label, face in cases:
-        reading = classify(face_features(face, profile.ink_cap), profile, thresholds)
+        reading = classify(face_features(face, profile.ink_cap, two_levels=profile.reader is not None),
+                           profile, thresholds)
         if reading.known:
             known.append((reading.confidence, reading.label == label))
         if reading.label == label:
