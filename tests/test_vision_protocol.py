@@ -6,6 +6,7 @@ green's hue drifts to yellow's). Symbol and colour must both be right: it fails 
 colour stops surviving the light, or if the same symbol in two colours stops being told
 apart by colour."""
 import csv
+import dataclasses
 import json
 
 import cv2
@@ -86,10 +87,23 @@ def test_a_symbol_in_a_colour_never_taught_is_unknown_not_another_colour(tmp_pat
         assert said[path] == ("unknown" if face.label == "Yellow 2" else face.label), (face.label, said[path])
 
 
+def test_a_symbol_taught_in_each_colour_under_names_that_do_not_join_is_read_by_its_colour(tmp_path, capsys):
+    """Labels written as Deckhand's codes are ("R2", "G2"): the colour's initial joins
+    them into one symbol as "Red 2" and "Green 2" are, and the colour picks the label.
+    Before, each was a class of its own that the colour-free reader could not tell from
+    its lookalikes, and each lookalike in another colour counted as "this symbol in a
+    colour not taught": most cards read unknown (the live self-check of twelve such
+    faces read 8 of 72 held-out views right, now 43)."""
+    coded = [dataclasses.replace(f, label=f.colour[0].upper() + f.symbol) for f in FACES]
+    profile = teach(tmp_path, coded)
+    shots = photos(tmp_path / "read", WARM_LAMP, seed=11, faces=coded)
+    assert read(profile, shots, capsys) == {path: face.label for path, face in shots.items()}
+
+
 def test_the_same_symbol_in_other_colours_is_one_symbol():
-    labels = ("Red 7", "Green 7", "Wild", "Blue Skip", "yellow skip", "7", "Red")
-    colours = ("red", "g", "", "blue", "yellow", "red", "red")
-    assert symbol_groups(labels, colours).tolist() == [0, 0, 2, 3, 3, 5, 6]
+    labels = ("Red 7", "Green 7", "Wild", "Blue Skip", "yellow skip", "7", "Red", "B7", "Y-SKIP", "B", "Gold 7")
+    colours = ("red", "g", "", "blue", "yellow", "red", "red", "blue", "yellow", "blue", "yellow")
+    assert symbol_groups(labels, colours).tolist() == [0, 0, 2, 3, 3, 5, 6, 0, 3, 9, 10]
 
 
 @pytest.mark.skipif(not photo_patches(), reason="../shared/realphotos (real table photos) is missing")

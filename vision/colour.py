@@ -130,19 +130,26 @@ def symbol_groups(labels: tuple[str, ...], colours: tuple[str, ...]) -> np.ndarr
     rest of it names ("7"): "Green 7" is the same symbol printed in green. The symbol is
     read from the colour-free ink map, where the colours look alike (how strongly an ink
     stands out from the paper depends on the light, not on which card it is), so the
-    learned reader reads symbols and the colour picks the label among them. A label that
-    does not name its colour is a symbol of its own."""
+    learned reader reads symbols and the colour picks the label among them. A code that
+    starts with its colour's initial ("R7", "G-MISS" with colours red and green, as
+    Deckhand's own codes are written) names its colour too. A label that does not name
+    its colour is a symbol of its own."""
     first: dict[str, int] = {}
     out = []
     for i, (label, colour) in enumerate(zip(labels, colours)):
         key = f"\x00{label}"
         names = {colour.strip().lower(), canonical(colour)} - {""}
+        rest = label
         for name in names:
             rest = re.sub(rf"(?i)\b{re.escape(name)}\b", " ", label)
             if rest != label:
-                rest = " ".join(rest.replace("-", " ").replace("_", " ").split()).lower()
-                key = rest or key
                 break
+        # a code that starts with the colour's initial ("R7", "G-MISS" in red, green)
+        for initial in {name[0] for name in names}:
+            rest = re.sub(rf"(?i)(?:^|(?<=\s)){re.escape(initial)}(?=[-_+]?\d|[-_])", " ", rest.strip())
+        if rest != label:
+            rest = " ".join(rest.replace("-", " ").replace("_", " ").split()).lower()
+            key = rest or key
         out.append(first.setdefault(key, i))
     groups = np.asarray(out, np.int64)
     groups.flags.writeable = False
