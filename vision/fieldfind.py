@@ -38,6 +38,8 @@ from itertools import combinations
 import cv2
 import numpy as np
 
+from vision.lines import corners_of
+
 
 @dataclass(frozen=True)
 class FieldSettings:
@@ -186,16 +188,7 @@ def _frame_widths(quad: np.ndarray, white: np.ndarray, settings: FieldSettings) 
 def _moved(quad: np.ndarray, widths: np.ndarray) -> np.ndarray | None:
     """The quad with side i moved `widths[i]` pixels outward."""
     direction, normal, _ = _outward_normals(quad)
-    lines = [(quad[i] + normal[i] * widths[i], direction[i]) for i in range(4)]
-    corners = []
-    for i in range(4):
-        (p, r), (q, s) = lines[i - 1], lines[i]
-        cross = float(r[0] * s[1] - r[1] * s[0])
-        if abs(cross) < 1e-6:
-            return None
-        k = ((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / cross
-        corners.append(p + k * r)
-    return np.array(corners, np.float32)
+    return corners_of([(quad[i] + normal[i] * widths[i], direction[i]) for i in range(4)], 1e-6)
 
 
 _ALONG = np.linspace(0.1, 0.9, 15, dtype=np.float32)[None, :, None]

@@ -45,6 +45,7 @@ import cv2
 import numpy as np
 
 from vision.fieldfind import framed_fields
+from vision.lines import corners_of
 from vision.warp import along_and_across, order_corners, quad_overlap
 
 
@@ -363,15 +364,9 @@ def _refined(frame: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
             continue
         vx, vy, px, py = cv2.fitLine(points[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array((px, py), np.float32), np.array((vx, vy), np.float32)))
-    corners = []
-    for i in range(4):
-        (p, r), (q, t) = lines[i - 1], lines[i]
-        cross = float(r[0] * t[1] - r[1] * t[0])
-        if abs(cross) < 1e-3:
-            return quad
-        k = ((q[0] - p[0]) * t[1] - (q[1] - p[1]) * t[0]) / cross
-        corners.append(p + k * r)
-    refined = np.array(corners, np.float32)
+    refined = corners_of(lines, 1e-3)
+    if refined is None:
+        return quad
     if np.abs(refined - quad).max() > 2 * reach:  # a printed line or a neighbour's edge
         return quad
     return refined
