@@ -144,6 +144,25 @@ def test_a_side_dented_by_a_corner_index_is_fitted_along_its_line():
     assert quad is not None and np.abs(quad - edge).max() < 1.0
 
 
+@pytest.mark.parametrize("seed", [0, 5])
+def test_a_small_card_is_outlined_from_its_printed_frame_not_its_shadow(seed):
+    """A small Raj card (68 px wide) on a pale table: its edge against the table is faint,
+    so the outside of its edge group runs along the printed frame line on one side and
+    takes in the shadow on the other, 4-5 px off at a corner, and its 8 was read as a 5
+    (on the tracker bench, after a hand passed, that misread was a play). The inside of
+    the printed frame, grown by the deck's frame inset, is the card's edge."""
+    from vision.render.stage import Placement, compose, set_table
+
+    spec = SceneSpec(table="light", tilt_deg=5, light="neutral", blur=0.5, noise=3.4, jpeg_quality=77,
+                     tilt_dir_deg=333, roll_deg=-61, zoom=0.91, card_width=0.1165, table_variant=2,
+                     table_shift=(0.126, -0.132))
+    rng = np.random.default_rng(seed)
+    scene = compose(set_table(spec, rng), "raj", [Placement("yellow:8", 0.406, 0.527, 79.1, "discard")], rng)
+    reading = Recognizer.create(profile("raj"), scene.empty).read(scene.image)
+    assert [c.label for c in reading.cards] == ["yellow:8"]
+    assert quad_gap(reading.cards[0].corners, scene.cards[0].corners) < 1.5
+
+
 def test_a_card_on_another_shifted_along_its_length_is_not_one_card():
     """Two cards in line, the top one shifted along the length by an eighth of it:
     together they have nearly a card's shape and edges all round (on the bench a Raj

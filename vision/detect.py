@@ -30,6 +30,8 @@ from vision.warp import (CARD_ASPECT, along_and_across, order_corners, quad_cont
 
 
 STRONG = 4  # strong edges: Canny thresholds this many times the ordinary ones
+FRAME_AGREES = 0.12  # an edge group and a printed frame's outline this near (share of
+                     # the short side) are one card (a shadow or a faint edge: 0.07)
 # taught decks and teaching photos: the real-table outlines and framed colour fields
 FIELD_SETTINGS = RealSettings(framed_fields=True)
 
@@ -56,6 +58,8 @@ class DetectSettings:
     strong_cells: bool = False           # also cells between strong edges only (taught decks)
     bright_cells: bool = False           # also cells between the edges of the highlights
                                          # (built-in decks: a card's edge under a lamp's glare)
+    frame_outlines: bool = False         # an edge group's outline taken from the inside of
+                                         # the printed frame it holds (built-in decks)
     real: RealSettings | None = RealSettings()  # with no empty table: the real-table
                                          # outlines (None: the exact sources instead)
     second_look: bool = False            # ... and the exact sources when those find nothing
@@ -296,6 +300,7 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
     max_area = settings.max_area_fraction * h * w
     sources, changed, thick = outlines(frame, table, settings)
     candidates: list[tuple[int, float, np.ndarray]] = []   # (source rank, area, quad)
+    by_frames: list[np.ndarray] = []   # the card outlines that printed frames' insides give
 
     def consider(rank: int, contours, inset: float, late: bool) -> None:
         """Fit each contour of a source; a late source only adds cards where none was
@@ -313,12 +318,24 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
             if inset > 0:  # a cell may be the inside of a printed frame
                 inner = quad
                 quad = _outer_frame(quad, thick, settings.frame_insets)
+                if framed and rank == 1 and settings.frame_outlines:
+                    by_frames.append(quad if quad is not inner else _frame_grown(inner, settings.frame_insets[0]))
                 if not _card_aspect(quad, settings) or (rescued and quad is inner):
                     continue  # the inside of a frame whose card edge was not found
             candidates.append((rank, float(cv2.contourArea(quad)), quad))
 
     for rank, (contours, inset) in enumerate(sources[:2]):
         consider(rank, contours, inset, late=False)
+    # An edge group's outside follows the card's edge where it stands out, but takes in
+    # the shadow beside it and, where the edge is faint, the printed frame line instead
+    # (a small card on a pale table: 4-5 px off at a corner, its 8 read as a 5). The
+    # inside of the printed frame is ink on white paper, and the deck's frame inset says
+    # where the card's edge is from there: that outline replaces the group's.
+    if by_frames:
+        for i, (rank, _, quad) in enumerate(candidates):
+            if rank == 0:
+                quad = _by_frame(quad, by_frames)
+                candidates[i] = (rank, float(cv2.contourArea(quad)), quad)
     rank = 2
     if settings.bright_cells:
         unexplained = _unexplained(frame, changed, [q for _, _, q in candidates], min_area) \
@@ -541,6 +558,24 @@ def _outer_frame(quad: np.ndarray, thick: np.ndarray, insets) -> np.ndarray:
             total += len(points)
         if hits >= 0.7 * total:
             return grown
+    return quad
+
+
+def _frame_grown(inner: np.ndarray, inset: float) -> np.ndarray:
+    """The card's outline around the inside of its printed frame, `inset` of the card's
+    short side inside its edge."""
+    short = side_lengths(inner)[0]
+    return _move_sides(inner, [inset * short / (1 - 2 * inset)] * 4)
+
+
+def _by_frame(quad: np.ndarray, framed: list[np.ndarray]) -> np.ndarray:
+    """The outline a printed frame's inside gives the card outlined by `quad` (the one
+    nearest, within FRAME_AGREES of its short side), or `quad` when none does."""
+    gaps = [min(float(np.linalg.norm(quad - np.roll(f, k, axis=0), axis=1).mean()) for k in range(4))
+            for f in framed]
+    best = int(np.argmin(gaps))
+    if gaps[best] < FRAME_AGREES * side_lengths(quad)[0]:
+        return order_corners(framed[best])
     return quad
 
 

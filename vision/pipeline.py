@@ -99,13 +99,15 @@ class Recognizer:
         # between strong edges are looked at too. Built-in decks gain nothing from them
         # and their distractor scenes got false reports (raj 6 in 300), so not for those.
         # A built-in deck's cards are white: under a lamp's glare their edges are found
-        # in the highlights (a taught deck's have not been measured so).
+        # in the highlights, and their printed frame, ink on white, outlines them where
+        # the edge against the table is faint (a taught deck's have not been measured so).
         # A taught deck whose cards have colours may be of the UNO family, its face a
         # colour field in a white frame (`vision.fieldfind`, about 9 M instructions a
         # frame more); Deckhand's own printings are not.
         fields = profile.reader is not None and any(profile.colours)
         settings = DetectSettings(aspect=profile.aspect, frame_insets=profile.frame_insets,
                                   strong_cells=profile.ink_cap > 0, bright_cells=profile.reader is None,
+                                  frame_outlines=profile.reader is None,
                                   real=FIELD_SETTINGS if fields else RealSettings())
         table = EmptyTable.from_image(to_working_size(empty_table)[0], settings) \
             if empty_table is not None else None
