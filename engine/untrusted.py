@@ -24,27 +24,43 @@ def encodable(text: str) -> bool:
 
 
 def json_problem(value: Any, max_depth: int = MAX_DEPTH) -> str | None:
-    """What is wrong with a parsed JSON value, in words naming where ("seats[1].name"),
-    or None: text that cannot be written as UTF-8 (keys too), nesting deeper than
-    `max_depth`, a whole number beyond ±2**53. Walks without recursion."""
+    """What is wrong with a parsed JSON value, in English words naming where
+    ("seats[1].name"), or None (see json_fault)."""
+    fault = json_fault(value, max_depth)
+    if fault is None:
+        return None
+    code, where = fault
+    return {
+        "text_not_unicode": f"the text {_at(where)}is not valid Unicode (it holds a lone surrogate)",
+        "number_too_large": f"the number {_at(where)}is too large",
+        "too_deep": f"the value is nested more than {max_depth} deep",
+        "key_not_unicode": f"a key {_at(where)}is not valid Unicode (it holds a lone surrogate)",
+    }[code]
+
+
+def json_fault(value: Any, max_depth: int = MAX_DEPTH) -> tuple[str, str] | None:
+    """What is wrong with a parsed JSON value, as a code and where ("seats[1].name", ""
+    at the top), or None: "text_not_unicode" / "key_not_unicode" (text that cannot be
+    written as UTF-8), "too_deep" (nesting deeper than `max_depth`), "number_too_large"
+    (a whole number beyond ±2**53). Walks without recursion."""
     stack: list[tuple[Any, str, int]] = [(value, "", 0)]
     while stack:
         item, where, depth = stack.pop()
         if isinstance(item, str):
             if not encodable(item):
-                return f"the text {_at(where)}is not valid Unicode (it holds a lone surrogate)"
+                return "text_not_unicode", where
         elif isinstance(item, bool) or item is None or isinstance(item, float):
             continue
         elif isinstance(item, int):
             if not -MAX_WHOLE <= item <= MAX_WHOLE:
-                return f"the number {_at(where)}is too large"
+                return "number_too_large", where
         elif isinstance(item, (dict, list)):
             if depth >= max_depth:
-                return f"the value is nested more than {max_depth} deep"
+                return "too_deep", where
             if isinstance(item, dict):
                 for key, inner in item.items():
                     if not encodable(key):
-                        return f"a key {_at(where)}is not valid Unicode (it holds a lone surrogate)"
+                        return "key_not_unicode", where
                     stack.append((inner, f"{where}.{key}" if where else key, depth + 1))
             else:
                 stack.extend((inner, f"{where}[{i}]", depth + 1) for i, inner in enumerate(item))

@@ -13,13 +13,15 @@ import time
 from typing import Any, Callable
 
 from flask import Flask, request
+from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
 from web import words
 from web.camera import CameraProvider
 from web.cards import css_colour, face, seat_symbol
-from web.request import Deckhand, current_lang, error, wants_json
+from web.messages import N_
+from web.request import Deckhand, current_lang, error, refuse, wants_json
 from web.security import CSRF_FIELD, CSRF_HEADER, PinGate, csrf_ok, csrf_token, is_host, make_pin
 from web.table import TableService
 from web.views import api, history, host, screens, seats, vision
@@ -102,7 +104,7 @@ def _install_checks(app: Flask) -> None:
             return None
         sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
         if not csrf_ok(sent):
-            return error("the request has no valid CSRF token: reload the page and try again", 403)
+            return refuse("This page is out of date: reload it and try again.", 403)
         return None
 
     @app.after_request
@@ -118,23 +120,34 @@ def _install_checks(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        words = {
-            400: "the request is malformed",
-            404: "there is no such page",
-            405: "that method is not allowed here",
-            413: "the request is too large",
-        }.get(exc.code or 500, exc.description or exc.name)
+        lang = current_lang()
+        said = words.t({
+            400: N_("The request could not be read."),
+            404: N_("There is no such page."),
+            405: N_("That cannot be done here."),
+            413: N_("The request is too large."),
+        }.get(exc.code or 500, N_("The table could not answer this request.")), lang)
         if wants_json():
-            return error(words, exc.code or 500)
-        return f"<!doctype html><title>{exc.code}</title><p>{exc.code}: {words}</p>", exc.code
+            return error(said, exc.code or 500)
+        return error_page(said, lang), exc.code
 
     @app.errorhandler(Exception)
     def crash(exc: Exception):
         status = getattr(exc, "http_status", None)
         if isinstance(status, int):   # a part that says why in words (the store is down)
-            return error(str(exc), status)
+            said = getattr(exc, "to_json", None)
+            return error(words.say(said(), current_lang()) if said else str(exc), status)
         app.logger.exception("unhandled error")
-        return error("the table could not do that (internal error; see the log)", 500)
+        return refuse("The table could not do that (an internal error, written to its log).", 500)
+
+
+def error_page(said: str, lang: str) -> str:
+    """A page that says only why (a page asked for that is not there, say), in the
+    reader's language, with the way back to the table."""
+    back = escape(words.t("Back to the table", lang))
+    return (f'<!doctype html><html lang="{lang}"><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{escape(said)}</title><p>{escape(said)}</p><p><a href=\"/\">{back}</a></p></html>")
 
 
 def _install_template_helpers(app: Flask) -> None:

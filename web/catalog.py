@@ -24,7 +24,7 @@ TRANSLATIONS = ROOT / "web" / "translations"
 POT = TRANSLATIONS / "messages.pot"
 LANGS = ("fr",)
 KEYWORDS = {
-    "t": None, "translate": None, "N_": None, "tn": (1, 2), "NP_": (1, 2), "tc": ((1, "c"), 2), "C_": ((1, "c"), 2),
+    "t": None, "translate": None, "refuse": None, "N_": None, "tn": (1, 2), "NP_": (1, 2), "tc": ((1, "c"), 2), "C_": ((1, "c"), 2),
 }
 
 

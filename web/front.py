@@ -40,6 +40,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 from urllib.parse import unquote_to_bytes
 
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie
+
+from web import words
+from web.messages import N_
+
 log = logging.getLogger("deckhand.front")
 
 WSGIApp = Callable[[dict, Callable], Iterable[bytes]]
@@ -69,11 +75,35 @@ class Limits:
 
 
 class _Refused(Exception):
-    """A request the front answers itself (status, words), then closes."""
+    """A request the front answers itself (status, why), then closes. `text` is the English
+    sentence (a msgid, marked N_), said in the reader's language when the request's
+    headers have been read (its `lang` cookie, else Accept-Language), else in every
+    language Deckhand speaks (`in_words`)."""
 
-    def __init__(self, status: int, words: str, retry_after: int | None = None):
-        super().__init__(words)
-        self.status, self.words, self.retry_after = status, words, retry_after
+    def __init__(self, status: int, text: str, retry_after: int | None = None, **params: Any):
+        super().__init__(text.format(**params))
+        self.status, self.text, self.params, self.retry_after = status, text, params, retry_after
+
+    def said(self, lang: str) -> str:
+        return words.t(self.text, lang, **self.params)
+
+    def in_words(self, lang: str | None = None) -> str:
+        """The sentence in `lang`; with no language known, in each (English first)."""
+        if lang is not None:
+            return self.said(lang)
+        return "\n".join(dict.fromkeys(self.said(one) for one in words.LANGUAGES))
+
+
+def _environ_language(environ: dict) -> str:
+    return _reader_language({"cookie": environ.get("HTTP_COOKIE", ""),
+                             "accept-language": environ.get("HTTP_ACCEPT_LANGUAGE", "")})
+
+
+def _reader_language(headers: dict[str, str]) -> str:
+    """The language of the request's reader, from its headers (web.words.choose_language)."""
+    cookie = parse_cookie(headers.get("cookie", "")).get("lang")
+    return words.choose_language(cookie, parse_accept_header(headers.get("accept-language", ""),
+                                                             LanguageAccept))
 
 
 REASONS = {200: "OK", 400: "Bad Request", 405: "Method Not Allowed", 408: "Request Timeout",
@@ -263,14 +293,14 @@ class FrontServer:
         held = len(self._conns.get(client, ()))
         lim = self.limits
         if held >= lim.connections_per_client:
-            return _Refused(503, f"Deckhand is busy: this device already has {held} connections "
-                                 f"open, the most one device may hold. Close some pages, then "
-                                 f"try again in {lim.retry_after} seconds.", lim.retry_after)
+            return _Refused(503, N_("Deckhand is busy: this device already has {held} connections open, the "
+                                    "most one device may hold. Close some pages, then try again in "
+                                    "{seconds} seconds."), lim.retry_after, held=held, seconds=lim.retry_after)
         total = sum(len(c) for c in self._conns.values())
         if total >= lim.connections and not self._evict_one():
-            return _Refused(503, f"Deckhand is busy: {total} connections are open, the most it "
-                                 f"serves at once. Try again in {lim.retry_after} seconds.",
-                            lim.retry_after)
+            return _Refused(503, N_("Deckhand is busy: {total} connections are open, the most it serves at "
+                                    "once. Try again in {seconds} seconds."), lim.retry_after,
+                            total=total, seconds=lim.retry_after)
         return None
 
     def _evict_one(self) -> bool:
@@ -297,7 +327,7 @@ class FrontServer:
             except asyncio.TimeoutError:
                 self.counters.head_timeouts += 1
                 await self._answer_refusal(writer, _Refused(
-                    408, f"the request did not arrive within {lim.head_timeout:g} seconds"), "/")
+                    408, N_("The request did not arrive within {seconds:g} seconds."), seconds=lim.head_timeout), "/")
                 return
             except _Refused as refusal:
                 await self._answer_refusal(writer, refusal, "/")
@@ -306,20 +336,21 @@ class FrontServer:
                 return   # the client closed between requests
             conn.busy = True
             first = False
-            target = "/"
+            target, lang = "/", None
             try:
                 method, target, version, headers = _parse_head(head)
                 path = target.split("?", 1)[0]
+                lang = _reader_language(headers)
                 body = await self._read_body(reader, writer, headers)
             except _Refused as refusal:
-                await self._answer_refusal(writer, refusal, target)
+                await self._answer_refusal(writer, refusal, target, lang)
                 return
             keep = version == "HTTP/1.1" and "close" not in headers.get("connection", "").lower()
             environ = _environ(method, target, version, headers, body, peer, writer)
             if path in lim.stream_paths:
                 if method != "GET":   # HEAD would run the endless stream in the request pool
                     await self._answer_refusal(writer, _Refused(
-                        405, "a live stream is read with GET"), path)
+                        405, N_("A live stream is read with GET.")), path, lang)
                     return
                 await self._stream(conn, reader, writer, environ, path)
                 return
@@ -347,7 +378,7 @@ class FrontServer:
             try:
                 head = start + await reader.readuntil(b"\r\n\r\n")
             except asyncio.LimitOverrunError:
-                raise _Refused(431, "the request's headers are too large")
+                raise _Refused(431, N_("The request's headers are too large."))
             except asyncio.IncompleteReadError as exc:
                 if not exc.partial.strip() and not start:
                     return None
@@ -358,13 +389,14 @@ class FrontServer:
 
     async def _read_body(self, reader, writer, headers: dict[str, str]) -> bytes:
         if "transfer-encoding" in headers:
-            raise _Refused(411, "send the body with a Content-Length (chunked bodies are not accepted)")
+            raise _Refused(411, N_("Send the request's body with a Content-Length (chunked bodies are not "
+                                   "accepted)."))
         raw = headers.get("content-length", "0").strip() or "0"
         if not raw.isdigit() or len(raw) > 12:
-            raise _Refused(400, "Content-Length must be a whole number")
+            raise _Refused(400, N_("The request's Content-Length must be a whole number."))
         length = int(raw)
         if length > self.limits.max_body:
-            raise _Refused(413, f"the request body is too large (at most {self.limits.max_body} bytes)")
+            raise _Refused(413, N_("The request's body is too large (at most {most} bytes)."), most=self.limits.max_body)
         if length == 0:
             return b""
         if headers.get("expect", "").lower() == "100-continue":
@@ -373,7 +405,8 @@ class FrontServer:
             return await asyncio.wait_for(reader.readexactly(length), self.limits.body_timeout)
         except asyncio.TimeoutError:
             self.counters.head_timeouts += 1
-            raise _Refused(408, f"the request body did not arrive within {self.limits.body_timeout:g} seconds")
+            raise _Refused(408, N_("The request's body did not arrive within {seconds:g} seconds."),
+                           seconds=self.limits.body_timeout)
 
     async def _write(self, writer: asyncio.StreamWriter, data: bytes) -> None:
         """Write and wait for the client to take it, at most write_timeout."""
@@ -392,9 +425,9 @@ class FrontServer:
         except (OSError, asyncio.TimeoutError):
             writer.transport.abort()
 
-    async def _answer_refusal(self, writer, refusal: _Refused, target: str) -> None:
+    async def _answer_refusal(self, writer, refusal: _Refused, target: str, lang: str | None = None) -> None:
         try:
-            await self._write(writer, _plain_response(refusal, target.startswith("/api/")))
+            await self._write(writer, _plain_response(refusal, target.startswith("/api/"), lang))
         except (ConnectionError, OSError):
             return
         await self._close(writer)
@@ -404,17 +437,19 @@ class FrontServer:
     async def _stream(self, conn: _Conn, reader, writer, environ: dict, path: str) -> None:
         lim = self.limits
         client = conn.client
+        lang = _environ_language(environ)
         if self._streams.get(client, 0) >= lim.streams_per_client:
             self.counters.refused_streams += 1
             return await self._answer_refusal(writer, _Refused(
-                503, f"this device already has {lim.streams_per_client} live screens open, the most "
-                     f"one device may follow; close one and try again in {lim.retry_after} seconds",
-                lim.retry_after), path)
+                503, N_("This device already has {most} live screens open, the most one device may follow: "
+                        "close one and try again in {seconds} seconds."),
+                lim.retry_after, most=lim.streams_per_client, seconds=lim.retry_after), path, lang)
         if self._total_streams >= lim.streams:
             self.counters.refused_streams += 1
             return await self._answer_refusal(writer, _Refused(
-                503, f"{lim.streams} live screens are open, the most Deckhand serves at once; "
-                     f"try again in {lim.retry_after} seconds", lim.retry_after), path)
+                503, N_("{most} live screens are open, the most Deckhand serves at once: try again in "
+                        "{seconds} seconds."), lim.retry_after, most=lim.streams, seconds=lim.retry_after),
+                path, lang)
         self._streams[client] = self._streams.get(client, 0) + 1
         self._total_streams += 1
         self.counters.most_streams = max(self.counters.most_streams, self._total_streams)
@@ -570,8 +605,10 @@ def _call_app(app: WSGIApp, environ: dict) -> tuple[str, list[tuple[str, str]], 
                 close()
     except Exception:
         log.exception("web app failed")
+        said = words.t("The table could not do that (an internal error, written to its log).",
+                       _environ_language(environ))
         return ("500 Internal Server Error", [("Content-Type", "text/plain; charset=utf-8")],
-                b"the table could not do that (internal error; see the log)")
+                said.encode())
     return box["status"], box["headers"], payload
 
 
@@ -581,21 +618,21 @@ def _parse_head(head: bytes) -> tuple[str, str, str, dict[str, str]]:
         lines = text.split("\r\n")
         method, target, version = lines[0].split(" ")
     except ValueError:
-        raise _Refused(400, "the request line is malformed") from None
+        raise _Refused(400, N_("The request could not be read.")) from None
     if version not in ("HTTP/1.0", "HTTP/1.1") or not method.isalpha() or not target.startswith("/"):
-        raise _Refused(400, "the request line is malformed")
+        raise _Refused(400, N_("The request could not be read."))
     headers: dict[str, str] = {}
     for line in lines[1:]:
         if not line:
             continue
         name, sep, value = line.partition(":")
         if not sep or not name or name != name.strip():
-            raise _Refused(400, "a request header is malformed")
+            raise _Refused(400, N_("The request could not be read."))
         key = name.lower()
         value = value.strip()
         headers[key] = f"{headers[key]}, {value}" if key in headers else value
     if len(headers) > 100:
-        raise _Refused(431, "the request has too many headers")
+        raise _Refused(431, N_("The request has too many headers."))
     return method, target, version, headers
 
 
@@ -642,12 +679,13 @@ def _response_head(status: str, headers: list[tuple[str, str]], length: int | No
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
-def _plain_response(refusal: _Refused, json_body: bool) -> bytes:
-    if json_body:
-        body = json.dumps({"error": refusal.words}).encode()
+def _plain_response(refusal: _Refused, json_body: bool, lang: str | None = None) -> bytes:
+    if json_body:   # a page's script picks its own language from "said" when none was known
+        said = {one: refusal.said(one) for one in words.LANGUAGES}
+        body = json.dumps({"error": refusal.in_words(lang) if lang else said["en"], "said": said}).encode()
         kind = "application/json"
     else:
-        body = (refusal.words + "\n").encode()
+        body = (refusal.in_words(lang) + "\n").encode()
         kind = "text/plain; charset=utf-8"
     headers = [("Content-Type", kind), ("Cache-Control", "no-store")]
     if refusal.retry_after is not None:

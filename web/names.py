@@ -107,6 +107,21 @@ def card_name(game: str | None, code: Any, lang: str) -> str:
              Colour=colour[:1].upper() + colour[1:])
 
 
+# The table's zones (device.config: what `deckhand calibrate --zone NAME=...` names).
+ZONES = {"discard": N_("Discard pile"), "reveal": N_("Reveal area"), "scoring": N_("Scoring zone")}
+
+
+def zone_name(zone: str, lang: str) -> str:
+    """A zone of the camera's picture in words ("seat:2" is the third seat's spot); a
+    name the host made up is said as it is."""
+    if zone in ZONES:
+        return t(ZONES[zone], lang)
+    kind, _, number = zone.partition(":")
+    if kind == "seat" and number.isdigit():
+        return t("Seat {number}", lang, number=int(number) + 1)
+    return zone
+
+
 def game_title(game: str) -> str:
     """A game's own name (not translated: it is printed on the box)."""
     return GAME_TITLES.get(game, game)

@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import current_app, jsonify, request
 
-from engine.untrusted import MAX_DEPTH, json_problem
+from engine.untrusted import MAX_DEPTH, json_fault, shorten
 from web import words
 from web.camera import CameraProvider
 from web.feed import NoticeFeed
@@ -56,9 +56,16 @@ def current_lang() -> str:
     return words.choose_language(request.cookies.get("lang"), request.accept_languages)
 
 
-def error(message: str, status: int):
-    """A refusal in words, as JSON."""
-    return jsonify({"error": message}), status
+def error(message: str, status: int, **fields: Any):
+    """A refusal already in the reader's words, as JSON ("error"; `fields` beside it are
+    for programs, never shown)."""
+    return jsonify({"error": message, **fields}), status
+
+
+def refuse(text: str, status: int, fields: dict[str, Any] | None = None, **params: Any):
+    """A refusal as JSON, in the reader's language: `text` is the English sentence (a
+    msgid: web.catalog extracts every `refuse("...")`), `{name}` filled from `params`."""
+    return error(words.t(text, current_lang(), **params), status, **(fields or {}))
 
 
 def wants_json() -> bool:
@@ -75,7 +82,7 @@ def require_host(view):
     @wraps(view)
     def guarded(*args, **kwargs):
         if not is_host():
-            return error("host controls are locked: enter the host PIN first", 401)
+            return refuse("Host controls are locked: enter the host PIN first.", 401)
         return view(*args, **kwargs)
 
     return guarded
@@ -86,24 +93,25 @@ def json_body() -> tuple[dict[str, Any] | None, Any]:
     edge, so nothing later meets text it cannot store or show, a number too large to
     use, or nesting no request needs (engine.untrusted.json_problem)."""
     if not request.is_json:
-        return None, error("the body must be a JSON object (Content-Type: application/json)", 400)
+        return None, refuse("The request must send a JSON object (Content-Type: application/json).", 400)
     try:
         data = json.loads(request.get_data(cache=True))
     except RecursionError:
-        return None, error(f"the body is nested more than {MAX_DEPTH} deep", 400)
+        return None, refuse("The request is nested more than {depth} deep.", 400, depth=MAX_DEPTH)
     except ValueError:  # not JSON, not UTF-8, or a number of thousands of digits
-        return None, error("the body must be a JSON object, and this is not valid JSON", 400)
+        return None, refuse("The request must send a JSON object: this is not valid JSON.", 400)
     if not isinstance(data, dict):
-        return None, error(f"the body must be a JSON object, not {_json_kind(data)}", 400)
-    problem = json_problem(data)
-    if problem:
-        return None, error(f"the body was refused: {problem}", 400)
+        return None, refuse("The request must send a JSON object, not a list, a text or a number.", 400)
+    fault = json_fault(data)
+    if fault is not None:
+        code, where = fault
+        place = {"where": shorten(where, 60)}   # the JSON path, for programs
+        if code == "too_deep":
+            return None, refuse("The request is nested more than {depth} deep.", 400, place, depth=MAX_DEPTH)
+        if code == "number_too_large":
+            return None, refuse("The request holds a number too large to use.", 400, place)
+        return None, refuse("The request holds text that is not valid Unicode.", 400, place)
     return data, None
-
-
-def _json_kind(value: Any) -> str:
-    return {list: "a list", str: "text", bool: "true or false", type(None): "null"}.get(
-        type(value), "a number")
 
 
 def try_pin(entry: Any) -> tuple[bool, int, str]:
@@ -111,12 +119,13 @@ def try_pin(entry: Any) -> tuple[bool, int, str]:
     gate = deckhand().gate
     client = request.remote_addr or "?"
     wait = gate.retry_after(client)
+    lang = current_lang()
     if wait > 0:
-        return False, 429, (f"too many wrong PINs have been tried: try again in {int(wait) + 1} "
-                            f"seconds (the table's own screen can still unlock)")
+        return False, 429, words.t("Too many wrong PINs have been tried: try again in {seconds} seconds "
+                                   "(the table's own screen can still unlock).", lang, seconds=int(wait) + 1)
     if not isinstance(entry, str) or not entry.strip():
-        return False, 400, "enter the host PIN"
+        return False, 400, words.t("Enter the host PIN.", lang)
     if not gate.check(client, entry.strip()):
-        return False, 403, "wrong PIN"
+        return False, 403, words.t("Wrong PIN.", lang)
     grant_host()
-    return True, 200, "unlocked"
+    return True, 200, words.t("Unlocked.", lang)

@@ -201,6 +201,12 @@ def test_oversized_heads_and_bodies_are_refused_in_words_without_reading_them(se
     status, _, body = read_head(s)
     s.close()
     assert status == 411 and b"Content-Length" in body
+    s = connect(server.port, device(9))   # a French phone's request: the refusal in French
+    s.sendall(b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              b"Accept-Language: fr-FR,fr;q=0.9\r\nContent-Length: 500000000\r\n\r\n{")
+    status, _, body = read_head(s)
+    s.close()
+    assert status == 413 and "Le corps de la demande est trop volumineux (" in body.decode()
     s = connect(server.port, device(9))
     s.sendall(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\x00" * 40 + b"\r\n\r\n")   # TLS to HTTP
     status, _, body = read_head(s)

@@ -39,7 +39,8 @@ class StandInCamera:
 
     def teach(self, label):
         if label == "nothing":
-            raise ValueError("'nothing' is not a card")
+            from device.live_teaching import Refused   # as the real teacher refuses: with a code
+            raise Refused("'nothing' is not a card", "profile.no_label", label="nothing", name="stand-in")
         if label == "12":
             return {"ok": False, "message": "no card is under the camera"}
         self.taught.append(label)
@@ -70,7 +71,7 @@ def test_stand_in_has_the_protocols_shape(camera):
 def test_without_a_camera_pages_say_so(client, host):
     assert "No camera" in client.get("/camera").get_data(as_text=True)
     r = client.get("/camera/frame.jpg")
-    assert r.status_code == 404 and "no camera" in r.get_json()["error"]
+    assert r.status_code == 404 and r.get_json()["error"] == "No camera is connected."
     assert client.get("/api/camera").get_json() == {"camera": False, "detections": [], "zones": {}}
     assert post_json(host, "/api/camera/teach", {"label": "7"}).status_code == 404
     assert post_json(host, "/api/camera/zones", {"discard": [0, 0, 1, 1]}).status_code == 404

@@ -30,7 +30,7 @@ def test_a_seat_name_with_a_lone_surrogate_is_refused_and_starts_nothing(host, t
     body = '{"game": "flip7", "seats": [{"name": "\\ud800x"}, {"name": "Bob"}]}'
     r = raw_post(host, "/api/match", body)
     assert r.status_code == 400
-    assert "seats[0].name" in r.get_json()["error"] and "Unicode" in r.get_json()["error"]
+    assert r.get_json()["where"] == "seats[0].name" and "Unicode" in r.get_json()["error"]
     assert table.history() == []
     for page in PAGES:
         assert host.get(page).status_code in (200, 404), page
@@ -56,7 +56,7 @@ def test_json_nested_100000_deep_is_a_400_in_words_on_every_json_route(table, ur
     assert raw_post(host, "/api/login", json.dumps({"pin": PIN})).status_code == 200
     r = raw_post(host, url, "[" * 100_000 + "]" * 100_000)
     assert r.status_code == 400, (url, r.status_code)
-    assert r.get_json()["error"].startswith("the body")
+    assert r.get_json()["error"].startswith("The request ")
 
 
 def test_json_nested_deep_is_refused_before_the_pin_is_checked(client):

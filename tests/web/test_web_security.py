@@ -19,7 +19,7 @@ class Clock:
 
 def test_wrong_pin_is_refused_and_unlocks_nothing(client, table):
     r = post_json(client, "/api/login", {"pin": "0000"})
-    assert r.status_code == 403 and r.get_json()["error"] == "wrong PIN"
+    assert r.status_code == 403 and r.get_json()["error"] == "Wrong PIN."
     assert post_json(client, "/api/match", FLIP7).status_code == 401
     assert post_json(client, "/api/login", {"pin": ""}).status_code == 400
     assert post_json(client, "/api/login", {"pin": 2468}).status_code == 400

@@ -9,25 +9,37 @@ window.deckhand = (function () {
     var el = document.getElementById(id);
     if (el) { el.textContent = text; }
   }
+  // The page's own words (base.html) for an answer that brought none, and for no answer.
+  function said(key) { return document.body.getAttribute("data-said-" + key) || ""; }
+  function refused(words, status, data) {
+    show("host-error", words); show("pad-error", words);
+    var err = new Error(words); err.status = status; err.data = data;
+    return err;
+  }
   function post(url, body) {
     show("host-error", ""); show("host-ok", "");
     return fetch(url, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": token() },
       body: JSON.stringify(body)
+    }).catch(function () {
+      throw refused(said("offline"), 0, {});
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
         if (!r.ok) {
-          var words = data.error || ("HTTP " + r.status);
-          show("host-error", words); show("pad-error", words);
-          var err = new Error(words); err.status = r.status; err.data = data;
-          throw err;
+          // a refusal says why in "error" ("said": in each language, when the server could
+          // not know the page's); live teaching's answer that it failed, in "message"
+          var mine = data.said && data.said[document.body.getAttribute("data-lang")];
+          var words = [mine, data.error, data.message].filter(function (w) {
+            return typeof w === "string" && w;
+          })[0] || said("failed");
+          throw refused(words, r.status, data);
         }
         var ok = document.getElementById("host-ok");
-        if (ok) ok.textContent = ok.dataset.done || "OK";
+        if (ok) ok.textContent = ok.dataset.done || said("done");
         return data;
       });
     });
   }
-  return { post: post, show: show };
+  return { post: post, show: show, said: said };
 })();

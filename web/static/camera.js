@@ -18,10 +18,10 @@
       var pts = (d.quad || []).map(function (p) { return p[0] + "," + p[1]; }).join(" ");
       overlay.appendChild(svg("polygon", { points: pts, "class": d.card ? "found" : "unsure" }));
       if (d.quad && d.quad.length) {
-        overlay.appendChild(svg("text", { x: d.quad[0][0], y: d.quad[0][1] - 0.01, "class": "cardname" }, d.label || d.card || "?"));
+        overlay.appendChild(svg("text", { x: d.quad[0][0], y: d.quad[0][1] - 0.01, "class": "cardname" }, d.label || ""));
       }
       var li = document.createElement("li");
-      li.textContent = (d.label || d.card || "?") + " — " + Math.round((d.confidence || 0) * 100) + "%" + (d.zone ? " (" + d.zone + ")" : "");
+      li.textContent = (d.label || "") + " — " + Math.round((d.confidence || 0) * 100) + " %" + (d.zone_name ? " (" + d.zone_name + ")" : "");
       list.appendChild(li);
     });
     showDeck(data.deck);
@@ -96,6 +96,6 @@
   if (teach) teach.addEventListener("submit", function (e) {
     e.preventDefault();
     window.deckhand.post("/api/camera/teach", { label: teach.label.value })
-      .then(function (r) { window.deckhand.show("host-ok", r.message || "OK"); }).catch(function () {});
+      .then(function (r) { window.deckhand.show("host-ok", r.message || window.deckhand.said("done")); }).catch(function () {});
   });
 })();

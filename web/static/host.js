@@ -228,7 +228,7 @@
     form.addEventListener("submit", function (e) {
       e.preventDefault();
       var action;
-      try { action = JSON.parse(json.value); } catch (err) { window.deckhand.show("host-error", String(err)); return; }
+      try { action = JSON.parse(json.value); } catch (err) { window.deckhand.show("host-error", json.dataset.notJson); return; }
       send(action);
     });
   }

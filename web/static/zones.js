@@ -15,6 +15,8 @@
   var active = null;       // the zone a drag draws
   var touched = false;     // the host has edited: stop taking the server's zones
   var drag = null;
+  var names = {};          // name -> the zone in the page's words (the server says them)
+  function said(name) { return names[name] || name; }
 
   function round3(v) { return Math.round(v * 1000) / 1000; }
   function clamp(v) { return Math.min(1, Math.max(0, v)); }
@@ -33,7 +35,7 @@
       layer.appendChild(r);
       var t = document.createElementNS(NS, "text");
       t.setAttribute("x", z[0] + 0.005); t.setAttribute("y", z[1] + 0.035);
-      t.textContent = name;
+      t.textContent = said(name);
       layer.appendChild(t);
     });
     if (cli) cli.textContent = order.map(function (name) {
@@ -48,15 +50,15 @@
       var tr = document.createElement("tr");
       var pick = document.createElement("input");
       pick.type = "radio"; pick.name = "zone-active"; pick.value = name; pick.checked = name === active;
-      pick.setAttribute("aria-label", name);
+      pick.setAttribute("aria-label", said(name));
       pick.addEventListener("change", function () { active = name; draw(); });
       var cell = document.createElement("td"); cell.appendChild(pick); tr.appendChild(cell);
-      var label = document.createElement("td"); label.textContent = name; tr.appendChild(label);
+      var label = document.createElement("td"); label.textContent = said(name); tr.appendChild(label);
       zones[name].forEach(function (v, i) {
         var input = document.createElement("input");
         input.type = "number"; input.min = "0"; input.max = "1"; input.step = "0.001";
         input.value = fmt(v); input.dataset.zone = name; input.dataset.i = i;
-        input.setAttribute("aria-label", name + " " + "xywh"[i]);
+        input.setAttribute("aria-label", said(name) + " " + "xywh"[i]);
         input.addEventListener("input", function () {
           var n = parseFloat(input.value);
           if (!isNaN(n)) { zones[name][i] = clamp(n); touched = true; draw(); }
@@ -76,6 +78,7 @@
   }
 
   document.addEventListener("deckhand:camera", function (e) {
+    Object.assign(names, e.detail.zone_names || {});
     if (touched) return;
     var server = e.detail.zones || {};
     zones = {}; order = Object.keys(server);

@@ -14,7 +14,7 @@ from web.cards import deck_cards
 from web.cues import cue
 from web.words import t as translate
 from web.live import LIVE_TEMPLATES, event_stream, render_live
-from web.request import current_lang, deckhand, error, json_body, require_host, try_pin
+from web.request import current_lang, deckhand, error, json_body, refuse, require_host, try_pin
 from web.security import csrf_token, is_host, revoke_host
 from web.words import say
 
@@ -33,9 +33,9 @@ def _resume_point() -> int | None | Response:
     try:
         value = int(raw)
     except ValueError:
-        return error("Last-Event-ID / since must be a whole number", 400)
+        return refuse("The live stream lost its place: reload the page.", 400)
     if not 0 <= value <= MAX_WHOLE:
-        return error("Last-Event-ID / since must be a whole number from 0 to 2^53", 400)
+        return refuse("The live stream lost its place: reload the page.", 400)
     return value
 
 
@@ -48,7 +48,7 @@ def events():
     screen = request.args.get("view")
     extra: dict = {}
     if screen is not None and screen not in LIVE_TEMPLATES:
-        return error(f"unknown view {screen!r}; known: {', '.join(LIVE_TEMPLATES)}", 400)
+        return refuse("There is no such live screen: reload the page.", 400)
     if screen in ("pad", "seat"):
         try:
             raw_seat = request.args.get("seat", "")
@@ -56,9 +56,9 @@ def events():
                 raise ValueError(raw_seat)
             extra["seat"] = int(raw_seat)
         except ValueError:
-            return error("a pad stream needs ?seat=<number>", 400)
+            return refuse("A pad's screen needs its seat number.", 400)
     if screen == "host" and not is_host():
-        return error("host controls are locked: enter the host PIN first", 401)
+        return refuse("Host controls are locked: enter the host PIN first.", 401)
     lang = current_lang()
 
     def payload(ev: dict) -> dict:
@@ -102,8 +102,8 @@ def _refusable(call, spec: dict | None = None):
         return jsonify(call())
     except IllegalAction as exc:   # the store being down is one too (http_status 503)
         return _refusal(say_refusal(exc, spec), getattr(exc, "http_status", 422), exc.to_json())
-    except KeyError as exc:
-        return _refusal(str(exc.args[0]) if exc.args else "not found", 404)
+    except KeyError:   # the store's "no match N" (resuming one)
+        return refuse("There is no such match.", 404)
 
 
 def say_refusal(exc: IllegalAction, spec: dict | None = None) -> str:
@@ -129,7 +129,7 @@ def action():
     if refusal:
         return refusal
     if not isinstance(data.get("type"), str):
-        return error('an action needs a "type" (for example {"type": "undo"})', 400)
+        return refuse("An action needs a type.", 400)
     return _refusable(lambda: deckhand().table.submit(data, "host"))
 
 
@@ -145,7 +145,7 @@ def undo():
     last = table.snapshot().get("last")
     row = data.get("row")
     if row is not None and (last is None or last.get("row") != row):
-        return error("the table changed since Undo was shown: look at it again", 409)
+        return refuse("The table changed since Undo was shown: look at it again.", 409)
     return _refusable(lambda: table.submit({"type": "undo"}, "host"))
 
 
@@ -164,9 +164,9 @@ def enter_card():
         return refusal
     card, seat = _card_field(data), data.get("seat")
     if card is None:
-        return error('send {"card": "<the card>"} (and "seat" to choose whose)', 400)
+        return refuse("Name the card (and the player, to choose whose it is).", 400)
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-        return error('"seat" must be a seat number', 400)
+        return refuse("Choose the player by their seat number.", 400)
     return _refusable(lambda: deckhand().table.enter_card(card, seat, "host"))
 
 
@@ -179,7 +179,7 @@ def correct_card():
         return refusal
     card = _card_field(data)
     if card is None:
-        return error('send {"card": "<the right card>"}', 400)
+        return refuse("Name the right card.", 400)
     return _refusable(lambda: deckhand().table.correct_card(card, "host"))
 
 
@@ -202,7 +202,7 @@ def new_match():
         return refusal
     choice = data.pop("running", None)
     if choice not in (None, "end", "keep"):
-        return error('"running" is "end" or "keep"', 400)
+        return refuse("Say whether the match being played ends or is kept unfinished.", 400)
     running = running_match()
     if running is not None and choice is None:
         lang = current_lang()
@@ -243,10 +243,10 @@ def observe():
     if refusal:
         return refusal
     if data.get("type") != "pad":
-        return error('only virtual pads may be observed from the web: {"type": "pad", ...}', 400)
+        return refuse("Only a pad press can be sent from a screen.", 400)
     seat, held = data.get("seat"), data.get("held", False)
     if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(held, bool):
-        return error('a pad needs "seat" (a whole number) and "held" (true/false)', 400)
+        return refuse("A pad press needs the seat number and whether the pad was held.", 400)
     return _refusable(lambda: deckhand().table.observe(
         {"type": "pad", "seat": seat, "held": held}, "pad"))
 
@@ -259,7 +259,7 @@ def camera_pause():
         return refusal
     paused = data.get("paused")
     if not isinstance(paused, bool):
-        return error('send {"paused": true} or {"paused": false}', 400)
+        return refuse("Say whether the camera pauses or goes on.", 400)
     return _refusable(lambda: (deckhand().table.set_camera_paused(paused), {"paused": paused})[1])
 
 
@@ -276,9 +276,9 @@ def save_player():
         return refusal
     name, colour = data.get("name"), data.get("colour", "")
     if not isinstance(name, str) or not name.strip() or len(name) > 40:
-        return error("a player needs a name of 1 to 40 characters", 400)
+        return refuse("A player needs a name of 1 to 40 characters.", 400)
     if not isinstance(colour, str) or len(colour) > 20:
-        return error("a colour is a name like \"red\" or a #rrggbb code", 400)
+        return refuse("A player's colour is too long: choose one from the list.", 400)
     return _refusable(lambda: (deckhand().table.save_player(name.strip(), colour.strip()),
                                {"name": name.strip(), "colour": colour.strip()})[1])
 
@@ -293,7 +293,7 @@ def match_rows(match_id: int):
     try:
         return jsonify(deckhand().table.match_rows(match_id))
     except KeyError:
-        return error(f"there is no match {match_id}", 404)
+        return refuse("There is no match {match}.", 404, match=match_id)
 
 
 @bp.get("/games")
@@ -307,4 +307,4 @@ def game_actions(name: str):
         return jsonify({"game": name, "actions": action_schema(name),
                         "cards": deck_cards(name)})
     except (IllegalAction, ImportError, AttributeError):
-        return error(f"there is no game {name!r} here", 404)
+        return refuse("Deckhand does not play “{name}”.", 404, name=name)

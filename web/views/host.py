@@ -47,10 +47,7 @@ def login():
     ok, status, words = try_pin(request.form.get("pin"))
     if ok:
         return redirect(url_for("host.controls"))
-    lang = current_lang()
-    message = {403: t("Wrong PIN.", lang),
-               429: t("Too many wrong PINs: try again later.", lang)}.get(status, words)
-    return render_template("login.html", message=message), status
+    return render_template("login.html", message=words), status   # try_pin says it in the reader's words
 
 
 @bp.post("/logout")

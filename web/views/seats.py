@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import (Blueprint, current_app, jsonify, make_response, redirect, render_template,
                    request, url_for)
 
-from web.request import current_lang, deckhand, error, json_body, require_host
+from web.request import current_lang, deckhand, error, json_body, refuse, require_host
 from web.words import t as translate
 from web.live import render_live
 from web.present import present
@@ -103,13 +103,14 @@ def press():
         return refusal
     held = data.get("held", False)
     if not isinstance(held, bool):
-        return error('"held" is true or false', 400)
+        return refuse("A pad press needs to say whether the pad was held.", 400)
     from engine.core import IllegalAction
     try:
         return jsonify(deckhand().table.observe({"type": "pad", "seat": seat, "held": held},
                                                 "pad"))
     except IllegalAction as exc:
-        return error(exc.reason, 422)
+        from web.views.api import say_refusal
+        return error(say_refusal(exc), 422)
 
 
 @bp.post("/api/seats/<int:seat>/free")
@@ -119,7 +120,7 @@ def free_seat(seat: int):
     d = deckhand()
     match = d.table.snapshot().get("match")
     if match is None:
-        return error("no match is being played", 409)
+        return refuse("No match is being played: start one first.", 409)
     if not d.seats.free(match["id"], seat):
         return error(translate("Nobody holds that seat.", current_lang()), 404)
     _publish_seats(match["id"], {"type": "seat_back", "seat": seat}, "host")

@@ -7,9 +7,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, render_template
 
 from engine.games import available_games
-from web.cards import deck_cards
-from web.names import card_name, game_title
-from web.request import current_lang, deckhand, error, json_body, require_host
+from web.cards import deck_cards, deck_of
+from web.names import card_name, game_title, zone_name
+from web.request import current_lang, deckhand, error, json_body, refuse, require_host
 from web.words import say
 from web.words import t as translate
 
@@ -31,10 +31,10 @@ def camera_page():
 def frame():
     camera = deckhand().camera
     if camera is None:
-        return error("no camera is connected", 404)
+        return refuse("No camera is connected.", 404)
     jpeg = camera.latest_jpeg()
     if not jpeg:
-        return error("the camera has not delivered a frame yet", 503)
+        return refuse("No picture from the camera yet.", 503)
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
@@ -44,14 +44,35 @@ def camera_state():
     if camera is None:
         return jsonify({"camera": False, "detections": [], "zones": {}})
     lang, game = current_lang(), _game()
-    detections = camera.detections()
-    if game is not None:   # a card the camera knows is named as the screens name it
-        detections = [{**d, "label": card_name(game, d["card"], lang)} if d.get("card") else d
-                      for d in detections]
-    answer = {"camera": True, "detections": detections, "zones": camera.zones()}
+    detections = [_detection_in_words(d, game, lang) for d in camera.detections()]
+    zones = camera.zones()
+    answer = {"camera": True, "detections": detections, "zones": zones,
+              "zone_names": {name: zone_name(name, lang) for name in zones}}
     if hasattr(camera, "deck"):
         answer["deck"] = _deck_words(camera.deck(), lang)
     return jsonify(answer)
+
+
+def _detection_in_words(found: dict, game: str | None, lang: str) -> dict:
+    """A card the camera sees, named as the screens name it ("label"), its zone in words
+    ("zone_name"); a card it cannot read is said so, never "unknown"."""
+    if found.get("card") and game is not None:
+        label = card_name(game, found["card"], lang)
+    elif found.get("card"):   # no match: the deck's own label (a taught deck's) or the card's name
+        label = _any_game_name(found["card"], lang) or found.get("label") or found["card"]
+    else:
+        label = translate("Not read", lang)
+    zone = found.get("zone")
+    return {**found, "label": label, "zone_name": zone_name(zone, lang) if zone else None}
+
+
+def _any_game_name(code: str, lang: str) -> str | None:
+    """The card's name in the first game whose deck has it (no match is being played)."""
+    for game in available_games():
+        deck = deck_of(game)
+        if deck is not None and code in deck:
+            return card_name(game, code, lang)
+    return None
 
 
 def _game() -> str | None:
@@ -73,7 +94,7 @@ def choose_deck():
     """{"deck": "printed" | "taught"}: the deck the camera reads for the match being played."""
     camera = deckhand().camera
     if camera is None or not hasattr(camera, "choose_deck"):
-        return error("no camera is connected", 404)
+        return refuse("No camera is connected.", 404)
     data, refusal = json_body()
     if refusal:
         return refusal
@@ -82,17 +103,24 @@ def choose_deck():
         deck = camera.choose_deck(data.get("deck"))
     except ValueError as exc:
         said = getattr(exc, "said", None)
-        return error(say(said, lang, getattr(exc, "game", None)) if said else str(exc), 409)
+        if not said:
+            return refuse("The camera cannot read that deck now.", 409)
+        return error(say(said, lang, getattr(exc, "game", None)), 409)
     return jsonify({"deck": _deck_words(deck, lang)})
 
 
-def _valid_zones(data) -> str | None:
+def _zones_refused(data):
+    """A refusal in the reader's words of the first zone that cannot be kept, else None."""
     for name, box in data.items():
+        if not name.strip():
+            return refuse("Every zone needs a name.", 400)
         if not isinstance(box, list) or len(box) != 4 or not all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1 for v in box):
-            return f"zone {name!r} must be [x0, y0, x1, y1] with numbers from 0 to 1"
+            return refuse("The zone “{zone}” must be four numbers from 0 to 1 (x, y, w, h): it must lie "
+                          "inside the picture.", 400, zone=zone_name(name, current_lang()))
         if not (box[0] < box[2] and box[1] < box[3]):
-            return f"zone {name!r} must have x0 < x1 and y0 < y1"
+            return refuse("The zone “{zone}” must have a width and a height, and lie inside the picture.",
+                          400, zone=zone_name(name, current_lang()))
     return None
 
 
@@ -101,17 +129,17 @@ def _valid_zones(data) -> str | None:
 def set_zones():
     camera = deckhand().camera
     if camera is None:
-        return error("no camera is connected", 404)
+        return refuse("No camera is connected.", 404)
     data, refusal = json_body()
     if refusal:
         return refusal
-    problem = _valid_zones(data)
-    if problem:
-        return error(problem, 400)
+    refusal = _zones_refused(data)
+    if refusal:
+        return refusal
     try:
         camera.set_zones(data)
-    except ValueError as exc:
-        return error(str(exc), 400)
+    except ValueError:   # what _zones_refused lets through and the camera still refuses
+        return refuse("These zones could not be kept: check each zone's numbers.", 400)
     return jsonify({"zones": camera.zones()})
 
 
@@ -120,13 +148,13 @@ def set_zones():
 def teach():
     camera = deckhand().camera
     if camera is None:
-        return error(translate("No camera is connected.", current_lang()), 404)
+        return refuse("No camera is connected.", 404)
     data, refusal = json_body()
     if refusal:
         return refusal
     label = data.get("label")
     if not isinstance(label, str) or not label.strip():
-        return error(translate("Say which card lies under the camera.", current_lang()), 400)
+        return refuse("Say which card lies under the camera.", 400)
     try:
         result = _in_words(camera.teach(label))
     except ValueError as exc:
@@ -137,11 +165,13 @@ def teach():
 def _refused(exc: ValueError):
     """A refusal of live teaching in the reader's words (its `said`, device.live_teaching)."""
     said = getattr(exc, "said", None)
-    return error(say(said, current_lang(), _game()) if said else str(exc), 400)
+    if not said:
+        return refuse("Live teaching cannot do that now.", 400)
+    return error(say(said, current_lang(), _game()), 400)
 
 
 def _no_live_teaching():
-    return error(translate("Live teaching is not available on this table.", current_lang()), 404)
+    return refuse("Live teaching is not available on this table.", 404)
 
 
 def _in_words(status: dict) -> dict:
@@ -182,8 +212,7 @@ def teaching_start():
         return refusal
     labels = data.get("labels")
     if not isinstance(labels, list) or not labels or not all(isinstance(x, str) and x.strip() for x in labels):
-        return error(translate("Say which card lies under the camera, or which cards from left to right.",
-                               current_lang()), 400)
+        return refuse("Say which card lies under the camera, or which cards from left to right.", 400)
     try:
         return jsonify(_in_words(camera.teach_start(labels)))
     except ValueError as exc:
