@@ -240,9 +240,9 @@ def test_zones_are_drawn_by_dragging_and_read_as_x_y_w_h(browser, table):
         pg.click("button[type=submit]")
         pg.wait_for_selector("#match-form")
         pg.goto(f"{base}/camera")
-        pg.wait_for_selector('#zone-rows input[aria-label="discard x"]')
+        pg.wait_for_selector('#zone-rows input[aria-label="Discard pile x"]')   # the zone in words
         # the stored [x0, y0, x1, y1] = [0.1, 0.1, 0.5, 0.6] reads as x,y,w,h
-        values = [pg.input_value(f'#zone-rows input[aria-label="discard {k}"]') for k in "xywh"]
+        values = [pg.input_value(f'#zone-rows input[aria-label="Discard pile {k}"]') for k in "xywh"]
         assert values == ["0.1", "0.1", "0.4", "0.5"]
         assert pg.locator("#zone-cli").inner_text() == "--zone discard=0.1,0.1,0.4,0.5"
         box = pg.locator("#zone-layer").bounding_box()
@@ -251,7 +251,7 @@ def test_zones_are_drawn_by_dragging_and_read_as_x_y_w_h(browser, table):
         pg.mouse.move(box["x"] + 0.5 * box["width"], box["y"] + 0.5 * box["height"], steps=5)
         pg.mouse.move(box["x"] + 0.75 * box["width"], box["y"] + 0.8 * box["height"], steps=5)
         pg.mouse.up()
-        x, y, w, h = (float(pg.input_value(f'#zone-rows input[aria-label="discard {k}"]')) for k in "xywh")
+        x, y, w, h = (float(pg.input_value(f'#zone-rows input[aria-label="Discard pile {k}"]')) for k in "xywh")
         assert (x, y, w, h) == pytest.approx((0.25, 0.2, 0.5, 0.6), abs=0.003)
         with pg.expect_response(lambda r: r.url.endswith("/api/camera/zones")) as resp:
             pg.click("#zones-form button[type=submit]")
