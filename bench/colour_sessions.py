@@ -9,7 +9,8 @@ tone curves, saturation and exposure).
 Prints, per printing and ink set, the share of faces whose colour is read right in each
 read session (teaching from session 0, "daylight phone") and averaged over every choice
 of teaching session; per pull (how far the fixed ink prototypes move towards the deck's
-inks as the teaching photos show them, `vision.colour.deck_inks`). Also the raw Lab hue
+inks as the teaching photos show them, `vision.colour.deck_inks`; the taught photos' own
+inks count too, `vision.colour.ink_examples`, unless `--no-examples`). Also the raw Lab hue
 and lightness of the green ink per session (the issue saw 150°/21 in one session and
 118°/48 in another). `--save N` writes up to N misread faces per printing, each beside a
 correctly read face of its colour, to tests/artifacts/colour_sessions/.
@@ -29,7 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.classify import face_features  # noqa: E402
-from vision.colour import (deck_inks, field_deck, likelihoods, measure_inks,  # noqa: E402
+from vision.colour import (deck_inks, field_deck, ink_examples, likelihoods, measure_inks,  # noqa: E402
                            printed_without_white, scene_gain)
 from vision.render.sessions import (OFFBEAT_INKS, PRINTINGS, SESSIONS, SYMBOLS, TABLES, UNO_INKS,  # noqa: E402
                                     faces_of, table_shot, uno_face)
@@ -54,15 +55,17 @@ def photos(inks: dict, printing: str, session, symbols, seed: int, per_shot: int
     return out
 
 
-def read_right(taught, read, names, pull) -> tuple[float, list]:
-    inks = deck_inks(names, measure_inks([(n, ink) for n, _, ink, _ in taught]), pull=pull)
+def read_right(taught, read, names, pull, examples: bool = True) -> tuple[float, list]:
+    samples = [(n, ink) for n, _, ink, _ in taught]
+    inks = deck_inks(names, measure_inks(samples), pull=pull)
+    seen_inks = ink_examples(samples) if examples else None
     gains = {}
     if field_deck(inks):     # the light of each picture, from every card in it
         for picture in {p for *_, p in read}:
             gains[picture] = scene_gain([ink for *_, ink, p in read if p == picture], inks)
     wrong = []
     for name, face, ink, picture in read:
-        fit = likelihoods(ink, inks, names, gains.get(picture))
+        fit = likelihoods(ink, inks, names, gains.get(picture), seen_inks)
         said = names[int(fit.argmax())]
         if said != name:
             wrong.append((name, said, face, ink))
@@ -99,6 +102,8 @@ def main(argv=None) -> None:
     ap.add_argument("--symbols", type=int, default=len(SYMBOLS))
     ap.add_argument("--per-shot", type=int, default=1, help="cards in each picture")
     ap.add_argument("--save", type=int, default=0, help="misread faces to save per printing")
+    ap.add_argument("--no-examples", action="store_true",
+                    help="judge by the prototypes alone, not also the taught photos' inks (vision.colour.ink_examples)")
     args = ap.parse_args(argv)
     symbols = SYMBOLS[:args.symbols]
     pulls = [float(p) for p in args.pulls.split(",")]
@@ -125,14 +130,14 @@ def main(argv=None) -> None:
             for r, s in enumerate(SESSIONS):
                 row = []
                 for p in pulls:
-                    acc, wrong = read_right(shot[0], shot[r], names, p)
+                    acc, wrong = read_right(shot[0], shot[r], names, p, not args.no_examples)
                     row.append(acc)
                     if p == 0.5 and r != 0:
                         all_wrong += wrong
                 print(f"  {s.name:26s}" + "".join(f"  {a * 100:8.1f}%" for a in row))
             means = []
             for p in pulls:
-                accs = [read_right(shot[t], shot[r], names, p)[0]
+                accs = [read_right(shot[t], shot[r], names, p, not args.no_examples)[0]
                         for t in teach_from for r in shot if r != t]
                 means.append((np.mean(accs), np.min(accs)))
             print("  mean / worst over teach x read pairs" + "".join(f"  {m * 100:.1f}/{w * 100:.1f}%" for m, w in means))

@@ -434,7 +434,7 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     none = float(p[~card].sum())
     doubt = max(0.0, 1.0 - float(p.sum()))
     if profile.inks and features.ink_colour is not None:
-        fit = likelihoods(features.ink_colour, profile.inks, list(profile.colours), light)
+        fit = likelihoods(features.ink_colour, profile.inks, list(profile.colours), light, profile.ink_examples)
         # the label's share of its symbol: its colour's fit among the symbol's colours,
         # times how well the symbol's best colour fits at all
         best = np.zeros(len(groups))

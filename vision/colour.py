@@ -12,7 +12,13 @@ learned from one photo session. Instead:
 * those are compared with FIXED ink prototypes per colour name (`INKS`: what red, green,
   blue, yellow... ink looks like on white card stock in Lab), moved half way towards
   the deck's own ink as the white-balanced taught pictures show it (`deck_inks`); a
-  colour name not in the table is measured from the taught pictures.
+  colour name not in the table is measured from the taught pictures;
+* a deck taught from photos under several lights also keeps each colour name's inks as
+  those photos show them (`ink_examples`): a card's ink fits a name by the better of
+  the prototype and the name's nearest taught example. A cheap camera under a warm lamp
+  turns blue ink nearly cyan (hue ~198, between the green and blue prototypes); when
+  the deck was taught under such a light too, its blue cards there are where its taught
+  blues were.
 
 Hue alone confuses green with yellow under a warm lamp (the green's hue drifts towards
 yellow's); lightness relative to the paper does not drift that way (yellow ink is nearly
@@ -63,6 +69,15 @@ LIGHT_SCALE = 20.0      # lightness difference worth one standard deviation
 CHROMA = 14.0           # Lab chroma above which an ink pixel counts as coloured
 INK = 25.0              # ink strength above which a pixel is ink, not paper
 FLOOR = 1e-3            # no colour is ever ruled out completely (the symbol may outvote it)
+# A taught example (`ink_examples`) is one light's ink, not a whole family of lights: a
+# card's ink must come this close to it (one standard deviation each), about three times
+# as close as to a fixed prototype. One name's photos under one light lie within 3
+# degrees and 2-4 lightness of each other (stand-in deck, eight sessions).
+EXAMPLE_HUE = 10.0
+EXAMPLE_LIGHT = 7.0
+EXAMPLE_SUPPORT = 2.0   # another photo of the name this near (in those units), or the example is
+                        # not kept: one odd photo (an outline of part of the table) is no ink
+EXAMPLE_MERGE = 0.5     # examples nearer each other than this are one
 
 
 @dataclass(frozen=True)
@@ -157,11 +172,14 @@ def symbol_groups(labels: tuple[str, ...], colours: tuple[str, ...]) -> np.ndarr
 
 
 def likelihoods(seen: InkColour, inks: dict[str, tuple[float | None, float | None]],
-                names: list[str], gain: np.ndarray | None = None) -> np.ndarray:
+                names: list[str], gain: np.ndarray | None = None,
+                examples: dict[str, np.ndarray] | None = None) -> np.ndarray:
     """How well the ink seen fits each named colour (1: perfectly, down to FLOOR); an
-    empty or unknown name fits everything (1). A deck printed with no white at all
-    (`field_deck`) is judged by the hue of the face's field under `gain` (the light of
-    the scene, `scene_gain`; none: the camera's own white balance)."""
+    empty or unknown name fits everything (1). A coloured name fits by the better of its
+    prototype and its nearest taught example (`ink_examples`), if any. A deck printed
+    with no white at all (`field_deck`) is judged by the hue of the face's field under
+    `gain` (the light of the scene, `scene_gain`; none: the camera's own white
+    balance)."""
     out = np.ones(len(names))
     if field_deck(inks):
         if seen.paper is None:
@@ -174,18 +192,63 @@ def likelihoods(seen: InkColour, inks: dict[str, tuple[float | None, float | Non
         return out
     # a little coloured ink is stray (a shadow's edge, the table at a corner): not a colour
     coloured = float(np.clip((seen.share - 0.1) / 0.3, 0, 1)) if np.isfinite(seen.hue) else 0.0
+    fits: dict[str, float] = {}
     for i, name in enumerate(names):
-        proto = inks.get(canonical(name)) if name else None
-        if proto is None:
+        key = canonical(name) if name else ""
+        if key not in fits:
+            proto = inks.get(key) if key else None
+            fits[key] = 1.0 if proto is None else max(
+                FLOOR, _ink_fit(seen, proto, coloured, (examples or {}).get(key)))
+        out[i] = fits[key]
+    return out
+
+
+def _ink_fit(seen: InkColour, proto: tuple[float | None, float], coloured: float,
+             examples: np.ndarray | None) -> float:
+    hue, light = proto
+    if hue is None:   # black or grey ink: little coloured ink
+        return (1.0 - coloured) ** 2
+    dh = (seen.hue - hue + 180) % 360 - 180 if np.isfinite(seen.hue) else 180.0
+    dl = seen.light - light if np.isfinite(seen.light) else 60.0
+    fit = float(np.exp(-0.5 * ((dh / HUE_SCALE) ** 2 + (dl / LIGHT_SCALE) ** 2)))
+    if examples is not None and len(examples) and np.isfinite(seen.hue) and np.isfinite(seen.light):
+        fit = max(fit, float(np.exp(-0.5 * _example_distance(seen.hue, seen.light, examples).min())))
+    return fit * coloured
+
+
+def _example_distance(hue: float, light: float, examples: np.ndarray) -> np.ndarray:
+    """Squared distance (in EXAMPLE_HUE, EXAMPLE_LIGHT units) from (hue, light) to each
+    example (n x 2)."""
+    dh = ((hue - examples[:, 0] + 180) % 360 - 180) / EXAMPLE_HUE
+    dl = (light - examples[:, 1]) / EXAMPLE_LIGHT
+    return dh * dh + dl * dl
+
+
+def ink_examples(samples: list[tuple[str, InkColour]]) -> dict[str, np.ndarray]:
+    """Each coloured name's ink as the taught photos show it, under each of their lights
+    (n x 2: hue, lightness relative to the paper). Kept: a photo whose ink is mostly
+    coloured, with another photo of the name near it (one odd photo is not the ink);
+    nearly equal ones merged. None for a deck printed with no white (judged by the
+    light of the scene instead) or a name that is black ink."""
+    if printed_without_white(samples):
+        return {}
+    by_name: dict[str, list[tuple[float, float]]] = {}
+    for name, seen in samples:
+        if name and np.isfinite(seen.hue) and np.isfinite(seen.light) and seen.share > 0.25:
+            by_name.setdefault(canonical(name), []).append((seen.hue, seen.light))
+    out = {}
+    for name, points in by_name.items():
+        if INKS.get(name, (0.0,))[0] is None:
             continue
-        hue, light = proto
-        if hue is None:   # black or grey ink: little coloured ink
-            fit = (1.0 - coloured) ** 2
-        else:
-            dh = (seen.hue - hue + 180) % 360 - 180 if np.isfinite(seen.hue) else 180.0
-            dl = seen.light - light if np.isfinite(seen.light) else 60.0
-            fit = float(np.exp(-0.5 * ((dh / HUE_SCALE) ** 2 + (dl / LIGHT_SCALE) ** 2))) * coloured
-        out[i] = max(FLOOR, fit)
+        pts = np.array(points, np.float64)
+        kept: list[np.ndarray] = []
+        for i, (hue, light) in enumerate(pts):
+            near = _example_distance(hue, light, np.delete(pts, i, axis=0))
+            if near.size and near.min() <= EXAMPLE_SUPPORT ** 2 and \
+                    (not kept or _example_distance(hue, light, np.array(kept)).min() > EXAMPLE_MERGE ** 2):
+                kept.append(pts[i])
+        if kept:
+            out[name] = np.round(np.array(kept), 2)
     return out
 
 

@@ -63,6 +63,7 @@ class DeckProfile:
     min_confidence: float = 0.0       # a stricter bar than the reader's, set by a self-check
     reader: LinearReader | None = None  # the learned reader (vision.reader), if trained
     inks: dict = field(default_factory=dict)  # colour name -> ink prototype (hue, lightness) (vision.colour)
+    ink_examples: dict = field(default_factory=dict)  # colour name -> its taught inks (n x 2: hue, lightness)
 
     def whiten(self, symbols: np.ndarray) -> np.ndarray:
         """Raw unit-norm templates (n x D) to the profile's matching space: the deck's
@@ -347,7 +348,8 @@ def save_profile(profile: DeckProfile, path: str | os.PathLike) -> Path:
             "frame_insets": list(profile.frame_insets), "ink_cap": profile.ink_cap,
             "min_confidence": profile.min_confidence,
             "template_size": list(TEMPLATE_SIZE),
-            "inks": {k: list(v) for k, v in profile.inks.items()}}
+            "inks": {k: list(v) for k, v in profile.inks.items()},
+            "ink_examples": {k: np.asarray(v).tolist() for k, v in profile.ink_examples.items()}}
     arrays = {}
     if profile.reader is not None:
         r = profile.reader
@@ -394,6 +396,7 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                               float(meta.get("reader_doubt", -np.inf)),
                               bool(meta.get("reader_index", False)))
     inks = {k: tuple(None if x is None else float(x) for x in v) for k, v in meta.get("inks", {}).items()}
+    examples = {k: np.array(v, np.float64).reshape(-1, 2) for k, v in meta.get("ink_examples", {}).items()}
     return DeckProfile(meta["name"], tuple(meta["labels"]), tuple(meta["colours"]),
                        arrays["templates"].astype(np.float32), arrays["label_starts"].astype(np.int64),
                        arrays["colour_protos"].astype(np.float32),
@@ -401,7 +404,7 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                        arrays["symbol_mean"].astype(np.float32),
                        arrays["symbol_weight"].astype(np.float32), float(meta["aspect"]),
                        tuple(meta.get("frame_insets", ())), float(meta.get("ink_cap", 0.0)),
-                       float(meta.get("min_confidence", 0.0)), reader, inks)
+                       float(meta.get("min_confidence", 0.0)), reader, inks, examples)
 
 
 def load_profile(spec: str) -> DeckProfile:

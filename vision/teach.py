@@ -31,7 +31,7 @@ import numpy as np
 
 from vision.classify import (UNKNOWN, WORK_SIZE, Thresholds, classify, face_features, ink_planes,
                              learned_features)
-from vision.colour import deck_inks, measure_inks, symbol_groups
+from vision.colour import deck_inks, ink_examples, measure_inks, symbol_groups
 from vision.learn import Example, train_reader
 from vision.detect import FIELD_SETTINGS, DetectSettings, EmptyTable, find_cards
 from vision.profile import DeckProfile, camera_views, measure_frame_insets, profile_from_faces
@@ -238,9 +238,10 @@ def held_out(shots: Sequence[Shot]) -> list[Shot]:
 
 def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
                 progress: Callable[[float], None] | None = None) -> DeckProfile:
-    """The profile with a learned reader trained on the shots (`vision.learn`) and the
+    """The profile with a learned reader trained on the shots (`vision.learn`), the
     fixed ink prototypes of its colour names (`vision.colour`; a name the table does not
-    know is measured from the shots)."""
+    know is measured from the shots) and each name's inks as the shots show them under
+    their lights (`vision.colour.ink_examples`)."""
     # One class per symbol, whatever its colour (`symbol_groups`): a symbol taught once in
     # each of four colours is taught from four photos, and the colour picks the label.
     groups = symbol_groups(profile.labels, profile.colours)
@@ -252,9 +253,9 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
     reader = dataclasses.replace(reader, classes=np.array([firsts[c] if c >= 0 else -1 for c in reader.classes],
                                                           np.int64))
     names = sorted({s.colour for s in shots if s.colour})
-    measured = measure_inks([(s.colour, face_features(s.face, two_levels=True).ink_colour)
-                             for s in shots if s.colour])
-    return dataclasses.replace(profile, reader=reader, inks=deck_inks(names, measured),
+    samples = [(s.colour, face_features(s.face, two_levels=True).ink_colour) for s in shots if s.colour]
+    return dataclasses.replace(profile, reader=reader, inks=deck_inks(names, measure_inks(samples)),
+                               ink_examples=ink_examples(samples),
                                min_confidence=LEARNED_MIN_CONFIDENCE)
 
 
