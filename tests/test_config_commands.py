@@ -95,9 +95,9 @@ def test_calibrate_errors_are_clear(tmp_path, capsys):
 def test_check_camera_reports_the_frame_or_the_failure():
     config = parse_config({"camera": {"width": 320, "height": 240}})
     ok = check_camera(config, "sim")
-    assert ok[0].ok and "320x240" in ok[0].text
+    assert ok[0].ok and "320×240" in ok[0].text
     bad = check_camera(config, "replay:/nonexistent")
-    assert not bad[0].ok and "no such file" in bad[0].text
+    assert not bad[0].ok and "there is no file or folder /nonexistent" in bad[0].text
 
 
 def test_check_pins_opens_each_pin_and_names_the_broken_one():

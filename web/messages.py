@@ -251,6 +251,66 @@ SHARED: dict[str, Entry] = {
     "camera.picam_closed": N_("the Raspberry Pi camera {number} cannot be opened or started"),
     "camera.no_picture": N_("the camera {camera} gave no picture"),
     "camera.lost": N_("the camera {camera} stopped giving pictures"),
+    # the web port (device.ports), said by `deckhand run` and `deckhand check`
+    "port.in_use": N_("port {port} on {address} is already in use (is Deckhand already running?); stop that "
+                      "program or choose another port with --port"),
+    "port.needs_rights": N_("port {port} on {address} needs more rights than this user has; choose one above 1023"),
+    "port.cannot_listen": N_("cannot listen on {address}:{port} ({why})"),
+    # `deckhand check` (device.commands.check)
+    "check.mark_ok": N_("ok"),
+    "check.mark_fail": N_("FAIL"),
+    "check.mark_warn": N_("warn"),
+    "check.part_config": N_("config"),
+    "check.part_camera": N_("camera"),
+    "check.part_pins": N_("pins"),
+    "check.part_store": N_("store"),
+    "check.part_screen": N_("screen"),
+    "check.config": N_("{path}: {summary}"),
+    "check.config_defaults": N_("no config file: the defaults ({summary})"),
+    "check.seats": NP_("{count} seat", "{count} seats", "count"),
+    "check.no_pads_short": N_("no pads"),
+    "check.camera_config": N_("camera {camera} {width}×{height}"),
+    "check.zones": NP_("{count} zone", "{count} zones", "count"),
+    "check.turn_button": N_("turn button BCM {pin}"),
+    "check.camera_not_opened": N_("{camera}: {why}"),
+    "check.camera_unknown": N_("“{camera}” is not a camera: use auto, picam, usb:N, replay:PATH or sim"),
+    "check.camera_no_frame": N_("{camera} opens, but gives no picture: {why}"),
+    "check.camera_frame": N_("{camera}: first picture {width}×{height} in {ms} ms"),
+    "check.camera_auto_frame": N_("auto chose {camera}: first picture {width}×{height} in {ms} ms"),
+    "check.camera_none": N_("no real camera: connect a Pi camera or a USB webcam to read cards"),
+    "check.pin_pad": N_("the pad of seat {number}"),
+    "check.pin_led": N_("the LED of seat {number}"),
+    "check.pin_turn_button": N_("the turn button"),
+    "check.pin_buzzer": N_("the buzzer"),
+    "check.no_pads": N_("no pads configured ([seats] in the config): pads from the keyboard or the phones"),
+    "check.pin_reads_pressed": N_("{what}: BCM {pin} opens ({factory}), reads pressed"),
+    "check.pin_reads_released": N_("{what}: BCM {pin} opens ({factory}), reads released"),
+    "check.pin_opens": N_("{what}: BCM {pin} opens"),
+    "check.no_gpio": N_("no GPIO on this machine (gpiozero found no pin factory): pads from the keyboard or "
+                        "the phones"),
+    "check.pin_not_opened": N_("{what}: BCM {pin} cannot be opened: {why}"),
+    "check.store_in_use": N_("{path}: in use by a running Deckhand (it holds the store's lock)"),
+    "check.store_unwritable": N_("{path}: cannot be written ({why})"),
+    "check.store_ok": N_("{path}: can be written (SQLite {version})"),
+    "check.chromium": N_("Chromium: {path}"),
+    "check.no_chromium": N_("no Chromium: the kiosk screen needs it (apt install chromium); phones and other "
+                            "browsers still work"),
+    "check.port_free": N_("web port {address}:{port} is free"),
+    "check.problems": NP_("{count} problem", "{count} problems", "count"),
+    "check.all_work": N_("all needed parts work"),
+    # `deckhand run` (device.commands.run)
+    "run.unknown_game": N_("there is no game “{name}”; choose {names}"),
+    "run.players": N_("{game} is for {low} to {high} players at the simulated table, not {count}"),
+    "run.speed": N_("--speed must be more than 0"),
+    "run.no_profile": N_("there is no profile file “{path}” (teach one with `deckhand teach`, or name a built-in "
+                         "printing: {names})"),
+    "run.store": N_("the store cannot be used: {why}"),
+    "run.screen": N_("Deckhand: the table screen is {url} (host controls: {path})"),
+    "run.phones_join": N_("Deckhand: phones join at {url}"),
+    "run.phones_cannot_join": N_("Deckhand: phones cannot join: the server listens on {address} (this computer "
+                                 "only); to let phones on the network join, run `{command}`"),
+    "run.pin": N_("Deckhand: host PIN for this run: {pin} (set your own with --host-pin or host_pin_hash in "
+                  "the config)"),
 }
 
 BY_GAME: dict[str, dict[str, Entry]] = {

@@ -6,6 +6,8 @@ is broken (no camera or no GPIO is fine: the simulated table and keyboard pads s
 in), 1 otherwise.
 
 The checks are plain functions returning `Finding`s, so tests can run them one by one.
+Each finding says what it found as a message (a code of web.messages, "check.*", and
+its params), put into words in the shell's language when printed (device.commands.words).
 """
 from __future__ import annotations
 
@@ -17,20 +19,41 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from device.commands.words import Words
 from device.config import Config, ConfigError, find_config_path, load_config
 from device.ports import port_problem
+
+ENGLISH = Words("en")
+
+
+def said(code: str, **params: Any) -> dict[str, Any]:
+    return {"code": code, "params": params}
 
 
 @dataclass(frozen=True)
 class Finding:
     part: str            # "config", "camera", "pins", "store", "screen"
     ok: bool
-    text: str
+    said: dict[str, Any] | str  # what was found: {"code", "params"} (web.messages "check.*")
     needed: bool = True  # a failure that is not needed is a warning
 
-    def line(self) -> str:
-        mark = "ok  " if self.ok else ("FAIL" if self.needed else "warn")
-        return f"[{mark}] {self.part:7s} {self.text}"
+    @property
+    def text(self) -> str:
+        """What was found, in English (for logs and tests)."""
+        return self.said_in(ENGLISH)
+
+    def said_in(self, words: Words) -> str:
+        return words.say(self.said) if isinstance(self.said, dict) else str(self.said)
+
+    def line(self, words: Words = ENGLISH) -> str:
+        marks = [words(code) for code in ("check.mark_ok", "check.mark_fail", "check.mark_warn")]
+        mark = marks[0] if self.ok else marks[1] if self.needed else marks[2]
+        width = max(len(m) for m in marks)
+        parts = [words(f"check.part_{part}") for part in PARTS]
+        return f"[{mark:{width}s}] {words(f'check.part_{self.part}'):{max(map(len, parts))}s} {self.said_in(words)}"
+
+
+PARTS = ("config", "camera", "pins", "store", "screen")
 
 
 def check_camera(config: Config, spec: str | None = None, **open_kwargs: Any) -> list[Finding]:
@@ -41,42 +64,49 @@ def check_camera(config: Config, spec: str | None = None, **open_kwargs: Any) ->
     try:
         source, why = open_source(spec, config.camera.size, config.camera.fps, realtime=False,
                                   resilient=False, **open_kwargs)
-    except (SourceError, ValueError) as exc:
-        return [Finding("camera", False, f"{spec}: {exc}")]
+    except SourceError as exc:
+        return [Finding("camera", False, said("check.camera_not_opened", camera=spec, why=_why(exc)))]
+    except ValueError:   # not a camera spec (device.camera.auto.parse_spec)
+        return [Finding("camera", False, said("check.camera_unknown", camera=spec))]
     try:
         start = time.monotonic()
         frame = next(iter(source.frames()), None)
         took_ms = (time.monotonic() - start) * 1000
     except (SourceError, CameraLost) as exc:
-        return [Finding("camera", False, f"{why}; but no frame: {exc}")]
+        return [Finding("camera", False, said("check.camera_no_frame", camera=source.name, why=_why(exc)))]
     finally:
         source.close()
     if frame is None:
-        return [Finding("camera", False, f"{why}; but it gave no frame")]
+        return [Finding("camera", False, said("check.camera_no_frame", camera=source.name,
+                                              why=said("camera.no_picture", camera=source.name)))]
     height, width = frame.image.shape[:2]
-    found = [Finding("camera", True, f"{why}; first frame {width}x{height} in {took_ms:.0f} ms")]
+    found = [Finding("camera", True, said("check.camera_auto_frame" if spec == "auto" else "check.camera_frame",
+                                          camera=source.name, width=width, height=height, ms=round(took_ms)))]
     if source.name == "sim" and spec == "auto":
-        found.append(Finding("camera", False, "no real camera: connect a Pi camera or a USB webcam to read cards",
-                             needed=False))
+        found.append(Finding("camera", False, said("check.camera_none"), needed=False))
     return found
+
+
+def _why(exc: Exception) -> dict[str, Any] | str:
+    """A camera problem as its message (device.camera's `said`) where it has one."""
+    return getattr(exc, "said", None) or str(exc)
 
 
 def check_pins(config: Config, pin_factory: Any = None) -> list[Finding]:
     """Opens every configured pin through gpiozero and gives each back at once."""
     from gpiozero.exc import BadPinFactory
 
-    wanted: list[tuple[str, int, str]] = []
+    wanted: list[tuple[dict[str, Any], int, str]] = []
     for seat in config.seats:
-        wanted.append((f"seat {seat.seat} pad", seat.pad, "in"))
+        wanted.append((said("check.pin_pad", number=seat.seat + 1), seat.pad, "in"))
         if seat.led is not None:
-            wanted.append((f"seat {seat.seat} LED", seat.led, "out"))
+            wanted.append((said("check.pin_led", number=seat.seat + 1), seat.led, "out"))
     if config.turn_button is not None:
-        wanted.append(("turn button", config.turn_button, "in"))
+        wanted.append((said("check.pin_turn_button"), config.turn_button, "in"))
     if config.buzzer is not None:
-        wanted.append(("buzzer", config.buzzer, "out"))
+        wanted.append((said("check.pin_buzzer"), config.buzzer, "out"))
     if not wanted:
-        return [Finding("pins", False, "no pads configured ([seats] in the config): pads from the keyboard "
-                        "or the phones", needed=False)]
+        return [Finding("pins", False, said("check.no_pads"), needed=False)]
     import warnings
 
     from gpiozero import InputDevice, OutputDevice
@@ -90,18 +120,20 @@ def check_pins(config: Config, pin_factory: Any = None) -> list[Finding]:
                 warnings.simplefilter("ignore")
                 device = _open(InputDevice, OutputDevice, direction, pin, pull_up, active_state, pin_factory)
             if direction == "in":
-                state = "pressed" if device.is_active else "released"
+                pressed = device.is_active
                 factory_name = type(device.pin_factory).__name__
                 device.close()
-                findings.append(Finding("pins", True, f"{what}: BCM {pin} opens ({factory_name}), reads {state}"))
+                findings.append(Finding("pins", True, said("check.pin_reads_pressed" if pressed else
+                                                           "check.pin_reads_released", what=what, pin=pin,
+                                                           factory=factory_name)))
             else:
                 device.close()
-                findings.append(Finding("pins", True, f"{what}: BCM {pin} opens"))
+                findings.append(Finding("pins", True, said("check.pin_opens", what=what, pin=pin)))
         except BadPinFactory:
-            return [Finding("pins", False, "no GPIO on this machine (gpiozero found no pin factory): "
-                            "pads from the keyboard or the phones", needed=False)]
-        except Exception as exc:
-            findings.append(Finding("pins", False, f"{what}: BCM {pin} cannot be opened: {type(exc).__name__}: {exc}"))
+            return [Finding("pins", False, said("check.no_gpio"), needed=False)]
+        except Exception as exc:   # gpiozero's own words: its class names the fault
+            findings.append(Finding("pins", False, said("check.pin_not_opened", what=what, pin=pin,
+                                                        why=f"{type(exc).__name__}: {exc}")))
     return findings
 
 
@@ -128,34 +160,34 @@ def check_store(config: Config) -> list[Finding]:
             path.unlink(missing_ok=True)
     except (OSError, sqlite3.Error) as exc:
         if "locked" in str(exc):
-            return [Finding("store", True, f"{path}: in use by a running Deckhand (it holds the "
-                                           f"store's lock)")]
-        return [Finding("store", False, f"{path}: cannot be written ({exc})")]
-    return [Finding("store", True, f"{path}: writable (SQLite {sqlite3.sqlite_version})")]
+            return [Finding("store", True, said("check.store_in_use", path=str(path)))]
+        return [Finding("store", False, said("check.store_unwritable", path=str(path),
+                                             why=getattr(exc, "strerror", None) or str(exc)))]
+    return [Finding("store", True, said("check.store_ok", path=str(path), version=sqlite3.sqlite_version))]
 
 
 def check_screen(config: Config, which: Callable[[str], str | None] = shutil.which) -> list[Finding]:
     findings = []
     browser = next((found for name in ("chromium", "chromium-browser") if (found := which(name))), None)
     if browser:
-        findings.append(Finding("screen", True, f"Chromium: {browser}"))
+        findings.append(Finding("screen", True, said("check.chromium", path=browser)))
     else:
-        findings.append(Finding("screen", False, "no Chromium: the kiosk screen needs it "
-                                "(apt install chromium); phones and other browsers still work", needed=False))
+        findings.append(Finding("screen", False, said("check.no_chromium"), needed=False))
     from device.camera.auto import is_raspberry_pi
     bind = config.server.bind or ("0.0.0.0" if is_raspberry_pi() else "127.0.0.1")
     port = config.server.port
     problem = port_problem(bind, port)
     if problem is None:
-        findings.append(Finding("screen", True, f"web port {bind}:{port} is free"))
+        findings.append(Finding("screen", True, said("check.port_free", address=bind, port=port)))
     else:
         findings.append(Finding("screen", False, problem))
     return findings
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    from device.commands.words import LANGUAGE_HELP
     parser = sub.add_parser("check", help="say what camera, pins, store and screen this machine has",
-                            description=__doc__.split("\n\n")[0])
+                            description=__doc__.split("\n\n")[0], epilog=LANGUAGE_HELP)
     parser.add_argument("--config", help="config file (default: $DECKHAND_CONFIG, /etc/deckhand/deckhand.toml, "
                         "~/.config/deckhand/deckhand.toml)")
     parser.add_argument("--camera", help="camera source to check (default: the config's)")
@@ -163,32 +195,35 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    words = Words.of_shell()
     path = find_config_path(args.config)
     try:
         config = load_config(path)
     except ConfigError as exc:
-        print(Finding("config", False, str(exc)).line())
+        print(Finding("config", False, exc.said or str(exc)).line(words))
         return 1
-    findings = [Finding("config", True, f"{path}: {_summary(config)}" if path else
-                        f"no config file: defaults ({_summary(config)})")]
+    findings = [Finding("config", True, said("check.config", path=str(path), summary=_summary(config)) if path
+                        else said("check.config_defaults", summary=_summary(config)))]
     findings += check_camera(config, args.camera)
     findings += check_pins(config)
     findings += check_store(config)
     findings += check_screen(config)
     for finding in findings:
-        print(finding.line())
+        print(finding.line(words))
     broken = [f for f in findings if not f.ok and f.needed]
-    print(f"{len(broken)} problem(s)" if broken else "all needed parts work")
+    print(words("check.problems", count=len(broken)) if broken else words("check.all_work"))
     return 1 if broken else 0
 
 
-def _summary(config: Config) -> str:
-    parts = [f"{len(config.seats)} seat(s)" if config.seats else "no pads",
-             f"camera {config.camera.source} {config.camera.width}x{config.camera.height}",
-             f"{len(config.zones)} zone(s)"]
+def _summary(config: Config) -> list[dict[str, Any]]:
+    """The config in short, as messages (said one after the other)."""
+    parts = [said("check.seats", count=len(config.seats)) if config.seats else said("check.no_pads_short"),
+             said("check.camera_config", camera=config.camera.source, width=config.camera.width,
+                  height=config.camera.height),
+             said("check.zones", count=len(config.zones))]
     if config.turn_button is not None:
-        parts.append(f"turn button BCM {config.turn_button}")
-    return ", ".join(parts)
+        parts.append(said("check.turn_button", pin=config.turn_button))
+    return parts
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ from pathlib import Path
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("run", help="start Deckhand (the simulated table when there is no camera)")
+    from device.commands.words import LANGUAGE_HELP
+    p = sub.add_parser("run", help="start Deckhand (the simulated table when there is no camera)",
+                       epilog=LANGUAGE_HELP)
     p.add_argument("--game", default=None,
                    help="the simulated table's game: flip7, raj, solo, hitthedeck (default: go on "
                         "with the unfinished simulated match, else flip7)")
@@ -44,34 +46,34 @@ def run(args) -> int:
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     from device.app import DEFAULT_GAME, SIM_MAX_SEATS, Appliance, RunOptions
     from device.camera.auto import is_raspberry_pi
+    from device.commands.words import Words
     from device.config import ConfigError, load_config
     from device.ports import port_problem
     from engine.games import GAME_MODULES
+    words = Words.of_shell()
+
+    def refuse(text: str) -> int:
+        print(f"deckhand run: {text}", file=sys.stderr)
+        return 2
+
     try:
         config = load_config(args.config)
     except ConfigError as exc:
-        print(f"deckhand run: {exc}", file=sys.stderr)
-        return 2
+        return refuse(words.say(exc.said) if exc.said else str(exc))
     game = args.game
     if game is not None and game not in GAME_MODULES:
-        print(f"deckhand run: unknown game {game!r}; choose {', '.join(GAME_MODULES)}", file=sys.stderr)
-        return 2
+        return refuse(words("run.unknown_game", name=game, names=list(GAME_MODULES)))
     if args.players is not None:
         from engine.games import get_game
         rules = get_game(game or DEFAULT_GAME)
         if not rules.min_seats <= args.players <= min(rules.max_seats, SIM_MAX_SEATS):
-            print(f"deckhand run: {rules.title} is for {rules.min_seats} to "
-                  f"{min(rules.max_seats, SIM_MAX_SEATS)} players at the simulated table, "
-                  f"not {args.players}", file=sys.stderr)
-            return 2
+            return refuse(words("run.players", game=game or DEFAULT_GAME, low=rules.min_seats,
+                                high=min(rules.max_seats, SIM_MAX_SEATS), count=args.players))
     if args.speed <= 0:
-        print("deckhand run: --speed must be more than 0", file=sys.stderr)
-        return 2
+        return refuse(words("run.speed"))
     from device.commands.recognize import builtin_profiles
     if args.profile is not None and args.profile not in builtin_profiles() and not Path(args.profile).is_file():
-        print(f"deckhand run: there is no profile file {args.profile!r} (teach one with `deckhand teach`, "
-              f"or name a built-in printing: {', '.join(builtin_profiles())})", file=sys.stderr)
-        return 2
+        return refuse(words("run.no_profile", path=args.profile, names=list(builtin_profiles())))
     options = RunOptions(game=game, players=args.players, seed=args.seed, speed=args.speed,
                          camera=args.camera, db=args.db, host_pin=args.host_pin,
                          bots=False if args.no_bots else None, speak=args.speak,
@@ -80,16 +82,15 @@ def run(args) -> int:
     bind = args.bind or config.server.bind or ("0.0.0.0" if is_raspberry_pi() else "127.0.0.1")
     problem = port_problem(bind, port)
     if problem:
-        print(f"deckhand run: {problem}", file=sys.stderr)
-        return 2
+        return refuse(words.say(problem))
     shown = "localhost" if bind in ("127.0.0.1", "0.0.0.0", "::") else bind
-    print(f"Deckhand: the table screen is http://{shown}:{port}/ (host controls: /host)", flush=True)
+    print(words("run.screen", url=f"http://{shown}:{port}/", path="/host"), flush=True)
 
     def build_app():
         appliance = Appliance(options, config).start()   # it logs each part's status line
         atexit.register(appliance.stop)
         app = appliance.web_app(listen=bind)
-        for line in welcome_lines(app, bind, port):
+        for line in welcome_lines(app, bind, port, words):
             print(line, flush=True)
         return app
 
@@ -102,24 +103,24 @@ def run(args) -> int:
     try:
         serve(build_app, bind, port, limits)
     except StoreError as exc:
-        print(f"deckhand run: {exc}", file=sys.stderr)
-        return 2
+        return refuse(words("run.store", why=str(exc)))
     return 0
 
 
-def welcome_lines(app, bind: str, port: int) -> list[str]:
-    """What `run` prints once the app is built: where phones join (an address the server
-    really listens on, or how to let phones in when it listens on this computer only),
-    and the host PIN when it was made up for this run (it is written nowhere else)."""
+def welcome_lines(app, bind: str, port: int, words=None) -> list[str]:
+    """What `run` prints once the app is built, in `words`' language (the shell's): where
+    phones join (an address the server really listens on, or how to let phones in when
+    it listens on this computer only), and the host PIN when it was made up for this run
+    (it is written nowhere else)."""
+    from device.commands.words import Words
     from web.qr import LAN_BIND, join_address
+    words = words or Words.of_shell()
     d = app.extensions["deckhand"]
     join = join_address(bind, None, port, configured=d.public_url)
     if join.reachable:
-        lines = [f"Deckhand: phones join at {join.url}"]
+        lines = [words("run.phones_join", url=join.url)]
     else:
-        lines = [f"Deckhand: phones cannot join: the server listens on {bind} (this computer "
-                 f"only); to let phones on the network join, run `deckhand run --bind {LAN_BIND}`"]
+        lines = [words("run.phones_cannot_join", address=bind, command=f"deckhand run --bind {LAN_BIND}")]
     if d.pin_generated:
-        lines.append(f"Deckhand: host PIN for this run: {d.host_pin} "
-                     "(set your own with --host-pin or host_pin_hash in the config)")
+        lines.append(words("run.pin", pin=d.host_pin))
     return lines
