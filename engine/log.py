@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from engine.core import Action, Game, IllegalAction, MatchSpec, Notice, Undo, parse_action
 from engine.games import get_game
-from engine.untrusted import json_problem, shorten
+from engine.untrusted import json_fault, json_problem, shorten
 
 KEEP_EVERY = 256            # read_log: a state kept every this many actions in effect,
 KEEP_RECENT = 32            # the last this many of them
@@ -116,8 +116,8 @@ class LogError(Exception):
     """A log line that could not be read or applied."""
 
     line: int
-    reason: str
-    refusal: dict | None = None   # the engine's refusal ({"code", "params"}), if it was one
+    reason: str                   # in English, for logs
+    refusal: dict | None = None   # why as a code and params (the engine's refusal, or "log.*")
 
     def __str__(self) -> str:
         return f"line {self.line}: {shorten(self.reason, 300)}"
@@ -156,16 +156,23 @@ def parse_line(number: int, text: str) -> Any:
     try:
         data = json.loads(text)
     except RecursionError:
-        raise LogError(number, "the line is nested too deeply") from None
+        raise LogError(number, "the line is nested too deeply", _why("log.too_deep")) from None
     except json.JSONDecodeError as exc:
-        raise LogError(number, f"not JSON: {exc.msg} (column {exc.colno})") from None
+        raise LogError(number, f"not JSON: {exc.msg} (column {exc.colno})",
+                       _why("log.not_json", column=exc.colno)) from None
     except ValueError as exc:  # int("9" * 5000): Python's limit on digits
-        reason = "a number has too many digits" if "digits" in str(exc) else f"not JSON ({exc})"
-        raise LogError(number, reason) from None
-    problem = json_problem(data)
-    if problem:
-        raise LogError(number, problem)
+        if "digits" in str(exc):
+            raise LogError(number, "a number has too many digits", _why("log.too_many_digits")) from None
+        raise LogError(number, f"not JSON ({exc})", _why("log.not_json_at_all")) from None
+    fault = json_fault(data)
+    if fault:
+        code, where = fault
+        raise LogError(number, json_problem(data) or code, _why(f"log.{code}", where=shorten(where, 60)))
     return data
+
+
+def _why(code: str, **params: Any) -> dict:
+    return {"code": code, "params": params}
 
 
 def read_log(lines: Iterable[str],
@@ -218,7 +225,7 @@ def read_log(lines: Iterable[str],
             for notice in said:
                 on_notice(number, notice)
     if game is None:
-        raise LogError(0, "the log is empty: it must start with a start line")
+        raise LogError(0, "the log is empty: it must start with a start line", _why("log.empty"))
     return _ReadTimeline(game, spec, steps.state, len(actions), lambda: actions)
 
 

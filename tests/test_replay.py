@@ -62,8 +62,8 @@ def test_every_shipped_example_replays(example, capsys):
 
 @pytest.mark.parametrize("bad, reason", [
     ('{"type": "bid", "card": "red:99"}', "That is not a player card."),
-    ('{"type": "bid", ', "not JSON: "),
-    ('{"type": "undo"}{', "not JSON: Extra data"),
+    ('{"type": "bid", ', "not JSON (column 16)"),
+    ('{"type": "undo"}{', "not JSON (column 17)"),
 ])
 def test_an_illegal_line_stops_with_its_number(tmp_path, capsys, bad, reason):
     lines = raj_log(rounds=2)
@@ -73,6 +73,26 @@ def test_an_illegal_line_stops_with_its_number(tmp_path, capsys, bad, reason):
     code, out, err = run(capsys, str(log))
     assert code == 1 and out == ""
     assert err.startswith(f"line 4: {reason}")
+
+
+@pytest.mark.parametrize("bad, french", [
+    ('{"type": "bid", "card": "red:99"}', "ligne 4 : "),
+    ('{"type": "bid", ', "ligne 4 : ce n'est pas du JSON (colonne 16)"),
+    ('{"type": "bid", "card": "\\ud800"}', "ligne 4 : le texte à « card » n'est pas de l'Unicode valide"),
+])
+def test_a_bad_line_is_said_in_the_shells_language(tmp_path, capsys, monkeypatch, bad, french):
+    from web.words import t
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    lines = raj_log(rounds=2)
+    lines.insert(3, bad)
+    log = tmp_path / "bad.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, str(log))
+    assert code == 1 and out == "" and err.startswith(french)
+    if "red:99" in bad:
+        assert err == f"ligne 4 : {t('That is not a player card.', 'fr')}\n"
+    code, _, err = run(capsys, str(tmp_path / "nope.jsonl"))
+    assert code == 1 and err.startswith(f"impossible de lire {tmp_path / 'nope.jsonl'} : ")
 
 
 def test_a_missing_file_or_an_empty_log_is_an_error_in_words(tmp_path, capsys):

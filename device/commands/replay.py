@@ -8,8 +8,8 @@
 
 The printed state is the game's view (`engine.core.Game.view`): scores, whose turn,
 each seat's cards and status. A line that cannot be read or is refused by the rules
-stops the replay: `line N: reason` on stderr (one line, bounded in length), exit code 1,
-nothing printed on stdout.
+stops the replay: `line N: reason` on stderr (one line, bounded in length, in the shell's
+language: device.commands.words), exit code 1, nothing printed on stdout.
 """
 from __future__ import annotations
 
@@ -23,10 +23,11 @@ from engine.log import LogError, read_log
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    from device.commands.words import LANGUAGE_HELP
     parser = sub.add_parser(
         "replay", help="fold a match log and print the resulting state",
         description="Fold a match log (JSON lines: a start line, then one action a line) "
-                    "and print the resulting state as JSON.")
+                    "and print the resulting state as JSON.", epilog=LANGUAGE_HELP)
     parser.add_argument("file", nargs="?", help='the JSON-lines log; "-" reads standard input')
     parser.add_argument("--store", help="read the match from this Deckhand store (SQLite file)")
     parser.add_argument("--match", type=int, help="with --store: the match id (see the history)")
@@ -44,7 +45,8 @@ def decoded(lines: Iterable[bytes]) -> Iterator[str]:
         try:
             yield line.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise LogError(number, f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
+            raise LogError(number, f"not UTF-8 text (byte {exc.start + 1} of the line)",
+                           {"code": "log.not_utf8", "params": {"byte": exc.start + 1}}) from None
 
 
 def replay_lines(lines: Iterable[str],
@@ -54,29 +56,31 @@ def replay_lines(lines: Iterable[str],
     try:
         timeline = read_log(lines, on_notice)
     except (ImportError, AttributeError) as exc:  # a game package not built yet
-        raise LogError(0, f"this game is not available in this build ({exc})") from None
+        raise LogError(0, f"this game is not available in this build ({exc})",
+                       {"code": "log.game_not_built", "params": {}}) from None
     return timeline.game.view(timeline.state)
 
 
 def _print(view: dict, out: TextIO) -> None:
     out.write(json.dumps(view, indent=2, ensure_ascii=False) + "\n")
-def _said(exc: LogError) -> str:
-    """A log error in words: the line and the engine's refusal in English."""
-    if exc.refusal is None:
-        return str(exc)
-    from web.words import english
-
-    return f"line {exc.line}: {english(exc.refusal)}"
+def _said(exc: LogError, words) -> str:
+    """A log error in words: the line and why (the engine's refusal, or why the line
+    could not be read), bounded in length."""
+    from engine.untrusted import shorten
+    why = shorten(words.say(exc.refusal), 300) if exc.refusal else str(exc)
+    return words("replay.line", line=exc.line, why=why) if exc.line else why
 
 
 def run(args: argparse.Namespace) -> int:
+    from device.commands.words import Words
+    words = Words.of_shell()
     if args.store:
         if args.file or args.match is None:
-            print("with --store, give --match N and no FILE", file=sys.stderr)
+            print(words("replay.store_usage"), file=sys.stderr)
             return 2
-        return _from_store(args.store, args.match, args.jsonl, sys.stdout, args.notices)
+        return _from_store(args.store, args.match, args.jsonl, sys.stdout, args.notices, words)
     if not args.file:
-        print("give a log FILE (or - for standard input), or --store DB --match N", file=sys.stderr)
+        print(words("replay.usage"), file=sys.stderr)
         return 2
     said: list[str] = []
     hear = _hear(said) if args.notices else None
@@ -87,10 +91,10 @@ def run(args: argparse.Namespace) -> int:
             with open(args.file, "rb") as handle:
                 view = replay_lines(decoded(handle), hear)
     except LogError as exc:
-        print(_said(exc), file=sys.stderr)
+        print(_said(exc, words), file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        print(words("replay.cannot_read", path=args.file, why=exc.strerror or str(exc)), file=sys.stderr)
         return 1
     if args.notices:
         sys.stdout.writelines(said)
@@ -108,18 +112,20 @@ def _hear(said: list[str]) -> Callable[[int, Notice], None]:
 
 
 def _from_store(path: str, match_id: int, as_jsonl: bool, out: TextIO,
-                notices: bool = False) -> int:
+                notices: bool = False, words=None) -> int:
+    from device.commands.words import Words
     from device.store import EventStore, StoreError  # only this mode needs SQLite
 
+    words = words or Words.of_shell()
     try:
         with EventStore(path, create=False) as store:
             record = store.match(match_id)
             rows = store.rows(match_id)
     except KeyError:
-        print(f"{path} has no match {match_id}", file=sys.stderr)
+        print(words("replay.no_match", path=path, match=match_id), file=sys.stderr)
         return 1
     except StoreError as exc:
-        print(str(exc), file=sys.stderr)
+        print(words.say(exc.said) if getattr(exc, "said", None) else str(exc), file=sys.stderr)
         return 1
     lines = [json.dumps(record.spec.to_json())] + [json.dumps(r.action) for r in rows]
     if as_jsonl:
@@ -129,7 +135,7 @@ def _from_store(path: str, match_id: int, as_jsonl: bool, out: TextIO,
     try:
         view = replay_lines(lines, _hear(said) if notices else None)
     except LogError as exc:
-        print(f"match {match_id}, {_said(exc)}", file=sys.stderr)
+        print(words("replay.match_line", match=match_id, why=_said(exc, words)), file=sys.stderr)
         return 1
     if notices:
         out.writelines(said)
