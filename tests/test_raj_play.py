@@ -80,7 +80,7 @@ def test_simulate_reports_win_shares_that_add_up():
     report = simulate(3, 20, 5, ["shade", "match", "random"])
     assert report["games"] == 20
     assert sum(report["win_share"].values()) == pytest.approx(1.0)
-    with pytest.raises(ValueError, match="unknown Raj strategy"):
+    with pytest.raises(ValueError, match="raj.strategy_unknown"):
         simulate(3, 1, 1, ["psychic"])
 
 

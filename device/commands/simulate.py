@@ -5,8 +5,10 @@
 It imports `engine.<game>.selfplay`, which offers `STRATEGIES` (a tuple of strategy
 names) and `simulate(players, rounds, seed, strategies) -> dict` (`strategies`: a tuple
 of names, one per seat; empty for the game's defaults), and prints that dict
-(as JSON with --json), plus the time taken and how many a second, in the game's own
-word for what it counted: rounds (Flip 7), hands (Solo), matches (Raj, Hit the Deck).
+(as JSON with --json, its keys as they are), plus the time taken and how many a
+second, in the game's own word for what it counted: rounds (Flip 7), hands (Solo),
+matches (Raj, Hit the Deck). Without --json every name and sentence is said in the
+shell's language (device.commands.words); strategies keep the names --strategy takes.
 """
 from __future__ import annotations
 
@@ -17,9 +19,8 @@ import time
 from typing import Any
 
 from engine.core import IllegalAction
-from web.words import english
 from engine.games import GAME_MODULES
-
+from web import messages
 
 # What each game's self-play counts: the key of its statistics, and the word for it.
 COUNTED = {"flip7": ("rounds", "rounds"), "solo": ("rounds", "hands"),
@@ -27,7 +28,8 @@ COUNTED = {"flip7": ("rounds", "rounds"), "solo": ("rounds", "hands"),
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("simulate", help="let bots play a game and print statistics")
+    from device.commands.words import LANGUAGE_HELP
+    p = sub.add_parser("simulate", help="let bots play a game and print statistics", epilog=LANGUAGE_HELP)
     p.add_argument("--game", required=True, help=f"one of: {', '.join(GAME_MODULES)}")
     p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
     p.add_argument("--rounds", "--hands", "--matches", dest="rounds", type=int, default=1000,
@@ -54,45 +56,73 @@ def load_selfplay(game: str) -> Any:
 
 
 def run(args) -> int:
+    from device.commands.words import Words
+    words = Words.of_shell()
     try:
         selfplay = load_selfplay(args.game)
         strategies = tuple(s.strip() for s in (args.strategy or "").split(",") if s.strip())
         started = time.perf_counter()
         stats = selfplay.simulate(args.players, args.rounds, args.seed, strategies)
         seconds = time.perf_counter() - started
-    except (IllegalAction, ValueError) as exc:  # bad game, seats, rounds or strategy
-        reason = english(exc.to_json(), args.game) if isinstance(exc, IllegalAction) else str(exc)
+    except IllegalAction as exc:  # bad game, seats, rounds or strategy
+        reason = words.say(exc.to_json()) if messages.lookup(args.game if args.game in GAME_MODULES else None,
+                                                             exc.code) else str(exc)
         known = getattr(locals().get("selfplay"), "STRATEGIES", ())
-        if known and "strateg" in reason:
-            reason += f" (this game's strategies: {', '.join(known)})"
+        if known and "strateg" in exc.code and "names" not in exc.params:
+            reason = words("simulate.strategies", why=reason, names=list(known))
         print(f"deckhand simulate: {reason}", file=sys.stderr)
+        return 2
+    except ValueError as exc:   # a game's own check that has no code yet: its English
+        print(f"deckhand simulate: {exc}", file=sys.stderr)
         return 2
     key, word = COUNTED.get(args.game, ("rounds", "rounds"))
     if args.json:
         print(json.dumps(stats, indent=2))
     else:
-        _print({(word if k == key else k): v for k, v in stats.items()})
+        _print({(word if k == key else k): v for k, v in stats.items()}, words)
         count = stats.get(key, args.rounds)
-        print(f"time: {seconds:.2f} s ({count / seconds:,.0f} {word}/s)")
+        print(words("simulate.time", seconds=_fmt(round(seconds, 2), words),
+                    rate=_fmt(round(count / seconds), words), counted=words(f"simulate.counted_{word}")))
     return 0
 
 
-def _print(value: Any, indent: str = "") -> None:
+def _name(key: str, words) -> str:
+    """A statistic's name in words ("bust_rate" -> "bust rate"); a name with no sentence
+    (a strategy's, as --strategy takes it) as it is."""
+    code = f"simulate.stat.{key}"
+    return words(code) if messages.lookup(None, code) else key
+
+
+def _print(value: Any, words, indent: str = "") -> None:
     for key, item in value.items():
         if isinstance(item, dict):
-            print(f"{indent}{key}:")
-            _print(item, indent + "  ")
+            print(indent + words("simulate.heading", name=_name(key, words)))
+            _print(item, words, indent + "  ")
         elif isinstance(item, list) and item and isinstance(item[0], dict):
-            print(f"{indent}{key}:")
+            print(indent + words("simulate.heading", name=_name(key, words)))
             for row in item:
-                print(f"{indent}  - " + ", ".join(f"{k}={_fmt(v)}" for k, v in row.items()))
+                print(f"{indent}  - " + _row(row, words))
         else:
-            print(f"{indent}{key}: {_fmt(item)}")
+            shown = _fmt(item, words)
+            if key == "game" and isinstance(item, str):
+                from web.names import game_title
+                shown = game_title(item)
+            print(indent + words("simulate.line", name=_name(key, words), value=shown))
 
 
-def _fmt(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.4g}"
+def _row(row: dict, words) -> str:
+    """One seat's figures: "seat 1: strategy stay:25, wins 7" (seats count from 1 for people)."""
+    rest = ", ".join(f"{_name(k, words)} {_fmt(v, words)}" for k, v in row.items() if k != "seat")
+    if isinstance(row.get("seat"), int):
+        return words("simulate.line", name=words("simulate.seat", number=row["seat"] + 1), value=rest)
+    return rest
+
+
+def _fmt(value: Any, words) -> str:
+    """A figure as the shell's language writes it (17.86 / 17,86; 4,237 / 4 237)."""
+    from babel.numbers import format_decimal
+    if isinstance(value, bool) or not isinstance(value, (int, float, list)):
+        return str(value)
     if isinstance(value, list):
-        return ", ".join(_fmt(v) for v in value)
-    return str(value)
+        return ", ".join(_fmt(v, words) for v in value)
+    return format_decimal(float(f"{value:.4g}") if isinstance(value, float) else value, locale=words.lang)

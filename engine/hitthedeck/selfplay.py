@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from statistics import mean
 from typing import Callable, Iterator, Sequence
 
-from engine.core import Action, MatchSpec, Notice, Seat
+from engine.core import Action, IllegalAction, MatchSpec, Notice, Seat
 from engine.hitthedeck.actions import Draw, ForgotCall, Pass
 from engine.hitthedeck.cards import is_hit
 from engine.hitthedeck.deck import DECK
@@ -103,7 +103,7 @@ class Simulator:
         strategies = list(strategies) or ["shed"]
         for s in strategies:
             if s not in STRATEGY_CHOOSERS:
-                raise ValueError(f"unknown Hit the Deck strategy {s!r} (known: {', '.join(STRATEGIES)})")
+                raise IllegalAction("htd.strategy_unknown", name=s, names=list(STRATEGIES))
         self.choosers = [STRATEGY_CHOOSERS[strategies[i % len(strategies)]] for i in range(n)]
         self.spec, self.rounds, self.habits = spec, rounds, habits
         self.rng = random.Random(seed)
@@ -332,9 +332,10 @@ def simulate(players: int, rounds: int, seed: int, strategies: Sequence[str]) ->
     strategies = list(strategies) or ["shed", "saver", "random"]
     for s in strategies:
         if s not in STRATEGY_CHOOSERS:
-            raise ValueError(f"unknown Hit the Deck strategy {s!r} (known: {', '.join(STRATEGIES)})")
+            raise IllegalAction("htd.strategy_unknown", name=s, names=list(STRATEGIES))
     if not GAME.min_seats <= players <= GAME.max_seats:
-        raise ValueError(f"Hit the Deck is for 2 to 6 players, not {players}")
+        raise IllegalAction("players_count", game="hitthedeck", low=GAME.min_seats, high=GAME.max_seats,
+                            count=players)
     seat_strategy = [strategies[i % len(strategies)] for i in range(players)]
     wins = {s: 0.0 for s in set(seat_strategy)}
     scores: dict[str, list[int]] = {s: [] for s in set(seat_strategy)}

@@ -20,7 +20,7 @@ import random
 from statistics import mean
 from typing import Iterator, Sequence
 
-from engine.core import Action, MatchSpec, Seat
+from engine.core import Action, IllegalAction, MatchSpec, Seat
 from engine.raj.deck import DECK, POINT_CARDS, bid_code
 from engine.raj.rules import GAME, Bid, BidDown, RajState, RevealPoint, pot_value, settle
 
@@ -63,7 +63,7 @@ def choose_bid(state: RajState, seat: int, strategy: str, rng: random.Random) ->
         return _match_bid(state, seat)
     if strategy == "shade":
         return _best_response(state, seat)
-    raise ValueError(f"unknown Raj strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    raise IllegalAction("raj.strategy_unknown", name=strategy, names=list(STRATEGIES))
 
 
 def play_match(spec: MatchSpec, strategies: Sequence[str], seed: int,
@@ -99,7 +99,7 @@ def simulate(players: int, rounds: int, seed: int, strategies: Sequence[str]) ->
     strategies = list(strategies) or (["shade", "match"] + ["random"] * players)[:max(players, 1)]
     for s in strategies:
         if s not in STRATEGIES:
-            raise ValueError(f"unknown Raj strategy {s!r} (known: {', '.join(STRATEGIES)})")
+            raise IllegalAction("raj.strategy_unknown", name=s, names=list(STRATEGIES))
     seat_strategy = [strategies[i % len(strategies)] for i in range(players)]
     wins = {s: 0.0 for s in set(seat_strategy)}
     scores: dict[str, list[int]] = {s: [] for s in set(seat_strategy)}
