@@ -4,7 +4,8 @@
 `video` groups, the config directory, the systemd units rendered for this checkout, the
 kiosk screen); `render_unit` fills a unit template; `run_plan` carries the steps out.
 `deckhand install --dry-run` (and `./setup.sh install --dry-run`) prints the plan and
-changes nothing.
+changes nothing. Each step says what it does as a message (web.messages "install.*"),
+printed in the shell's language (device.commands.words).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import shlex
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 APT_PACKAGES = ("python3-venv", "python3-picamera2", "python3-opencv", "python3-gpiozero",
                 "python3-lgpio", "python3-numpy", "chromium", "espeak-ng")
@@ -26,18 +28,26 @@ CONFIG_DIR = Path("/etc/deckhand")
 class Step:
     """One install step: a command to run, or a file to write (with its text)."""
 
-    what: str
+    what: dict[str, Any]          # {"code", "params"}: what the step is for
     argv: tuple[str, ...] = ()
     write_to: Path | None = None
     text: str = ""
     mode: int = 0o644
     unless_exists: bool = False   # skip the write if the file is already there
 
-    def describe(self) -> str:
+    def describe(self, words: Any = None) -> str:
+        """The step in words (English unless `words`, a device.commands.words.Words, says)."""
+        from device.commands.words import Words
+        words = words or Words("en")
+        what = words.say(self.what)
         if self.write_to is not None:
-            keep = " (kept if it exists)" if self.unless_exists else ""
-            return f"{self.what}: write {self.write_to}{keep}"
-        return f"{self.what}: {shlex.join(self.argv)}"
+            return words("install.write_kept" if self.unless_exists else "install.write", what=what,
+                         path=str(self.write_to))
+        return words("install.run", what=what, command=shlex.join(self.argv))
+
+
+def _what(code: str, **params: Any) -> dict[str, Any]:
+    return {"code": code, "params": params}
 
 
 def render_unit(template: str, root: Path) -> str:
@@ -47,36 +57,38 @@ def render_unit(template: str, root: Path) -> str:
 def plan(root: Path, *, user_exists: bool, groups: tuple[str, ...] = ("gpio", "video")) -> list[Step]:
     root = root.resolve()
     steps = [
-        Step("Debian packages (the camera stack only works from them)",
+        Step(_what("install.packages"),
              ("apt-get", "install", "-y", "--no-install-recommends", *APT_PACKAGES)),
     ]
     if not user_exists:
-        steps.append(Step(f"system user {SERVICE_USER!r}",
+        steps.append(Step(_what("install.user", user=SERVICE_USER),
                           ("useradd", "--system", "--home-dir", "/var/lib/deckhand",
                            "--shell", "/usr/sbin/nologin", SERVICE_USER)))
-    steps.append(Step(f"{SERVICE_USER} may use the GPIO pins and the camera",
+    steps.append(Step(_what("install.groups", user=SERVICE_USER),
                       ("usermod", "-a", "-G", ",".join(groups), SERVICE_USER)))
-    steps.append(Step("configuration directory", ("install", "-d", "-m", "0755", str(CONFIG_DIR))))
+    steps.append(Step(_what("install.config_dir"), ("install", "-d", "-m", "0755", str(CONFIG_DIR))))
     example = root / "examples" / "deckhand.toml"
-    steps.append(Step("default configuration", write_to=CONFIG_DIR / "deckhand.toml",
+    steps.append(Step(_what("install.config"), write_to=CONFIG_DIR / "deckhand.toml",
                       text=example.read_text() if example.exists() else "# Deckhand configuration\n",
                       unless_exists=True))
     for name, target in (("deckhand.service", UNIT_DIR), ("deckhand-kiosk.service", USER_UNIT_DIR)):
         template = (root / "systemd" / name).read_text()
-        steps.append(Step(f"systemd unit {name}", write_to=target / name,
+        steps.append(Step(_what("install.unit", name=name), write_to=target / name,
                           text=render_unit(template, root)))
     steps += [
-        Step("reload systemd", ("systemctl", "daemon-reload")),
-        Step("start Deckhand now and on every boot", ("systemctl", "enable", "--now", "deckhand.service")),
-        Step("the kiosk screen for every desktop session",
+        Step(_what("install.reload"), ("systemctl", "daemon-reload")),
+        Step(_what("install.enable"), ("systemctl", "enable", "--now", "deckhand.service")),
+        Step(_what("install.kiosk"),
              ("systemctl", "--global", "enable", "deckhand-kiosk.service")),
     ]
     return steps
 
 
-def run_plan(steps: list[Step], *, dry_run: bool, echo=print) -> int:
+def run_plan(steps: list[Step], *, dry_run: bool, echo=print, words: Any = None) -> int:
+    from device.commands.words import Words
+    words = words or Words("en")
     for number, step in enumerate(steps, start=1):
-        echo(f"[{number}/{len(steps)}] {step.describe()}")
+        echo(f"[{number}/{len(steps)}] {step.describe(words)}")
         if dry_run:
             continue
         if step.write_to is not None:
@@ -88,8 +100,8 @@ def run_plan(steps: list[Step], *, dry_run: bool, echo=print) -> int:
         else:
             result = subprocess.run(step.argv)
             if result.returncode != 0:
-                echo(f"step {number} failed with exit code {result.returncode}: {step.describe()}")
+                echo(words("install.failed", number=number, code=result.returncode, what=step.describe(words)))
                 return result.returncode
     if dry_run:
-        echo("dry run: nothing was changed")
+        echo(words("install.dry_run"))
     return 0

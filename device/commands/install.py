@@ -7,7 +7,8 @@ from pathlib import Path
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("install", help="install Deckhand as an appliance on a Raspberry Pi")
+    from device.commands.words import LANGUAGE_HELP
+    p = sub.add_parser("install", help="install Deckhand as an appliance on a Raspberry Pi", epilog=LANGUAGE_HELP)
     p.add_argument("--dry-run", action="store_true", help="print every step and change nothing")
     p.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[2],
                    help="the Deckhand checkout to install from (default: this one)")
@@ -23,15 +24,16 @@ def _user_exists(name: str) -> bool:
 
 
 def run(args) -> int:
+    from device.commands.words import Words
     from device.install import SERVICE_USER, plan, run_plan
+    words = Words.of_shell()
     steps = plan(args.root, user_exists=_user_exists(SERVICE_USER))
     if not args.dry_run:
         if os.geteuid() != 0:
-            print("install needs root: run `sudo ./setup.sh install` (or add --dry-run to see the steps)")
+            print(words("install.needs_root"))
             return 2
         model = Path("/proc/device-tree/model")
         if not (model.exists() and "Raspberry Pi" in model.read_text(errors="replace")):
-            print("install is for Raspberry Pi OS on a Raspberry Pi; elsewhere use ./setup.sh run "
-                  "(add --dry-run to see the steps)")
+            print(words("install.not_a_pi"))
             return 2
-    return run_plan(steps, dry_run=args.dry_run)
+    return run_plan(steps, dry_run=args.dry_run, words=words)
