@@ -160,3 +160,106 @@ def test_every_reason_given_as_a_code_has_a_sentence_that_its_params_fill(folder
         texts = entry[:2] if isinstance(entry, tuple) else (entry,)
         wanted = {p.split(":")[0] for text in texts for p in re.findall(r"{([^{}]+)}", text)}
         assert wanted <= params | {"n"}, f"{file}: {code} gives {sorted(params)}, its sentence needs {sorted(wanted)}"
+
+
+def test_run_refuses_in_french(capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    assert deckhand(["run", "--game", "raj", "--players", "9"]) == 2
+    assert capsys.readouterr().err == "deckhand run: Raj se joue de 2 à 5 joueurs à la table simulée, pas 9\n"
+    assert deckhand(["run", "--game", "chess"]) == 2
+    assert capsys.readouterr().err.startswith("deckhand run: il n'y a pas de jeu « chess » ; choisissez flip7, ")
+    assert deckhand(["run", "--speed", "0"]) == 2
+    assert capsys.readouterr().err == "deckhand run: --speed doit être plus grand que 0\n"
+
+
+def test_run_says_where_phones_join_in_french(tmp_path, monkeypatch):
+    from device.commands.run import welcome_lines
+    from device.commands.words import Words
+    from device.store import EventStore
+    from device.table import LiveTable
+    from web.app import create_app
+
+    with EventStore(tmp_path / "w.db") as store:
+        app = create_app(LiveTable(store), listen="127.0.0.1")
+        pin = app.config["DECKHAND_HOST_PIN"]
+        assert welcome_lines(app, "127.0.0.1", 8000, Words("fr")) == [
+            "Deckhand : les téléphones ne peuvent pas rejoindre la table : le serveur écoute sur 127.0.0.1 (cet "
+            "ordinateur seulement) ; pour laisser entrer les téléphones du réseau, lancez "
+            "`deckhand run --bind 0.0.0.0`",
+            f"Deckhand : code de l'hôte pour cette fois : {pin} (choisissez le vôtre avec --host-pin ou "
+            "host_pin_hash dans la configuration)"]
+
+
+def test_check_reports_in_french(tmp_path, capsys, monkeypatch):
+    import socket
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        port = taken.getsockname()[1]
+        path = tmp_path / "deckhand.toml"
+        path.write_text(f'[camera]\nsource = "sim"\n[store]\npath = "{tmp_path}/d.sqlite3"\n'
+                        f'[server]\nbind = "127.0.0.1"\nport = {port}\n')
+        assert deckhand(["check", "--config", str(path)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (f"[ok    ] config. {path} : pas de pads, caméra sim 640×480 et 0 zone")
+    assert lines[1].startswith("[ok    ] caméra  sim : première image 640×480 en ")
+    assert lines[2].startswith("[avert.] broches aucun pad configuré ([seats] dans la configuration)")
+    assert any(line.startswith(f"[ÉCHEC ] écran   le port {port} sur 127.0.0.1 est déjà pris (Deckhand "
+                               "tourne-t-il déjà ?)") for line in lines), lines
+    assert lines[-1] == "1 problème"
+    path.write_text("[seats.0]\npad = 99\n")
+    assert deckhand(["check", "--config", str(path)]) == 1
+    assert capsys.readouterr().out == ("[ÉCHEC ] config. seats.0.pad : BCM 99 n'est pas une broche GPIO du "
+                                       "connecteur (utilisez 2 à 27)\n")
+
+
+def test_simulate_prints_its_statistics_in_french(capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    assert deckhand(["simulate", "--game", "flip7", "--players", "3", "--rounds", "40"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("jeu : Flip 7\njoueurs : 3\nmanches : 40\ngraine : 0\n")
+    assert "\npar place :\n  - place 1 : stratégie stay:25, score moyen d'une manche " in out
+    assert re.search(r"\ndurée : \d+,\d+ s \([\d\u202f\u00a0 ]+ manches/s\)\n$", out)
+    assert "_" not in out.replace("stay:25", "")
+    assert deckhand(["simulate", "--game", "hitthedeck", "--strategy", "psychic"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("deckhand simulate: Stratégie Hit the Deck inconnue « psychic » ; connues : ")
+    assert " et " in err and err.endswith(".\n")
+
+
+def test_install_dry_run_in_french(capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    assert deckhand(["install", "--dry-run"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("[1/") and "] paquets Debian (la pile de la caméra ne marche qu'avec eux) : apt-get install" in lines[0]
+    assert any(line.endswith("] recharger systemd : systemctl daemon-reload") for line in lines)
+    assert lines[-1] == "essai à blanc : rien n'a été changé"
+
+
+def _english_prints(tree: ast.AST, where: str) -> list[str]:
+    """print() calls whose text is written in the source ("..." or f"...") beyond the
+    command's own name ("deckhand run: "): English no catalog translates."""
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "print" and node.args):
+            continue
+        first = node.args[0]
+        parts = [first.value] if isinstance(first, ast.Constant) and isinstance(first.value, str) else \
+            [v.value for v in first.values if isinstance(v, ast.Constant)] if isinstance(first, ast.JoinedStr) else []
+        text = re.sub(r"^deckhand [a-z]+: ", "", "".join(parts))
+        if re.search(r"[A-Za-z]{2}", text):
+            found.append(f"{where}:{node.lineno}: {text[:60]!r}")
+    return found
+
+
+def test_no_command_prints_english_written_in_its_source():
+    found = []
+    for path in sorted([*(ROOT / "device" / "commands").glob("*.py"), ROOT / "device" / "install.py"]):
+        found += _english_prints(ast.parse(path.read_text(encoding="utf-8")), path.name)
+    assert found == []
+
+
+def test_the_command_scan_finds_english():
+    sample = ast.parse('print("install needs root")\nprint(f"deckhand run: {x}")\n'
+                       'print(f"deckhand run: unknown game {g}")\nprint(words("run.speed"))\n')
+    assert [line.split(":")[1] for line in _english_prints(sample, "sample")] == ["1", "3"]
