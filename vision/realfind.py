@@ -97,6 +97,9 @@ class RealSettings:
     cut_skew: float = 15.0                # ... both pieces this near square-cornered
     framed_fields: bool = False           # also colour fields grown to their white frame
                                           # (`vision.fieldfind`: taught decks and teaching)
+    field_side_ratio: float = 2.9         # ... their side ratio at most (a field and its white
+                                          # frame all round are the evidence; a card 55-60
+                                          # degrees from overhead is 1.55 / cos 57 long)
 
 
 def stretched(image: np.ndarray) -> list[np.ndarray]:
@@ -573,7 +576,9 @@ def _framed_fields(channels: list[np.ndarray], white: np.ndarray, edges: np.ndar
     out = []
     for quad in framed_fields(channels, white, min_area):
         area = cv2.contourArea(quad)
-        if min_area <= area <= max_area and _cut_side(quad, (w, h)) == -1 and _shape_ok(quad, settings):
+        # a corner's tip past the frame's border is a whole card (its field and frame found)
+        if min_area <= area <= max_area and _cut_side(quad, (w, h)) in (-1, TIP) and \
+                _shape_ok(quad, settings, settings.field_side_ratio):
             share = outline_share(quad, edges, white, settings.min_step)
             if share >= settings.min_outline:
                 out.append((share, area, quad))
