@@ -95,6 +95,12 @@ class RealSettings:
                                           # card's (log) than the outline's
     cut_canny: int = 5                    # ... Canny's low threshold for faint edges
     cut_skew: float = 15.0                # ... both pieces this near square-cornered
+    whole_area: tuple[float, float] = (1.6, 3.0)   # an outline inside one this many times
+                                          # its area (a shadow or a court picture cuts the
+                                          # card: the piece is not reported over the whole)
+    whole_inside: float = 0.85            # ... this share of it inside
+    whole_better: float = 0.1             # ... the whole's side ratio this much nearer a card's
+    whole_share: float = 0.15             # ... its outline followed at most this much less
     framed_fields: bool = False           # also colour fields grown to their white frame
                                           # (`vision.fieldfind`: taught decks and teaching)
     field_side_ratio: float = 2.9         # ... their side ratio at most (a field and its white
@@ -321,6 +327,23 @@ def _groups(candidates: list[tuple[float, float, np.ndarray]]) -> set[int]:
                for n, j in enumerate(inside) for k in inside[n + 1:]):
             groups.add(i)
     return groups
+
+
+def _pieces_of_wholes(candidates: list[tuple[float, float, np.ndarray]], settings: RealSettings) -> set[int]:
+    """Indexes of the outlines that are a piece of a larger one more like a card (a shadow,
+    a court card's picture or a glare cut the whiteness of a card into pieces, and a piece
+    followed all round by an edge would otherwise win over the whole card's outline)."""
+    unlike = [_unlike_card(q) for _, _, q in candidates]
+    pieces = set()
+    for i, (share, area, quad) in enumerate(candidates):
+        for j, (whole_share, whole_area, whole) in enumerate(candidates):
+            if settings.whole_area[0] * area <= whole_area <= settings.whole_area[1] * area and \
+                    unlike[j] + settings.whole_better < unlike[i] and \
+                    whole_share >= share - settings.whole_share and \
+                    quad_overlap(quad, whole) >= settings.whole_inside:
+                pieces.add(i)
+                break
+    return pieces
 
 
 def _paper_share(quad: np.ndarray, white: np.ndarray, paper: int) -> float:
@@ -625,6 +648,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     # good as theirs.
     groups = _groups(candidates)
     candidates = [c for i, c in enumerate(candidates) if i not in groups]
+    pieces = _pieces_of_wholes(candidates, settings)
+    candidates = [c for i, c in enumerate(candidates) if i not in pieces]
     candidates.sort(key=lambda c: (-round(c[0], 1), -c[1]))
     kept: list[np.ndarray] = []
     for _, _, quad in framed + candidates:   # a whole framed field first (not its halves)
