@@ -145,21 +145,27 @@ def teach(photos: list[tuple[Card, np.ndarray]], name: str):
 
 
 def reader(profile):
-    """read(image, corners) -> (answer with the profile's bar, best guess, its confidence)."""
+    """read(image, corners) -> answer() -> (answer with the profile's bar, best guess, its
+    confidence). `read` is what `deckhand recognize` does with a card found
+    (`Recognizer.reading`: a taught deck's card read "unknown" is read again from the
+    whole-card outlines its outline may be part of); `answer()` adds the bench's best guess
+    for an unknown card (an unbarred read, not timed)."""
     from vision.classify import Thresholds, card_features, classify
+    from vision.pipeline import Recognizer
+    recognizer = Recognizer.create(profile)
     open_profile = dataclasses.replace(profile, min_confidence=0.0)
     no_bar = Thresholds(min_confidence=0.0, min_colour_confidence=0.0)
 
     def read(image: np.ndarray, corners: np.ndarray):
-        features = card_features(image, corners, profile)
-        shipped = classify(features, profile)
-        guess = getattr(shipped, "best", None)
-        if guess is None:
-            raw = classify(features, open_profile, no_bar)
-            guess, confidence = raw.label, shipped.confidence if shipped.known else raw.confidence
-        else:
-            confidence = shipped.confidence
-        return shipped.label, guess, confidence
+        shipped = recognizer.reading(image, corners)[0] if hasattr(recognizer, "reading") \
+            else classify(card_features(image, corners, profile), profile)
+        if shipped.known:
+            return lambda: (shipped.label, shipped.label, shipped.confidence)
+        return lambda: (shipped.label,) + _raw(image, corners)
+
+    def _raw(image: np.ndarray, corners: np.ndarray) -> tuple[str, float]:
+        raw = classify(card_features(image, corners, profile), open_profile, no_bar)
+        return raw.label, raw.confidence
 
     return read
 
@@ -242,6 +248,7 @@ def run(shots: int, seed: int, cards: list[Card], images: dict[str, np.ndarray],
             t0 = time.perf_counter()
             answer = read(image, box_outline(image, card.box))
             read_s += time.perf_counter() - t0
+            answer = answer()
             reads += 1
             for key in ("crop all",) + (("crop isolated",) if card.isolated else ()):
                 scores[key].add(card.rank, *answer)
@@ -256,6 +263,7 @@ def run(shots: int, seed: int, cards: list[Card], images: dict[str, np.ndarray],
                     t0 = time.process_time()
                     answer = read(image, found[best[1]])
                     finder_cpu += time.process_time() - t0
+                    answer = answer()
                     finder_reads += 1
                     scores[key].add(card.rank, *answer)
                 else:
@@ -265,7 +273,7 @@ def run(shots: int, seed: int, cards: list[Card], images: dict[str, np.ndarray],
           f" (the finder on the whole photo missed the card in {len(missed)}: {', '.join(missed) or 'none'});"
           f" {1000 * read_s / max(reads, 1):.1f} ms a card from its box (warp, outline search and read);"
           f" reading a card from the finder's outline {1000 * finder_cpu / max(finder_reads, 1):.2f} ms CPU"
-          f" (warp, features, classify; the bench's second, unbarred classify only for an unknown)")
+          f" (warp, features, classify, and the second look at an unknown card)")
     return scores
 
 

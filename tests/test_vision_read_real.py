@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.classify import UNKNOWN, WORK_SIZE, classify, face_features
+from vision.classify import UNKNOWN, WORK_SIZE, card_features, classify, face_features
 from vision.detect import DetectSettings, find_cards
 from vision.teach import add_face, finish, start_session, table_around
 from vision.warp import CANONICAL_SIZE, order_corners, warp_card
@@ -95,6 +95,30 @@ def test_ranks_taught_from_two_photos_each_read_other_photos_right(taught):
     # 5; on all of them see bench/realphotos_read.py. A wrong card costs most: the reader
     # says "unknown" rather than guess.
     assert right >= 0.7 * read and wrong <= 0.05 * read, (right, wrong, unknown)
+
+
+# Outlines the finder gave of part of a card (strips, a card cut along the court
+# picture, a corner on the table), none of them taught: read alone, each is "unknown".
+PARTS = {"images/train_IMG_2516.jpg": ("9", [[140, 219], [218, 180], [302, 342], [241, 373]]),
+         "images/train_IMG_2543.jpg": ("K", [[119, 121], [167, 74], [292, 206], [247, 251]]),
+         "images/train_IMG_2553.jpg": ("J", [[150, 249], [238, 290], [184, 399], [167, 391]]),
+         "images/train_cam_image16.jpg": ("A", [[315, 164], [515, 157], [524, 449], [153, 471]]),
+         "images/train_cam_image27.jpg": ("J", [[327, 420], [354, 150], [642, 239], [529, 438]])}
+
+
+def test_an_outline_of_part_of_a_card_is_read_from_the_whole_card(taught):
+    from vision.pipeline import Recognizer
+    from vision.warp import side_lengths
+    profile = taught[0].profile
+    recognizer = Recognizer.create(profile)
+    for file, (rank, part) in PARTS.items():
+        image = cv2.imread(str(PHOTOS / file))
+        part = np.float32(part)
+        alone = classify(card_features(image, part, profile), profile)
+        reading, whole = recognizer.reading(image, part)
+        short, long = side_lengths(whole)
+        assert (alone.label, reading.label) == (UNKNOWN, rank), file
+        assert abs(long / short - profile.aspect) < 0.15 * profile.aspect, (file, whole)
 
 
 def test_the_self_check_reads_held_out_photos(taught):

@@ -171,13 +171,15 @@ def face_features(face: np.ndarray, ink_cap: float = 0.0, regions: np.ndarray | 
     return FaceFeatures(lightness, a, b, ink, ink_cap, paper, face, regions, wider)
 
 
-def card_features(frame: np.ndarray, corners: np.ndarray, profile: "DeckProfile") -> FaceFeatures:
+def card_features(frame: np.ndarray, corners: np.ndarray, profile: "DeckProfile",
+                  regions: np.ndarray | None = None) -> FaceFeatures:
     """Features of the card outlined by `corners` in `frame`, as `profile` reads it: the
     face warped to WORK_SIZE, and the corner regions cut from the frame when its reader
-    reads the corner index."""
+    reads the corner index (`regions`: those already cut)."""
     reader = profile.reader
     if getattr(reader, "index", False):
-        regions, wider = index_regions(frame, corners), partial(index_regions, frame, corners, INDEX_WIDE)
+        regions = index_regions(frame, corners) if regions is None else regions
+        wider = partial(index_regions, frame, corners, INDEX_WIDE)
     else:
         regions = wider = None
     return face_features(warp_card(frame, corners, WORK_SIZE), profile.ink_cap, regions, wider,

@@ -1,0 +1,88 @@
+"""Whole-card outlines from an outline of part of a card (pure geometry).
+
+On real photographs many outlines the finder gives hold only part of a card: a strip
+(the card cut where the court picture or a shadow begins), a card cut along a diagonal
+(one side of the outline runs across the face), or a card with one corner pulled out
+onto the table. A taught deck's reader reads most of those "unknown": the corner index
+is cut off or not where it should be. Knowing the deck's card aspect, such an outline
+can be completed to a whole card in a few ways (`completions`); the reader reads each
+and keeps a sure answer (`vision.pipeline.Recognizer`).
+
+* **A strip** (its long / short side ratio more than STRIP_OFF from the deck's aspect):
+  a strip too long for a card is a card whose width was cut, widened to the aspect on
+  either side; one too short was cut across its length, lengthened either way (or, as
+  its short sides may be the cut ones, widened either way).
+* **A corner whose two sides have the card's aspect** (within CORNER_ASPECT) and meet at
+  about a right angle: the parallelogram on those two sides is the card, when its far
+  corner lies clearly away from the outline's.
+
+Nothing here reads a card or finds one.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from vision.warp import order_corners
+
+STRIP_OFF = 0.1        # a side ratio this far from the deck's aspect (a share of it) is a strip
+CORNER_ASPECT = 0.12   # a corner's two sides this near the aspect (a share of it) may be the card's
+CORNER_ANGLE = 15.0    # degrees from a right angle a card's corner may look (mild perspective)
+CORNER_MOVE = 0.08     # the completed far corner must lie this far (shares of the short side)
+                       # from the outline's, else the outline is already the card
+
+
+def completions(corners: np.ndarray, aspect: float) -> list[np.ndarray]:
+    """Whole-card outlines (TL, TR, BR, BL, float32) that the outline `corners` may be
+    part of, for a deck of cards `aspect` (long / short) in shape; none when the outline
+    already has the card's shape and corners."""
+    quad = order_corners(corners)
+    return _strips(quad, aspect) + _from_corners(quad, aspect)
+
+
+def _strips(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
+    width = (_length(quad[1] - quad[0]) + _length(quad[2] - quad[3])) / 2
+    height = (_length(quad[3] - quad[0]) + _length(quad[2] - quad[1])) / 2
+    ratio = height / max(width, 1e-6)
+    if ratio > aspect * (1 + STRIP_OFF):        # too long: the width was cut
+        return _both_ways(quad, (0, 3), (1, 2), height / aspect / width)
+    if ratio < aspect * (1 - STRIP_OFF):        # too short: cut across its length ...
+        return (_both_ways(quad, (0, 1), (3, 2), width * aspect / height)
+                # ... or the sides the outline has as short are the cut ones
+                + _both_ways(quad, (0, 3), (1, 2), height * aspect / width))
+    return []
+
+
+def _both_ways(quad: np.ndarray, one: tuple[int, int], other: tuple[int, int], factor: float) -> list[np.ndarray]:
+    """The outline stretched by `factor` across the sides from corners `one` to corners
+    `other`: once keeping `one` where they are, once keeping `other`."""
+    out = []
+    for fixed, moved in ((one, other), (other, one)):
+        grown = quad.copy()
+        for f, m in zip(fixed, moved):
+            grown[m] = quad[f] + (quad[m] - quad[f]) * factor
+        out.append(order_corners(grown))
+    return out
+
+
+def _from_corners(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
+    out = []
+    for i in range(4):
+        before, corner, after = quad[i - 1], quad[i], quad[(i + 1) % 4]
+        u, v = before - corner, after - corner
+        lu, lv = _length(u), _length(v)
+        if min(lu, lv) < 1.0:
+            continue
+        angle = np.degrees(np.arccos(np.clip(float(u @ v) / (lu * lv), -1.0, 1.0)))
+        if abs(angle - 90.0) > CORNER_ANGLE or abs(max(lu, lv) / min(lu, lv) / aspect - 1) > CORNER_ASPECT:
+            continue
+        far = before + after - corner
+        if _length(far - quad[(i + 2) % 4]) < CORNER_MOVE * min(lu, lv):
+            continue
+        whole = quad.copy()
+        whole[(i + 2) % 4] = far
+        out.append(order_corners(whole))
+    return out
+
+
+def _length(v: np.ndarray) -> float:
+    return float(np.hypot(v[0], v[1]))
