@@ -152,7 +152,8 @@ def _frame_widths(quad: np.ndarray, white: np.ndarray, settings: FieldSettings) 
     steps = np.arange(0.0, reach, 0.5, dtype=np.float32)
     t = np.linspace(0.15, 0.85, settings.samples, dtype=np.float32)
     widths = np.full(4, np.nan, np.float32)
-    framed = 0
+    bands = np.full(4, np.nan, np.float32)   # the white band's own width: the field's quad may
+    framed = 0                               # lie a few pixels inside the field (pieces joined)
     for i in range(4):
         start = quad[i] + t[:, None] * (quad[(i + 1) % 4] - quad[i])           # samples x 2
         points = start[:, None, :] + steps[None, :, None] * normal[i]          # samples x steps x 2
@@ -168,18 +169,24 @@ def _frame_widths(quad: np.ndarray, white: np.ndarray, settings: FieldSettings) 
         drop = profile[first:-4] - profile[first + 4:]     # fall over 2 pixels
         if drop.size == 0:
             continue
-        k = int(np.argmax(drop))
-        if drop[k] < settings.min_drop:
+        if drop.max() < settings.min_drop:
             continue
+        # the nearest clear fall (at least half the largest) is the card's edge: beyond it
+        # a bright table may fall further (a pale cloth's own shading)
+        clear = np.flatnonzero(drop >= max(settings.min_drop, 0.5 * float(drop.max())))
+        k = int(clear[0])
+        while k + 1 < drop.size and drop[k + 1] >= drop[k]:   # to the top of that fall
+            k += 1
         widths[i] = steps[first + k + 2]
+        bands[i] = max(steps[first + k + 2] - steps[first], 0.5)
     if framed < 3:
         return None
     found = widths[~np.isnan(widths)]
     if found.size < 2:
         return None
-    share = found / short
-    if share.min() < settings.min_frame or share.max() > settings.max_frame \
-            or share.max() > settings.frame_spread * share.min():
+    band = bands[~np.isnan(bands)] / short
+    if band.min() < settings.min_frame or found.max() / short > settings.max_frame \
+            or band.max() > settings.frame_spread * band.min():
         return None
     widths[np.isnan(widths)] = float(np.median(found))
     return widths
