@@ -164,3 +164,32 @@ def test_the_symbol_class_lookup_answers_as_isin():
         for _ in range(50):
             chosen = classes[rng.random(len(classes)) < rng.random()]
             assert np.array_equal(_members(classes, chosen), np.isin(classes, chosen))
+
+
+def test_contour_areas_are_opencvs_to_the_bit():
+    """`realfind.contour_areas` replaced a `cv2.contourArea` call a region: the same
+    lengths and areas for contours of every kind findContours gives (specks, lines, holes)."""
+    from vision.realfind import contour_areas
+
+    rng = np.random.default_rng(4)
+    for trial in range(60):
+        mask = ((rng.random((60, 80)) > rng.uniform(0.3, 0.9)) * 255).astype(np.uint8)
+        how = (cv2.CHAIN_APPROX_SIMPLE, cv2.CHAIN_APPROX_NONE)[trial % 2]
+        contours = list(cv2.findContours(mask, cv2.RETR_LIST, how)[0])
+        lengths, areas = contour_areas(contours)
+        assert lengths.tolist() == [len(c) for c in contours]
+        assert areas.tolist() == [cv2.contourArea(c) for c in contours]
+    assert contour_areas([])[1].size == 0
+
+
+def test_find_non_zero_lists_the_points_as_numpy_does():
+    """`realfind._refined` lists the edge points with `cv2.findNonZero`: the same points
+    in the same order as `np.nonzero` (the side fits see them in that order)."""
+    rng = np.random.default_rng(6)
+    for shape in ((1, 1), (37, 53), (120, 90)):
+        for share in (0.0, 0.01, 0.5):
+            mask = ((rng.random(shape) < share) * 255).astype(np.uint8)
+            found = cv2.findNonZero(mask)
+            ys, xs = np.nonzero(mask)
+            listed = np.empty((0, 2), np.int32) if found is None else found.reshape(-1, 2)
+            assert np.array_equal(listed, np.stack((xs, ys), axis=1))
