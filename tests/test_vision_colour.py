@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.classify import face_features
+from vision.classify import classify_learned, face_features
 from vision.colour import (INKS, InkColour, canonical, deck_inks, field_deck, ink_examples, likelihoods, measure_inks,
                            printed_without_white, scene_gain)
 from vision.pipeline import Recognizer
@@ -223,3 +223,33 @@ def test_a_lone_odd_photo_is_no_ink_example_and_examples_survive_saving(tmp_path
     loaded = load_profile_file(path).ink_examples
     assert sorted(loaded) == sorted(examples)
     assert all(np.allclose(loaded[k], examples[k]) for k in examples)
+
+
+def test_a_colourless_label_does_not_make_a_card_of_a_named_colour_less_sure():
+    """A wild (no colour name: it fits any ink at 1) in a deck of named colours: a green
+    card under the very warm dim webcam (its ink hue ~185, fitting green's prototype at
+    about 0.3) is as sure as in a deck whose wild is named black. The colour picks among
+    a symbol's colours; how well the light lets the ink fit a prototype at all does not
+    count against the card (before: 0.36 against 0.55 with the same symbol reading, and
+    the card read unknown)."""
+    rng = np.random.default_rng(3)
+    shot, corners = table_shot([uno_face(UNO_INKS["green"], "8", "oval")], TABLES["grey cloth"], SESSIONS[2], rng)
+    features = face_features(faces_of(shot, corners, rng)[0], two_levels=True)
+    labels = ("Green 8", "Blue 8", "Green 3", "Blue 3", "Wild")
+    width = features.learned(False).shape[-1]
+    # a stand-in reader, sure of nothing but its odds: the 8 0.55, the 3 0.15, the wild
+    # 0.01, no card 0.05, the doubt the rest
+    bias = np.log(np.float32([0.55, 0.15, 0.01, 0.05, 0.24]))
+    reader = LinearReader(np.array([0, 2, 4, -1]), np.zeros(width, np.float32), np.zeros((width, 4), np.float32),
+                          bias[:4] - bias[4], 1.0, 0.0)
+    sure = {}
+    for wild in ("", "black"):
+        colours = ("green", "blue", "green", "blue", wild)
+        deck = dataclasses.replace(builtin_profile("flip7"), name="uno", labels=labels, colours=colours,
+                                   reader=reader, frame_insets=(), min_confidence=0.5,
+                                   inks=deck_inks(sorted({c for c in colours if c})))
+        fit = likelihoods(features.ink_colour, deck.inks, ["green", "blue"])
+        assert 0.1 < fit[0] < 0.6 and fit[1] < 0.05, fit
+        sure[wild] = classify_learned(features, deck)
+    assert sure[""].label == sure["black"].label == "Green 8"
+    assert abs(sure[""].confidence - sure["black"].confidence) < 0.02, sure

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.cnn import CnnReader
-from vision.colour import InkColour, ink_colour, likelihoods, symbol_groups, with_prototype
+from vision.colour import FLOOR, InkColour, ink_colour, likelihoods, symbol_groups, with_prototype
 from vision.reader import INDEX_WIDE, hog_pair, index_features, index_regions
 from vision.warp import warp_card
 
@@ -437,6 +437,12 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     doubt = max(0.0, 1.0 - float(p.sum()))
     if profile.inks and features.ink_colour is not None:
         fit = likelihoods(features.ink_colour, profile.inks, list(profile.colours), light, profile.ink_examples)
+        named = with_prototype(profile.colours, tuple(profile.inks))
+        if named.any():
+            # relative to the best named colour: a label with no colour (a wild) fits any ink
+            # at 1, and against it a dim light's poor fit of every prototype made each
+            # coloured card less sure than in a deck with no such label
+            fit = np.where(named, fit / max(float(fit[named].max()), FLOOR), fit)
         # the label's share of its symbol: its colour's fit among the symbol's colours,
         # times how well the symbol's best colour fits at all
         best = np.zeros(len(groups))
@@ -444,8 +450,7 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
         total = np.bincount(groups, weights=fit, minlength=len(groups))
         # a symbol whose taught colours all fit worse than another colour of the deck is
         # likely that symbol in a colour not taught: that share is nobody's (unknown)
-        named = with_prototype(profile.colours, tuple(profile.inks))
-        other = float(fit[named].max()) if named.any() else 0.0
+        other = 1.0 if named.any() else 0.0
         untaught = float((pooled * np.maximum(other - best, 0.0)).sum())
         per_label = per_label * fit * best[groups] / total[groups]
         # "no card" and the doubt take the best colour fit: colour alone never makes a card
