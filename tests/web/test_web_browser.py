@@ -259,3 +259,40 @@ def test_zones_are_drawn_by_dragging_and_read_as_x_y_w_h(browser, table):
         x0, y0, x1, y1 = camera.zones()["discard"]
         assert (x0, y0, x1 - x0, y1 - y0) == pytest.approx((x, y, w, h), abs=1e-9)
         context.close()
+
+
+def test_the_camera_page_in_french_says_everything_in_french_errors_too(browser, table):
+    """The French host on the camera page: the cards seen, the zones, their x, y, l, h,
+    a save the camera refuses and a save when the table cannot be reached are all said
+    in French; no English word and no zone code outside the command line to copy."""
+    from crawl import ENGLISH_WORDS
+    from test_web_camera import StandInCamera
+
+    app = create_app(table, host_pin=PIN, camera=StandInCamera())
+    with ServerThread(app) as srv:
+        base = f"http://127.0.0.1:{srv.port}"
+        context = browser.new_context(viewport={"width": 900, "height": 1000}, locale="fr-FR")
+        pg = context.new_page()
+        pg.goto(f"{base}/host")
+        pg.fill("input[name=pin]", "0000")
+        pg.click("button[type=submit]")
+        assert "Code erroné." in pg.inner_text("main")
+        pg.fill("input[name=pin]", PIN)
+        pg.click("button[type=submit]")
+        pg.wait_for_selector("#match-form")
+        pg.goto(f"{base}/camera")
+        pg.wait_for_selector('#zone-rows input[aria-label="Pile de défausse l"]')
+        assert pg.inner_text("#detections") == "7 — 93 % (Pile de défausse)"
+        assert pg.inner_text(".zones thead") .split() == ["Tracer", "Zone", "x", "y", "l", "h"]
+        pg.click("#zone-rows tr:first-child button")          # the stand-in needs its discard zone
+        pg.click("#zones-form button[type=submit]")
+        pg.wait_for_function("document.getElementById('host-error').textContent !== ''")
+        assert pg.inner_text("#host-error") == "Ces zones n'ont pas pu être gardées : vérifiez les nombres de chaque zone."
+        text = pg.inner_text("main").replace(pg.inner_text("#zone-cli"), "")
+        for title in ("Hit the Deck", "Flip 7", "Solo", "Raj"):
+            text = text.replace(title, " ")
+        assert not set(re.findall(r"[a-zà-ÿ']+", text.lower())) & set(ENGLISH_WORDS)
+        context.route("**/api/camera/zones", lambda route: route.abort())   # the table cannot be reached
+        pg.click("#zones-form button[type=submit]")
+        pg.wait_for_function("document.getElementById('host-error').textContent.startsWith('Deckhand est injoignable')")
+        context.close()

@@ -16,6 +16,7 @@
   var touched = false;     // the host has edited: stop taking the server's zones
   var drag = null;
   var names = {};          // name -> the zone in the page's words (the server says them)
+  var letters = ((form && form.dataset.letters) || "x y w h").split(" ");   // x, y, w, h in its words
   function said(name) { return names[name] || name; }
 
   function round3(v) { return Math.round(v * 1000) / 1000; }
@@ -58,7 +59,7 @@
         var input = document.createElement("input");
         input.type = "number"; input.min = "0"; input.max = "1"; input.step = "0.001";
         input.value = fmt(v); input.dataset.zone = name; input.dataset.i = i;
-        input.setAttribute("aria-label", said(name) + " " + "xywh"[i]);
+        input.setAttribute("aria-label", said(name) + " " + letters[i]);
         input.addEventListener("input", function () {
           var n = parseFloat(input.value);
           if (!isNaN(n)) { zones[name][i] = clamp(n); touched = true; draw(); }

@@ -22,7 +22,8 @@ def camera_page():
     game = _game()
     games = [game] if game else available_games()
     lang = current_lang()
-    labels = [{**c, "label": f"{game_title(g)}: {c['label']}" if len(games) > 1 else c["label"]}
+    labels = [{**c, "label": translate("{game}: {card}", lang, game=game_title(g), card=c["label"])
+               if len(games) > 1 else c["label"]}
               for g in games for c in deck_cards(g, lang)]
     return render_template("camera.html", has_camera=d.camera is not None, labels=labels)
 
