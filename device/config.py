@@ -247,10 +247,12 @@ def parse_config(data: Mapping[str, Any]) -> Config:
     host = _table(data, "host")
     _no_unknown_keys(host, {"pin_hash"}, "host")
     pin_hash = host.get("pin_hash")
-    problem = pin_hash_problem(pin_hash) if pin_hash is not None else None
+    fault = pin_hash_fault(pin_hash) if pin_hash is not None else None
+    problem, why = fault if fault else (None, None)
     if problem is not None:
         raise ConfigError("host.pin_hash", f"{problem} (make a new one with `python -c \"from "
-                          f"device.config import hash_pin; print(hash_pin('your PIN'))\"`)", "config.pin_hash")
+                          f"device.config import hash_pin; print(hash_pin('your PIN'))\"`)", "config.pin_hash",
+                          why=why)
     store = _table(data, "store")
     _no_unknown_keys(store, {"path"}, "store")
     store_path = default_store_path()
@@ -511,27 +513,39 @@ def verify_pin(pin: str, pin_hash: str) -> bool:
 
 
 def pin_hash_problem(value: Any) -> str | None:
-    """Why `value` is not a PIN hash Deckhand can check (in words), or None. The
-    iteration count is bounded: 0 cannot be checked, and a huge count would make every
-    login hang (on a Pi, 1,000,000 rounds already take seconds)."""
+    """Why `value` is not a PIN hash Deckhand can check (in English), or None."""
+    fault = pin_hash_fault(value)
+    return fault[0] if fault else None
+
+
+def pin_hash_fault(value: Any) -> tuple[str, dict[str, Any]] | None:
+    """Why `value` is not a PIN hash Deckhand can check, in English and as a message
+    (web.messages "pin_hash.*"), or None. The iteration count is bounded: 0 cannot be
+    checked, and a huge count would make every login hang (on a Pi, 1,000,000 rounds
+    already take seconds)."""
     shape = f"must look like '{PIN_HASH_SCHEME}$<iterations>$<salt>$<64 hex digits>'"
+    low, high = PIN_HASH_MIN_ITERATIONS, PIN_HASH_MAX_ITERATIONS
     if not isinstance(value, str) or len(value) > 200:
-        return shape
+        return shape, _said("pin_hash.shape", scheme=PIN_HASH_SCHEME)
     parts = value.split("$")
     if len(parts) != 4 or parts[0] != PIN_HASH_SCHEME:
-        return shape
+        return shape, _said("pin_hash.shape", scheme=PIN_HASH_SCHEME)
     if not re.fullmatch(r"[0-9]{1,9}", parts[1]):
-        return f"the iteration count {parts[1][:20]!r} must be a whole number from " \
-               f"{PIN_HASH_MIN_ITERATIONS:,} to {PIN_HASH_MAX_ITERATIONS:,}"
+        return (f"the iteration count {parts[1][:20]!r} must be a whole number from {low:,} to {high:,}",
+                _said("pin_hash.iterations_whole", low=low, high=high))
     iterations = int(parts[1])
-    if not PIN_HASH_MIN_ITERATIONS <= iterations <= PIN_HASH_MAX_ITERATIONS:
-        return f"the iteration count {iterations:,} must be from {PIN_HASH_MIN_ITERATIONS:,} " \
-               f"to {PIN_HASH_MAX_ITERATIONS:,}"
+    if not low <= iterations <= high:
+        return (f"the iteration count {iterations:,} must be from {low:,} to {high:,}",
+                _said("pin_hash.iterations_range", count=iterations, low=low, high=high))
     if not re.fullmatch(r"[A-Za-z0-9._+/=-]{4,64}", parts[2]):
-        return "the salt must be 4 to 64 letters, digits or ._+/=- characters"
+        return ("the salt must be 4 to 64 letters, digits or ._+/=- characters", _said("pin_hash.salt"))
     if not re.fullmatch(r"[0-9a-f]{64}", parts[3]):
-        return f"{shape}: the hash part is not 64 lower-case hex digits"
+        return f"{shape}: the hash part is not 64 lower-case hex digits", _said("pin_hash.hex")
     return None
+
+
+def _said(code: str, **params: Any) -> dict[str, Any]:
+    return {"code": code, "params": params}
 
 
 def _is_pin_hash(value: Any) -> bool:

@@ -108,7 +108,13 @@ _TABLES = {"players", "matches", "events", "actions", "checkpoints"}
 
 
 class StoreError(Exception):
-    """The store cannot be used: the message says why in words."""
+    """The store cannot be used: the message says why in English (for logs); `said` is
+    why as a message ({"code", "params"}, web.messages "store.*") that a screen or a
+    command says in its reader's language, where it was given."""
+
+    def __init__(self, *args: Any, said: dict[str, Any] | None = None, **params: Any):
+        super().__init__(*args, **params)
+        self.said = said
 
 
 class StoreLocked(StoreError):
@@ -125,6 +131,26 @@ class StoreUnwritable(StoreError, IllegalAction):
     camera and pad loops refuse the change and go on; the web answers 503."""
 
     http_status = 503
+
+    def to_json(self) -> dict[str, Any]:
+        """Why, as the screens say it: its message where it was given."""
+        return self.said or super().to_json()
+
+
+def _said(code: str, **params: Any) -> dict[str, Any]:
+    return {"code": code, "params": params}
+
+
+def _unwritable(path: str, text: str) -> dict[str, Any]:
+    """Why SQLite could not write, as a message: the usual causes by name."""
+    low = text.lower()
+    if "readonly" in low or "read-only" in low:
+        return _said("store.read_only", path=path)
+    if "disk is full" in low:
+        return _said("store.disk_full", path=path)
+    if "disk i/o" in low:
+        return _said("store.disk_failing", path=path)
+    return _said("store.unwritable", path=path, why=text)
 
 
 def _identity(path: str) -> tuple[int, int] | None:
@@ -224,20 +250,23 @@ def _translated(path: str) -> Iterator[None]:
     except sqlite3.OperationalError as exc:
         text = str(exc)
         if any(word in text.lower() for word in _UNWRITABLE):
-            raise StoreUnwritable(f"the store {path} cannot be written ({text})") from exc
+            error = StoreUnwritable(f"the store {path} cannot be written ({text})")
+            error.said = _unwritable(path, text)
+            raise error from exc
         if "locked" in text or "busy" in text:
             raise StoreLocked(f"the store {path} is locked by another process "
-                              f"(is another Deckhand running?): {text}") from exc
+                              f"(is another Deckhand running?): {text}", said=_said("store.locked", path=path)) from exc
         if "malformed" in text or "not a database" in text:
             raise StoreCorrupt(f"the store {path} is damaged ({text}); move it aside "
-                               f"to start a new one") from exc
-        raise StoreError(f"the store {path} failed: {text}") from exc
+                               f"to start a new one", said=_said("store.damaged", path=path)) from exc
+        raise StoreError(f"the store {path} failed: {text}", said=_said("store.failed", path=path, why=text)) from exc
     except sqlite3.DatabaseError as exc:
         if isinstance(exc, sqlite3.IntegrityError):
             raise StoreError(f"the store {path} refused a row ({exc}); was it changed "
-                             f"by another process?") from exc
+                             f"by another process?", said=_said("store.row_refused", path=path)) from exc
         raise StoreCorrupt(f"the store {path} is not a Deckhand store or is damaged "
-                           f"({exc}); move it aside to start a new one") from exc
+                           f"({exc}); move it aside to start a new one",
+                           said=_said("store.not_store", path=path)) from exc
 
 
 class EventStore:
@@ -253,7 +282,7 @@ class EventStore:
         self._wall_clock = wall_clock
         self._lock = threading.RLock()
         if self.path != ":memory:" and not create and not Path(self.path).is_file():
-            raise StoreError(f"there is no store at {self.path}")
+            raise StoreError(f"there is no store at {self.path}", said=_said("store.none", path=self.path))
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         with _translated(self.path):
@@ -275,21 +304,24 @@ class EventStore:
         verdict = conn.execute("PRAGMA quick_check").fetchone()[0] if check else "ok"
         if verdict != "ok":
             raise StoreCorrupt(f"the store {self.path} is damaged ({verdict}); move it aside "
-                               f"to start a new one")
+                               f"to start a new one", said=_said("store.damaged", path=self.path))
         # Everything that can refuse the file is asked before the first write (the
         # switch to WAL rewrites the header): a foreign file is left byte for byte.
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = {name for (name,) in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")} - {"sqlite_sequence"}
         if (version == 0 and tables) or (version and not _TABLES <= tables):
-            raise StoreCorrupt(f"{self.path} is an SQLite file but not a Deckhand store")
+            raise StoreCorrupt(f"{self.path} is an SQLite file but not a Deckhand store",
+                               said=_said("store.not_deckhand", path=self.path))
         if version > SCHEMA_VERSION:
             raise StoreError(f"the store {self.path} was written by a newer Deckhand "
-                             f"(schema {version}, this one knows {SCHEMA_VERSION})")
+                             f"(schema {version}, this one knows {SCHEMA_VERSION})",
+                             said=_said("store.newer", path=self.path))
         mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode != "wal" and self.path != ":memory:":
             raise StoreError(f"the store {self.path} cannot use write-ahead logging "
-                             f"(journal mode {mode!r}); put it on a local disk")
+                             f"(journal mode {mode!r}); put it on a local disk",
+                             said=_said("store.no_wal", path=self.path))
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
         if version == 0:
@@ -349,28 +381,41 @@ class EventStore:
             return
         lost = " (the change went to the removed file and is not kept)" if committed else ""
         if now is None:
-            folder = Path(self.path).parent
-            where = "its folder is gone" if not folder.exists() else "the file was removed"
-            raise StoreUnwritable(f"the store {self.path} is missing: {where}{lost}")
-        raise StoreUnwritable(f"the store {self.path} was replaced by another file{lost}")
+            gone = not Path(self.path).parent.exists()
+            where = "its folder is gone" if gone else "the file was removed"
+            error = StoreUnwritable(f"the store {self.path} is missing: {where}{lost}")
+            said = _said("store.folder_gone" if gone else "store.file_removed", path=self.path)
+        else:
+            error = StoreUnwritable(f"the store {self.path} was replaced by another file{lost}")
+            said = _said("store.replaced", path=self.path)
+        error.said = _said("store.change_lost", why=said) if committed else said
+        raise error
 
     def writable(self) -> str | None:
-        """None if the store at its path takes writes now, else why not, in words. A
-        store whose file was removed while open (its folder still there) is written
-        back to its path from the open copy, and used again."""
+        """None if the store at its path takes writes now, else why not, in English
+        (writable_why says it as a message too)."""
+        why = self.writable_why()
+        return why[0] if why else None
+
+    def writable_why(self) -> tuple[str, dict[str, Any] | None] | None:
+        """None if the store at its path takes writes now, else why not: in English and
+        as a message (StoreError.said). A store whose file was removed while open (its
+        folder still there) is written back to its path from the open copy, and used
+        again."""
         with self._lock:
             if self._identity is not None and _identity(self.path) is None \
                     and Path(self.path).parent.is_dir():
                 try:
                     self._restore_file()
                 except (OSError, sqlite3.Error) as exc:
-                    return f"the store {self.path} is missing and cannot be written back ({exc})"
+                    return (f"the store {self.path} is missing and cannot be written back ({exc})",
+                            _said("store.not_restored", path=self.path))
             try:
                 with self._write() as conn:
                     conn.execute("UPDATE players SET colour = colour WHERE 0")
                     conn.execute("PRAGMA user_version=%d" % SCHEMA_VERSION)
             except StoreError as exc:
-                return str(exc)
+                return str(exc), exc.said
             return None
 
     def _restore_file(self) -> None:

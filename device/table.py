@@ -107,6 +107,7 @@ class LiveTable:
                  store_retry: float = 2.0):
         self._store = store
         self._store_down: str | None = None
+        self._store_why: dict[str, Any] | None = None   # the same, as a message for the screens
         self._store_retry = store_retry
         self._store_checked = 0.0
         self._games = games
@@ -389,7 +390,7 @@ class LiveTable:
             try:
                 seq = self._store.record_status(changed)
             except StoreUnwritable as exc:
-                self._went_down(exc.reason)
+                self._went_down(exc.reason, exc.said)
                 seq = None
         else:
             seq = None
@@ -409,24 +410,26 @@ class LiveTable:
         if self._store_down is not None:
             self._recheck_store(force=True)
             if self._store_down is not None:
-                raise StoreUnwritable("store_down", reason=self._store_down)
+                raise StoreUnwritable("store_down", reason=self._store_why or self._store_down)
         try:
             yield
         except StoreUnwritable as exc:
             if getattr(exc, "told", False):   # from a nested write: already said
                 raise
-            self._went_down(exc.reason)
-            refusal = StoreUnwritable("store_down", reason=exc.reason)
+            self._went_down(exc.reason, exc.said)
+            refusal = StoreUnwritable("store_down", reason=exc.said or exc.reason)
             refusal.told = True
             raise refusal from exc
 
-    def _went_down(self, reason: str) -> None:
+    def _went_down(self, reason: str, why: dict[str, Any] | None = None) -> None:
+        """The store cannot be written: `reason` in English (the log, the status "store"),
+        `why` as a message (the status "store_why", said on the screens)."""
         log.error("the store cannot be written: %s; changes are refused until it can", reason)
         first = self._store_down is None
-        self._store_down = reason
+        self._store_down, self._store_why = reason, why
         self._store_checked = time.monotonic()
         if first or self._status.get("store") != reason:
-            self._status = {**self._status, "store": reason}
+            self._status = {**self._status, "store": reason, "store_why": why}
             self._publish(self._seq + 1, "status")
 
     def _recheck_store(self, force: bool) -> None:
@@ -434,19 +437,19 @@ class LiveTable:
         if not force and now - self._store_checked < self._store_retry:
             return
         self._store_checked = now
-        problem = self._store.writable()
+        problem = self._store.writable_why()
         if problem is not None:
-            if problem != self._store_down:
-                self._went_down(problem)
+            if problem[0] != self._store_down:
+                self._went_down(*problem)
             return
         try:
             seq = self._store.record_status({"store": "ok"}, at_least=self._seq + 1)
         except StoreUnwritable as exc:
-            self._went_down(exc.reason)
+            self._went_down(exc.reason, exc.said)
             return
         log.warning("the store can be written again; changes are taken again")
-        self._store_down = None
-        self._status = {**self._status, "store": "ok"}
+        self._store_down, self._store_why = None, None
+        self._status = {**self._status, "store": "ok", "store_why": None}
         self._publish(seq, "status")
 
     def _publish(self, seq: int, kind: str, source: str | None = None,

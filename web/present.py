@@ -58,6 +58,7 @@ def present(snapshot: Mapping[str, Any], lang: str,
         "last_card": last_card(snapshot.get("last"), game_name, names, lang),
         "taken": _taken(snapshot),
         "stats": [],
+        "store_why": _store_why(status, speaker),
         "store_warning": speaker.say(status["store_warning"])
         if isinstance(status.get("store_warning"), Mapping) else str(status.get("store_warning") or ""),
     }
@@ -172,3 +173,13 @@ def _prompt(speaker: Speaker, prompt: Any) -> str:
     if isinstance(prompt, str):  # a game whose view is not converted yet says English
         return prompt
     return speaker.say(prompt) if prompt else ""
+
+
+def _store_why(status: Mapping[str, Any], speaker: Speaker) -> str:
+    """Why the store cannot be written, in the reader's words (its message, device.store);
+    the English the store gave only to an English reader when it gave no message."""
+    why = status.get("store_why")
+    if isinstance(why, Mapping):
+        return speaker.say(why)
+    store = status.get("store")
+    return store if isinstance(store, str) and store != "ok" and speaker.lang == "en" else ""

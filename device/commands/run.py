@@ -103,7 +103,7 @@ def run(args) -> int:
     try:
         serve(build_app, bind, port, limits)
     except StoreError as exc:
-        return refuse(words("run.store", why=str(exc)))
+        return refuse(words("run.store", why=exc.said or str(exc)))
     return 0
 
 

@@ -190,3 +190,32 @@ def test_the_scan_finds_an_english_refusal():
                        'jsonify({"error": "nope"})\nrefuse("There is no such page.", 404)\n'
                        '_Refused(400, N_("The request could not be read."))\nerror(said, 400)\n')
     assert [line.split(":")[1] for line in _english_refusals(sample, "sample")] == ["1", "2", "3"]
+
+
+def test_a_store_that_cannot_be_written_is_said_in_french_on_the_pages_and_in_refusals(tmp_path):
+    """The store's folder removed while a match is played: the refusal and every page say
+    why in French (device.store's message), not SQLite's or the store's English."""
+    import shutil
+
+    from conftest import FLIP7
+    from device.store import EventStore
+    from device.table import LiveTable
+
+    db = tmp_path / "state" / "deckhand.sqlite3"
+    store = EventStore(db)
+    try:
+        table = LiveTable(store)
+        c = create_app(table, host_pin=PIN, secret_key="s").test_client()
+        c.set_cookie("lang", "fr")
+        assert post_json(c, "/api/login", {"pin": PIN}).status_code == 200
+        assert post_json(c, "/api/match", FLIP7).status_code == 200
+        shutil.rmtree(db.parent)
+        r = post_json(c, "/api/action", {"type": "flip", "card": "5"})
+        assert r.status_code == 503
+        why = f"la base {db} a disparu : son dossier n'existe plus"
+        assert why in r.get_json()["error"] and not _english_in(r.get_json()["error"].replace(str(db), ""))
+        page = html.unescape(c.get("/phone").get_data(as_text=True))
+        assert f'<span class="why">{why}</span>' in page and "folder is gone" not in page
+        assert "folder is gone" in table.snapshot()["status"]["store"]   # the English stays for logs and the API
+    finally:
+        store.close()
