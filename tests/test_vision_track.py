@@ -26,12 +26,13 @@ def card(label, x=320, y=240, angle=0.0, known=True):
     return SeenCard(label if known else "unknown", "", 0.9 if known else 0.0, corners.astype(np.float32))
 
 
-def frame(*cards, covered=False, hand=None, hidden=()):
+def frame(*cards, covered=False, hand=None, hidden=(), changed_as=None):
     """A reading: the cards, and whether something (a hand) changes the zone's pixels
     (`covered`: over the middle of the zone; `hand`: over the rectangle x0, y0, x1, y1);
-    `hidden`: cards lying there, too covered to be found."""
+    `hidden`: cards lying there, too covered to be found; `changed_as`: the outlines that
+    differ from the empty table, in place of the cards' own (glare: part of a card)."""
     changed = np.zeros((SIZE[1], SIZE[0]), np.uint8)
-    for c in (*hidden, *cards):
+    for c in (*hidden, *cards) if changed_as is None else changed_as:
         cv2.fillPoly(changed, [np.round(c.corners).astype(np.int32)], 255)
     if covered:
         changed[200:300, 250:400] = 255
@@ -39,6 +40,13 @@ def frame(*cards, covered=False, hand=None, hidden=()):
         x0, y0, x1, y1 = hand
         changed[y0:y1, x0:x1] = 255
     return FrameReading(tuple(cards), Detection(tuple(cards), changed), SIZE)
+
+
+def glared(c, share=0.6):
+    """The part of card `c` that differs from the empty table under glare: `share` of it
+    from its left side."""
+    tl, tr, br, bl = c.corners
+    return SeenCard("unknown", "", 0.0, np.float32([tl, tl + share * (tr - tl), bl + share * (br - bl), bl]))
 
 
 def run(readings, zones=(PILE,), primed=None):
@@ -94,6 +102,25 @@ def test_a_card_of_the_pile_found_only_after_a_hand_passed_is_no_play():
     top = card("G4", angle=12)
     readings = [frame(hand=HAND, hidden=[top])] * 3 + [frame(top)] * 2 + [frame(hidden=[top])] * 4
     assert run(readings, primed=frame(hidden=[top])) == []
+
+
+def test_a_card_lying_unseen_under_glare_found_after_a_hand_passed_is_no_play():
+    # under a lamp's glare a white card on a pale cloth differs from the empty table on
+    # only part of its face (here 60 %): the rest looked bare at start-up, when it was
+    # not found at all; after a hand passed it is found and read, where it always lay
+    top = card("Y4", angle=30)
+    part = glared(top)
+    readings = [frame(hand=HAND, changed_as=[part])] * 3 + [frame(top, changed_as=[part])] * 5
+    assert run(readings, primed=frame(changed_as=[part])) == []
+
+
+def test_a_card_laid_on_a_pile_never_seen_counts():
+    # the same pile unseen under glare; a new card laid on it, half off it, counts
+    old = card("Y4", angle=30)
+    part = glared(old)
+    new = card("R9", x=365, y=215, angle=5)
+    readings = [frame(hand=HAND, changed_as=[part])] * 2 + [frame(new, changed_as=[part, new])] * 4
+    assert run(readings, primed=frame(changed_as=[part])) == [CardSeen("discard", "R9", 2)]
 
 
 def test_a_top_card_never_read_until_a_hand_went_by_is_no_play():

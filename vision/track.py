@@ -14,7 +14,8 @@ pass over piles. The tracker only speaks when a zone has settled:
   top again counts as a new card only after the zone was covered in between and the
   card lies clearly elsewhere (a second copy played on the first); likewise the card
   beneath coming back into view is a lift only where it lay (A, B, A played is three plays). A card read where an
-  unreadable card lay still is that card, now read: no play.
+  unreadable card lay still is that card, now read: no play; so is a card found at last
+  where the picture has not changed since the pile last settled (it lay there unseen).
   Cards may lie side by side in a zone (Raj's bids laid in the open at once): a card
   beside the top, of a code not seen in the zone since it was last bare, counts once it
   has lain still for `stable_frames` where the table was bare when the pile last settled.
@@ -43,6 +44,8 @@ from engine.observations import CardSeen, CardsLaidOut, Observation, ZoneEmpty
 from vision.pipeline import FrameReading, SeenCard
 
 Rect = tuple[float, float, float, float]
+LAY_THERE = 0.3    # share of a card's place changed when the pile settled: something lay there
+SAME_PLACE = 0.9   # ... and the changed pixels there now overlap those by this much (IoU)
 
 
 @dataclass(frozen=True)
@@ -273,7 +276,8 @@ def _step_pile(zone: Zone, s: PileState, cards, clear: bool, reading: FrameReadi
                                                   and _quick(zone, s, card, pose, reading, previous,
                                                              settings)):
         return s, beside
-    new_there = _new_there(zone, card, reading, s.settled, settings) is not False
+    new_there = _new_there(zone, card, reading, s.settled, settings) is not False \
+        and not _as_it_lay(zone, card, reading, s.settled)
     s = _settle_masks(zone, s, cards, reading, _settled_now(zone, reading, s, settings))
     if not card.known:  # a card lies still but cannot be read: remember where it lies
         return dataclasses.replace(s, top_pose=pose, top_read=False), beside
@@ -370,13 +374,39 @@ def _new_there(zone: Zone, card: SeenCard, reading: FrameReading, settled: np.nd
                settings: TrackSettings) -> bool | None:
     """Whether at least `new_share` of the card lies where the table was bare when the pile
     last settled (None: cannot be told, no empty table or no settled picture)."""
+    found = _card_place(zone, card, reading, settled)
+    if found is None:
+        return None
+    return bool(_bare_share(found[1], settled) >= settings.new_share)
+
+
+def _card_place(zone: Zone, card: SeenCard, reading: FrameReading, settled: np.ndarray | None
+                ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The zone's changed-pixels mask now and the card's place as a mask of the zone
+    (None: no empty table, or no settled mask of the same zone to compare with)."""
     window = _window(reading, zone.rect)
     if window is None or settled is None or settled.shape != window.shape:
         return None
     x0, y0, _, _ = _window_box(reading.detection.changed.shape, zone.rect)
     place = np.zeros_like(window)
     cv2.fillPoly(place, [np.round(card.corners - [x0, y0]).astype(np.int32)], 255)
-    return bool(_bare_share(place, settled) >= settings.new_share)
+    return window, place
+
+
+def _as_it_lay(zone: Zone, card: SeenCard, reading: FrameReading, settled: np.ndarray | None) -> bool:
+    """Whether the card's place shows the same changed pixels as when the pile last
+    settled, and was not bare then: a card that lay there unseen. Under a lamp's glare a
+    white card on a pale cloth differs from the empty table on only part of its face, so
+    the rest looks bare; a hand passes, the card is found at last, and its place has not
+    changed at all (the bench's Hit the Deck pile found only after a hand: a false play)."""
+    found = _card_place(zone, card, reading, settled)
+    if found is None:
+        return False
+    window, place = found
+    now, then = cv2.bitwise_and(window, place), cv2.bitwise_and(settled, place)
+    same = np.count_nonzero(cv2.bitwise_and(now, then))
+    return bool(np.count_nonzero(then) >= LAY_THERE * np.count_nonzero(place)
+                and same >= SAME_PLACE * max(np.count_nonzero(cv2.bitwise_or(now, then)), 1))
 
 
 def _bare_share(place: np.ndarray, settled: np.ndarray) -> float:
@@ -433,7 +463,7 @@ def _settle(zone: Zone, s: PileState, label: str, pose, new_there: bool, t_ns: i
             settings: TrackSettings):
     """A card has been the zone's still, uncovered top for long enough: what is it?
     `new_there`: it lies (in part) where the table was bare when the pile last settled,
-    or that cannot be told."""
+    and its place changed since (`_as_it_lay`), or that cannot be told."""
     top = s.history[-1] if s.history else None
     settled = dataclasses.replace(s, top_pose=pose, top_read=True, covered_since_top=False,
                                   accounted=_account(s.accounted, label, pose))
