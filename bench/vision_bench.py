@@ -67,12 +67,17 @@ class Tally:
     partial_read: int = 0
     false_reports: int = 0         # a known report where no face-up card is
     confusions: Counter = field(default_factory=Counter)
+    outline_errors: list = field(default_factory=list)    # fully visible cards found: mean corner
+                                                          # distance to the truth / short side
+    right_confidences: list = field(default_factory=list)  # ... and read right: their confidence
 
     def add(self, other: "Tally") -> None:
         for name in ("full", "full_right", "full_unknown", "full_missed", "wrong",
                      "colour_confusions", "partial_read", "false_reports"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.confusions.update(other.confusions)
+        self.outline_errors += other.outline_errors
+        self.right_confidences += other.right_confidences
 
 
 def quad_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -99,6 +104,7 @@ def score_scene(scene, reading, game: str, misses: list | None = None) -> Tally:
     tally = Tally()
     note = misses.append if misses is not None else (lambda miss: None)
     matched: dict[int, int] = {}
+    errors: dict[int, float] = {}
     for i, seen in enumerate(reading.cards):
         best, best_d = None, None
         for j, card in enumerate(scene.cards):
@@ -109,6 +115,7 @@ def score_scene(scene, reading, game: str, misses: list | None = None) -> Tally:
             short = float(np.linalg.norm(scene.cards[best].corners[1] - scene.cards[best].corners[0]))
             if best_d < MATCH_DISTANCE * short and best not in matched:
                 matched[best] = i
+                errors[best] = best_d / short
                 continue
         if seen.known:
             tally.false_reports += 1
@@ -122,8 +129,12 @@ def score_scene(scene, reading, game: str, misses: list | None = None) -> Tally:
                 note(Miss("not found", card, None))
             continue
         seen = reading.cards[matched[j]]
+        if full:
+            tally.outline_errors.append(errors[j])
         if seen.label == card.code:
             tally.full_right += full
+            if full:
+                tally.right_confidences.append(seen.confidence)
             tally.partial_read += not full
         elif not seen.known:
             tally.full_unknown += full
@@ -439,6 +450,12 @@ def print_accuracy(game: str, tally: Tally, label: str = "") -> None:
     if tally.confusions:
         pairs = ", ".join(f"{a}->{b} x{n}" for (a, b), n in tally.confusions.most_common(6))
         print(f"  {label}confusions: {pairs}")
+    if tally.outline_errors and tally.right_confidences:
+        errors, confidences = np.array(tally.outline_errors), np.array(tally.right_confidences)
+        print(f"  {label}outlines of fully visible cards found, off the truth by (share of the short side):"
+              f" mean {errors.mean():.4f}, p90 {np.percentile(errors, 90):.4f};"
+              f" right readings' confidence: mean {confidences.mean():.3f}, p10 {np.percentile(confidences, 10):.3f},"
+              f" p2 {np.percentile(confidences, 2):.3f}; below 0.5: {int((confidences < 0.5).sum())}")
 
 
 def main(argv: list[str] | None = None) -> int:
