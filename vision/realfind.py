@@ -75,6 +75,8 @@ class RealSettings:
     min_relative_area: float = 0.2        # of the largest outline kept: smaller ones are dropped
     relative_unlike: float = 0.35         # ... of the largest no further than this from a
                                           # card's side ratio (log; not an envelope's)
+    relative_paper: float = 0.3           # ... and this share of it paper-white (not a game's
+                                          # case lying among the cards)
     field_saturation: int = 110           # a saturated colour field (HSV saturation above this)
     field_frames: tuple[float, ...] = (0.04, 0.07, 0.10, 0.13)  # white frames tried around it,
                                           # as a share of the field's short side
@@ -366,7 +368,10 @@ def _paper_share(quad: np.ndarray, white: np.ndarray, paper: int) -> float:
     """Share of the quad's inside at least `paper` white (a card's stock is the whitest
     thing on most tables; a patch of wood grain or a shadow's edge is not)."""
     x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
+    x, y = max(x, 0), max(y, 0)   # (a framed field's corner may lie past the frame's border)
     roi = white[y:y + h, x:x + w]
+    if roi.size == 0:
+        return 0.0
     mask = np.zeros(roi.shape, np.uint8)
     cv2.fillConvexPoly(mask, np.round(quad - (x, y)).astype(np.int32), 255)
     inside = cv2.countNonZero(mask)
@@ -679,8 +684,10 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
                  and id(quad) not in whole else [quad])]
     if kept and settings.min_relative_area > 0:
         areas = [cv2.contourArea(q) for q in kept]
-        likely = [a for q, a in zip(kept, areas) if _unlike_card(q) <= settings.relative_unlike]
-        largest = max(likely or areas)
+        likely = sorted(((a, i) for i, (q, a) in enumerate(zip(kept, areas))
+                         if _unlike_card(q) <= settings.relative_unlike), reverse=True)
+        largest = next((a for a, i in likely if _paper_share(kept[i], white, settings.paper)
+                        >= settings.relative_paper), max(areas))
         kept = [q for q, a in zip(kept, areas) if a >= settings.min_relative_area * largest]
     if scale >= 1:
         return [order_corners(q) for q in kept]
