@@ -15,6 +15,12 @@ and keeps a sure answer (`vision.pipeline.Recognizer`).
 * **A corner whose two sides have the card's aspect** (within CORNER_ASPECT) and meet at
   about a right angle: the parallelogram on those two sides is the card, when its far
   corner lies clearly away from the outline's.
+* **One whole side at a right-angled corner** (a card cut along a diagonal, or where a
+  shadow crosses it at a slant): either side of the corner taken as the card's whole
+  short or long side, the other side grown to the card's length for it.
+
+Outlines within SAME of another one are given once, and at most MOST (the first ones in
+the order above: each is read, and a card read "unknown" should not cost a frame).
 
 Nothing here reads a card or finds one.
 """
@@ -29,14 +35,23 @@ CORNER_ASPECT = 0.12   # a corner's two sides this near the aspect (a share of i
 CORNER_ANGLE = 15.0    # degrees from a right angle a card's corner may look (mild perspective)
 CORNER_MOVE = 0.08     # the completed far corner must lie this far (shares of the short side)
                        # from the outline's, else the outline is already the card
+GROW = 1.1             # a side taken as partial is grown by this factor at least
+SAME = 0.08            # outlines whose corners are all this near (shares of the short side) are one
+MOST = 6               # whole-card outlines given at most
 
 
 def completions(corners: np.ndarray, aspect: float) -> list[np.ndarray]:
     """Whole-card outlines (TL, TR, BR, BL, float32) that the outline `corners` may be
-    part of, for a deck of cards `aspect` (long / short) in shape; none when the outline
-    already has the card's shape and corners."""
+    part of, for a deck of cards `aspect` (long / short) in shape. An outline of a card's
+    shape may be part of a larger card too (a card cut across where the part left has the
+    card's shape turned a quarter): it gets only outlines that hold it."""
     quad = order_corners(corners)
-    return _strips(quad, aspect) + _from_corners(quad, aspect)
+    out: list[np.ndarray] = []
+    for whole in _strips(quad, aspect) + _from_corners(quad, aspect) + _from_whole_sides(quad, aspect):
+        short = min(_length(whole[1] - whole[0]), _length(whole[3] - whole[0]))
+        if not any(np.abs(whole - seen).max() < SAME * short for seen in out):
+            out.append(whole)
+    return out[:MOST]
 
 
 def _strips(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
@@ -64,8 +79,9 @@ def _both_ways(quad: np.ndarray, one: tuple[int, int], other: tuple[int, int], f
     return out
 
 
-def _from_corners(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
-    out = []
+def _right_corners(quad: np.ndarray):
+    """(index, corner, side to the corner before, its length, side to the one after, its
+    length) of the outline's corners that may be a card's."""
     for i in range(4):
         before, corner, after = quad[i - 1], quad[i], quad[(i + 1) % 4]
         u, v = before - corner, after - corner
@@ -73,14 +89,34 @@ def _from_corners(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
         if min(lu, lv) < 1.0:
             continue
         angle = np.degrees(np.arccos(np.clip(float(u @ v) / (lu * lv), -1.0, 1.0)))
-        if abs(angle - 90.0) > CORNER_ANGLE or abs(max(lu, lv) / min(lu, lv) / aspect - 1) > CORNER_ASPECT:
+        if abs(angle - 90.0) <= CORNER_ANGLE:
+            yield i, corner, u, lu, v, lv
+
+
+def _from_corners(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
+    out = []
+    for i, corner, u, lu, v, lv in _right_corners(quad):
+        if abs(max(lu, lv) / min(lu, lv) / aspect - 1) > CORNER_ASPECT:
             continue
-        far = before + after - corner
+        far = corner + u + v
         if _length(far - quad[(i + 2) % 4]) < CORNER_MOVE * min(lu, lv):
             continue
         whole = quad.copy()
         whole[(i + 2) % 4] = far
         out.append(order_corners(whole))
+    return out
+
+
+def _from_whole_sides(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
+    out = []
+    for _, corner, u, lu, v, lv in _right_corners(quad):
+        for whole_side, length, partial, partial_length in ((u, lu, v, lv), (v, lv, u, lu)):
+            for wanted in (length * aspect, length / aspect):   # the card's short side, its long one
+                if wanted < GROW * partial_length:
+                    continue
+                grown = partial * (wanted / partial_length)
+                out.append(order_corners(np.float32([corner, corner + whole_side,
+                                                     corner + whole_side + grown, corner + grown])))
     return out
 
 
