@@ -81,7 +81,7 @@ def run(args) -> int:
     else:
         _print({(word if k == key else k): v for k, v in stats.items()}, words)
         count = stats.get(key, args.rounds)
-        print(words("simulate.time", seconds=_fmt(round(seconds, 2), words),
+        print(words("simulate.time", seconds=_seconds(seconds, words),
                     rate=_fmt(round(count / seconds), words), counted=words(f"simulate.counted_{word}")))
     return 0
 
@@ -116,6 +116,13 @@ def _row(row: dict, words) -> str:
     if isinstance(row.get("seat"), int):
         return words("simulate.line", name=words("simulate.seat", number=row["seat"] + 1), value=rest)
     return rest
+
+
+def _seconds(seconds: float, words) -> str:
+    """A duration with two decimals as the shell's language writes it (0.03 / 0,03): a fast
+    run is "0.00 s", never a bare "0"."""
+    from babel.numbers import format_decimal
+    return format_decimal(seconds, "0.00", locale=words.lang)
 
 
 def _fmt(value: Any, words) -> str:

@@ -286,7 +286,7 @@ def test_the_camera_page_in_french_says_everything_in_french_errors_too(browser,
         assert pg.inner_text(".zones thead") .split() == ["Tracer", "Zone", "x", "y", "l", "h"]
         pg.click("#zone-rows tr:first-child button")          # the stand-in needs its discard zone
         pg.click("#zones-form button[type=submit]")
-        pg.wait_for_function("document.getElementById('host-error').textContent !== ''")
+        pg.wait_for_function("() => document.getElementById('host-error').textContent !== ''")
         assert pg.inner_text("#host-error") == "Ces zones n'ont pas pu être gardées : vérifiez les nombres de chaque zone."
         text = pg.inner_text("main").replace(pg.inner_text("#zone-cli"), "")
         for title in ("Hit the Deck", "Flip 7", "Solo", "Raj"):
@@ -294,5 +294,5 @@ def test_the_camera_page_in_french_says_everything_in_french_errors_too(browser,
         assert not set(re.findall(r"[a-zà-ÿ']+", text.lower())) & set(ENGLISH_WORDS)
         context.route("**/api/camera/zones", lambda route: route.abort())   # the table cannot be reached
         pg.click("#zones-form button[type=submit]")
-        pg.wait_for_function("document.getElementById('host-error').textContent.startsWith('Deckhand est injoignable')")
+        pg.wait_for_function("() => document.getElementById('host-error').textContent.startsWith('Deckhand est injoignable')")
         context.close()
