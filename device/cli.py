@@ -14,14 +14,18 @@ import importlib
 import os
 import sys
 
+from device.commands.spoken import SpokenParser
+from device.commands.words import Words
+from web.messages import N_
+
 # Sub-commands, in the order `deckhand --help` lists them.
 COMMANDS = ("run", "simulate", "replay", "recognize", "teach", "calibrate", "check", "install")
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser; `only` names the one sub-command to load (None: all of them)."""
-    parser = argparse.ArgumentParser(prog="deckhand",
-                                     description="Deckhand: a referee and score pad for card games.")
+def build_parser(only: str | None = None, lang: str = "en") -> argparse.ArgumentParser:
+    """The parser, speaking `lang`; `only` names the one sub-command to load (None: all)."""
+    parser = SpokenParser(prog="deckhand", lang=lang,
+                          description=N_("Deckhand: a referee and score pad for card games."))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in (only,) if only in COMMANDS else COMMANDS:
         try:
@@ -47,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in BLAS_THREADS:
         os.environ.setdefault(name, "1")
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(argv[0] if argv else None)
+    parser = build_parser(argv[0] if argv else None, Words.of_shell().lang)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

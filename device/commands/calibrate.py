@@ -21,6 +21,7 @@ from typing import Mapping
 import cv2
 import numpy as np
 
+from web.messages import N_
 from device.config import (ConfigError, Zone, check_zone_name, find_config_path, load_config, parse_zone,
                            write_zones)
 
@@ -116,17 +117,18 @@ def draw_zones(image: np.ndarray, zones: Mapping[str, Zone]) -> np.ndarray:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     from device.commands.words import LANGUAGE_HELP
-    parser = sub.add_parser("calibrate", help="find the table's zones from a camera snapshot and save them",
-                            description=__doc__.split("\n\n")[0], epilog=LANGUAGE_HELP)
-    parser.add_argument("--config", help="config file to update (default: $DECKHAND_CONFIG, "
-                        "/etc/deckhand/deckhand.toml, ~/.config/deckhand/deckhand.toml)")
-    parser.add_argument("--camera", help="camera source (default: the config's, else auto)")
-    parser.add_argument("--seats", type=int, help="number of seats (default: the config's [seats])")
+    parser = sub.add_parser("calibrate", help=N_("find the table's zones from a camera snapshot and save them"),
+                            description=N_("Find the table's zones (discard pile, reveal area, scoring zone, one spot per "
+                                           "seat) from a camera snapshot and save them in the config file's [zones] table."), epilog=LANGUAGE_HELP)
+    parser.add_argument("--config", help=N_("config file to update (default: $DECKHAND_CONFIG, "
+                           "/etc/deckhand/deckhand.toml, ~/.config/deckhand/deckhand.toml)"))
+    parser.add_argument("--camera", help=N_("camera source (default: the config's, else auto)"))
+    parser.add_argument("--seats", type=int, help=N_("number of seats (default: the config's [seats])"))
     parser.add_argument("--zone", action="append", default=[], metavar="NAME=x,y,w,h",
-                        help="set a zone by hand (normalized 0..1); may be repeated")
-    parser.add_argument("--no-mat", action="store_true", help="do not look for a mat: lay out on the whole picture")
-    parser.add_argument("--snapshot", help="save the snapshot with the zones drawn to this PNG")
-    parser.add_argument("--dry-run", action="store_true", help="print the zones, write nothing")
+                        help=N_("set a zone by hand (normalized 0..1); may be repeated"))
+    parser.add_argument("--no-mat", action="store_true", help=N_("do not look for a mat: lay out on the whole picture"))
+    parser.add_argument("--snapshot", help=N_("save the snapshot with the zones drawn to this PNG"))
+    parser.add_argument("--dry-run", action="store_true", help=N_("print the zones, write nothing"))
     parser.set_defaults(func=run)
 
 

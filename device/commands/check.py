@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from web.messages import N_
 from device.commands.words import Words
 from device.config import Config, ConfigError, find_config_path, load_config
 from device.ports import port_problem
@@ -186,11 +187,16 @@ def check_screen(config: Config, which: Callable[[str], str | None] = shutil.whi
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     from device.commands.words import LANGUAGE_HELP
-    parser = sub.add_parser("check", help="say what camera, pins, store and screen this machine has",
-                            description=__doc__.split("\n\n")[0], epilog=LANGUAGE_HELP)
-    parser.add_argument("--config", help="config file (default: $DECKHAND_CONFIG, /etc/deckhand/deckhand.toml, "
-                        "~/.config/deckhand/deckhand.toml)")
-    parser.add_argument("--camera", help="camera source to check (default: the config's)")
+    parser = sub.add_parser("check", help=N_("say what camera, pins, store and screen this machine has"),
+                            description=N_("Say what this machine has for Deckhand: the config file, the camera (what \"auto\" "
+                                           "picks, and one frame from it), the pins (each pad, LED, turn button and buzzer, "
+                                           "opened through gpiozero), the store (the SQLite file can be written) and the "
+                                           "screen (Chromium present, the web port free). The exit code is 0 when nothing "
+                                           "needed is broken (no camera or no GPIO is fine: the simulated table and keyboard "
+                                           "pads stand in), 1 otherwise."), epilog=LANGUAGE_HELP)
+    parser.add_argument("--config", help=N_("config file (default: $DECKHAND_CONFIG, /etc/deckhand/deckhand.toml, "
+                           "~/.config/deckhand/deckhand.toml)"))
+    parser.add_argument("--camera", help=N_("camera source to check (default: the config's)"))
     parser.set_defaults(func=run)
 
 

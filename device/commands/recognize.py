@@ -18,17 +18,19 @@ import json
 import sys
 from pathlib import Path
 
+from web.messages import N_
+
 # The JSON "error" codes (for programs) and the sentence of each (web.messages).
 ERRORS = {"unreadable": "picture.unreadable", "not_empty_size": "recognize.not_empty_size"}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     from device.commands.words import LANGUAGE_HELP
-    parser = sub.add_parser("recognize", help="read the cards in pictures (one JSON line each)",
-                            description=__doc__.split("\n\n")[0], epilog=LANGUAGE_HELP)
+    parser = sub.add_parser("recognize", help=N_("read the cards in pictures (one JSON line each)"),
+                            description=N_("Read the cards in pictures: one JSON line a picture."), epilog=LANGUAGE_HELP)
     parser.add_argument("--profile", required=True,
-                        help="a built-in deck (flip7, solo, raj, hitthedeck) or a taught profile file")
-    parser.add_argument("--empty", help="a picture of the same table without cards")
+                        help=N_("a built-in deck (flip7, solo, raj, hitthedeck) or a taught profile file"))
+    parser.add_argument("--empty", help=N_("a picture of the same table without cards"))
     parser.add_argument("images", nargs="+", metavar="IMAGE")
     parser.set_defaults(func=run)
 

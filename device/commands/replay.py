@@ -18,6 +18,7 @@ import json
 import sys
 from typing import Callable, Iterable, Iterator, TextIO
 
+from web.messages import N_
 from engine.core import Notice
 from engine.log import LogError, read_log
 
@@ -25,17 +26,17 @@ from engine.log import LogError, read_log
 def add_parser(sub: argparse._SubParsersAction) -> None:
     from device.commands.words import LANGUAGE_HELP
     parser = sub.add_parser(
-        "replay", help="fold a match log and print the resulting state",
-        description="Fold a match log (JSON lines: a start line, then one action a line) "
-                    "and print the resulting state as JSON.", epilog=LANGUAGE_HELP)
-    parser.add_argument("file", nargs="?", help='the JSON-lines log; "-" reads standard input')
-    parser.add_argument("--store", help="read the match from this Deckhand store (SQLite file)")
-    parser.add_argument("--match", type=int, help="with --store: the match id (see the history)")
+        "replay", help=N_("fold a match log and print the resulting state"),
+        description=N_("Fold a match log (JSON lines: a start line, then one action a line) "
+                       "and print the resulting state as JSON."), epilog=LANGUAGE_HELP)
+    parser.add_argument("file", nargs="?", help=N_('the JSON-lines log; "-" reads standard input'))
+    parser.add_argument("--store", help=N_("read the match from this Deckhand store (SQLite file)"))
+    parser.add_argument("--match", type=int, help=N_("with --store: the match id (see the history)"))
     parser.add_argument("--jsonl", action="store_true",
-                        help="with --store: print the match's log as JSON lines instead")
+                        help=N_("with --store: print the match's log as JSON lines instead"))
     parser.add_argument("--notices", action="store_true",
-                        help="print what the table was told instead of the state: one JSON "
-                             "line per notice, with the line number of the action that gave it")
+                        help=N_("print what the table was told instead of the state: one JSON "
+                                "line per notice, with the line number of the action that gave it"))
     parser.set_defaults(func=run)
 
 

@@ -18,6 +18,7 @@ import sys
 import time
 from typing import Any
 
+from web.messages import N_
 from engine.core import IllegalAction
 from engine.games import GAME_MODULES
 from web import messages
@@ -29,16 +30,17 @@ COUNTED = {"flip7": ("rounds", "rounds"), "solo": ("rounds", "hands"),
 
 def add_parser(sub) -> None:
     from device.commands.words import LANGUAGE_HELP
-    p = sub.add_parser("simulate", help="let bots play a game and print statistics", epilog=LANGUAGE_HELP)
-    p.add_argument("--game", required=True, help=f"one of: {', '.join(GAME_MODULES)}")
-    p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
+    p = sub.add_parser("simulate", help=N_("let bots play a game and print statistics"), epilog=LANGUAGE_HELP)
+    p.add_argument("--game", required=True, metavar="{" + ",".join(GAME_MODULES) + "}",
+                   help=N_("the game to play"))
+    p.add_argument("--players", type=int, default=4, help=N_("seats at the table (default 4)"))
     p.add_argument("--rounds", "--hands", "--matches", dest="rounds", type=int, default=1000,
-                   help="how many to play: rounds of Flip 7, hands of Solo, whole matches of Raj "
-                        "and Hit the Deck (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the virtual deck (default 0)")
+                   help=N_("how many to play: rounds of Flip 7, hands of Solo, whole matches of Raj "
+                           "and Hit the Deck (default 1000)"))
+    p.add_argument("--seed", type=int, default=0, help=N_("seed of the virtual deck (default 0)"))
     p.add_argument("--strategy", default=None,
-                   help="comma-separated strategies, one per seat (a shorter list repeats)")
-    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+                   help=N_("comma-separated strategies, one per seat (a shorter list repeats)"))
+    p.add_argument("--json", action="store_true", help=N_("print the statistics as JSON"))
     p.set_defaults(func=run)
 
 

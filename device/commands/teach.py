@@ -15,6 +15,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Sequence
 
+from web.messages import N_
+
 if TYPE_CHECKING:   # imported when a command runs (`deckhand --help` stays quick)
     from device.commands.words import Words
     from vision.why import Why
@@ -22,12 +24,13 @@ if TYPE_CHECKING:   # imported when a command runs (`deckhand --help` stays quic
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     from device.commands.words import LANGUAGE_HELP
-    parser = sub.add_parser("teach", help="teach a deck from labelled photos",
-                            description=__doc__.split("\n\n")[0], epilog=LANGUAGE_HELP)
-    parser.add_argument("--images", required=True, help="the folder of photos")
-    parser.add_argument("--labels", required=True, help="CSV: file,label[,colour]")
-    parser.add_argument("--out", required=True, help="where to write the profile (.npz)")
-    parser.add_argument("--name", help="the deck's name (default: the folder's name)")
+    parser = sub.add_parser("teach", help=N_("teach a deck from labelled photos"),
+                            description=N_("Teach a deck from labelled photos: a folder of photos and a CSV file naming each "
+                                           "photo's card."), epilog=LANGUAGE_HELP)
+    parser.add_argument("--images", required=True, help=N_("the folder of photos"))
+    parser.add_argument("--labels", required=True, help=N_("CSV: file,label[,colour]"))
+    parser.add_argument("--out", required=True, help=N_("where to write the profile (.npz)"))
+    parser.add_argument("--name", help=N_("the deck's name (default: the folder's name)"))
     parser.set_defaults(func=run)
 
 

@@ -9,8 +9,10 @@ import os
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from web.messages import N_
+
 # The line every command's --help ends with, so that a host knows how to choose.
-LANGUAGE_HELP = ("It speaks the shell's language (its locale: LANGUAGE, LC_ALL, LC_MESSAGES or LANG; "
+LANGUAGE_HELP = N_("It speaks the shell's language (its locale: LANGUAGE, LC_ALL, LC_MESSAGES or LANG; "
                  "e.g. LANG=fr_FR.UTF-8 for French), English otherwise.")
 
 
