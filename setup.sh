@@ -10,12 +10,17 @@ ROOT=$(pwd)
 VENV="$ROOT/.venv"
 STAMP="$VENV/.deckhand-installed"
 
-say() { printf 'setup: %s\n' "$*"; }
+say() {
+  # say CODE [name=value ...]: the sentence of CODE (device/setup_words.py) in the shell's language.
+  local line
+  line=$(python3 "$ROOT/device/setup_words.py" "$@" 2>/dev/null) || line="$*"
+  printf 'setup: %s\n' "$line"
+}
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@";
   elif command -v sudo >/dev/null 2>&1; then sudo "$@";
-  else say "need root for: $*"; return 1; fi
+  else say need_root command="$*"; return 1; fi
 }
 
 is_pi() { grep -qs 'Raspberry Pi' /proc/device-tree/model; }
@@ -26,9 +31,9 @@ apt_install() {
   local missing=()
   for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
   [ ${#missing[@]} -eq 0 ] && return 0
-  command -v apt-get >/dev/null 2>&1 || { say "no apt-get: install ${missing[*]} by hand"; return 1; }
+  command -v apt-get >/dev/null 2>&1 || { say no_apt packages="${missing[*]}"; return 1; }
   if [ $APT_UPDATED -eq 0 ]; then as_root apt-get update -qq; APT_UPDATED=1; fi
-  say "apt-get install ${missing[*]}"
+  say apt_install packages="${missing[*]}"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
@@ -39,7 +44,7 @@ pick_python() {
       echo "$py"; return 0
     fi
   done
-  say "Python 3.11 or newer is needed"; return 1
+  say python_needed; return 1
 }
 
 setup() {
@@ -56,7 +61,7 @@ setup() {
   local pyhash
   pyhash=$(sha256sum < pyproject.toml | cut -c1-16)
   if stamp_covers "$pyhash" "$want" && [ -x "$VENV/bin/python" ]; then
-    say "environment up to date ($want)"
+    say up_to_date extras="$want"
     return 0
   fi
   local py; py=$(pick_python)
@@ -65,10 +70,10 @@ setup() {
       apt_install python3-venv
     fi
     if is_pi; then
-      say "creating .venv with system site packages (picamera2, OpenCV, gpiozero from apt)"
+      say venv_system
       "$py" -m venv --system-site-packages "$VENV"
     else
-      say "creating .venv"
+      say venv
       "$py" -m venv "$VENV"
     fi
   fi
@@ -78,7 +83,7 @@ setup() {
     # Only what apt does not provide: the base dependencies, plus test tools if asked.
     if [ -n "$extras" ]; then spec=".[$extras]"; else spec="."; fi
   fi
-  say "pip install -e '$spec'"
+  say pip_install spec="$spec"
   quietly "$VENV/bin/python" -m pip install -q -e "$spec"
   # What is installed now: these extras, plus those a run before installed from the
   # same pyproject.toml (pip keeps them), so `run` after `test` does not reinstall.
@@ -87,7 +92,7 @@ setup() {
     have="$want,$(cut -d' ' -f2 "$STAMP")"
   fi
   echo "$pyhash $have" > "$STAMP"
-  say "installed deckhand into .venv ($want)"
+  say installed extras="$want"
 }
 
 stamp_covers() {
@@ -113,7 +118,7 @@ quietly() {
     local status=$?
     cat "$out" >&2
     rm -f "$out"
-    say "failed: $*"
+    say failed command="$*"
     return $status
   fi
 }
@@ -121,7 +126,7 @@ quietly() {
 setup_browser() {
   # Browser tests drive Debian's Chromium through Playwright; nothing is downloaded by Playwright.
   if ! command -v chromium >/dev/null 2>&1; then
-    apt_install chromium fonts-dejavu-core || say "chromium unavailable: browser tests will be skipped"
+    apt_install chromium fonts-dejavu-core || say no_chromium
   fi
 }
 
@@ -130,7 +135,7 @@ cmd="${1:-}"
 case "$cmd" in
   "")
     setup ""
-    say "done. Start Deckhand with ./setup.sh run, run the tests with ./setup.sh test"
+    say done
     ;;
   run)
     setup ""
@@ -140,7 +145,7 @@ case "$cmd" in
     setup "test"
     setup_browser
     # Spoken announcements are tested by rendering espeak-ng's speech to a file.
-    command -v espeak-ng >/dev/null 2>&1 || apt_install espeak-ng || say "espeak-ng unavailable: speech tests will be skipped"
+    command -v espeak-ng >/dev/null 2>&1 || apt_install espeak-ng || say no_espeak
     export DECKHAND_CHROMIUM="${DECKHAND_CHROMIUM:-$(command -v chromium || true)}"
     exec "$VENV/bin/python" -m pytest "$@"
     ;;
@@ -149,7 +154,7 @@ case "$cmd" in
     exec "$VENV/bin/deckhand" install "$@"
     ;;
   *)
-    echo "usage: ./setup.sh [run|test|install] [args...]" >&2
+    say usage >&2
     exit 2
     ;;
 esac

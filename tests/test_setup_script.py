@@ -21,7 +21,7 @@ def function(name: str) -> str:
 
 
 def bash(script: str, tmp_path: Path) -> subprocess.CompletedProcess:
-    prelude = "say() { printf 'setup: %s\\n' \"$*\"; }\n" + function("stamp_covers") + function("quietly")
+    prelude = f'ROOT="{SETUP.parent}"\n' + function("say") + function("stamp_covers") + function("quietly")
     return subprocess.run(["bash", "-c", f"set -euo pipefail\nSTAMP={tmp_path}/stamp\n{prelude}{script}"],
                           capture_output=True, text=True, timeout=30)
 

@@ -22,7 +22,8 @@ from typing import Any, Mapping, Sequence
 
 from babel.lists import format_list
 
-LANGUAGES = ("en", "fr")
+from web.shell_language import LANGUAGES, locale_language  # noqa: F401 (locale_language: the commands' language)
+
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 DOMAIN = "messages"
 
@@ -59,24 +60,6 @@ def choose_language(cookie: str | None, accept: Any) -> str:
         return cookie
     best = accept.best_match(LANGUAGES) if accept is not None else None
     return best or "en"
-
-
-def locale_language(environ: Mapping[str, str]) -> str:
-    """A command's language, the Unix way (as gettext reads it): the first of LANGUAGE,
-    LC_ALL, LC_MESSAGES and LANG that is set ("fr_FR.UTF-8" -> "fr"; LANGUAGE may list
-    several, "de:fr"); English if it names no language Deckhand speaks, or the C locale."""
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = environ.get(var, "")
-        if not value:
-            continue
-        for item in value.split(":"):
-            code = item.split(".")[0].split("@")[0].split("_")[0].strip().lower()
-            if code in ("c", "posix"):
-                return "en"
-            if code in LANGUAGES:
-                return code
-        return "en"
-    return "en"
 
 
 def join(items: Sequence[str], lang: str) -> str:
