@@ -560,12 +560,13 @@ class EventStore:
             "SELECT id, game, spec, started_at, ended_at, totals, winners "
             "FROM matches WHERE ended_at IS NULL ORDER BY id")]
 
-    def rows(self, match_id: int) -> list[ActionRow]:
-        """Every row of a match (undone ones and undos too), oldest first."""
+    def rows(self, match_id: int, after: int = 0) -> list[ActionRow]:
+        """Every row of a match (undone ones and undos too) after its first `after`,
+        oldest first."""
         with self._lock:
             self.match(match_id)
             found = self._read("SELECT seq, match_id, match_seq, t, source, action FROM actions "
-                               "WHERE match_id = ? ORDER BY match_seq", (match_id,))
+                               "WHERE match_id = ? AND match_seq > ? ORDER BY match_seq", (match_id, after))
         return [ActionRow(s, m, ms, t, src, _loads(a)) for s, m, ms, t, src, a in found]
 
     # -- the global sequence ------------------------------------------------------

@@ -312,8 +312,8 @@ class LiveTable:
     def history(self) -> list[dict[str, Any]]:
         return [m.to_json() for m in self._store.matches()]
 
-    def match_rows(self, match_id: int) -> list[dict[str, Any]]:
-        return [r.to_json() for r in self._store.rows(match_id)]
+    def match_rows(self, match_id: int, after: int = 0) -> list[dict[str, Any]]:
+        return [r.to_json() for r in self._store.rows(match_id, after)]
 
     def players(self) -> list[dict[str, Any]]:
         return self._store.players()

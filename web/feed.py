@@ -2,8 +2,11 @@
 still in effect, newest first (the phone's "recent plays").
 
 The log rows (TableService.match_rows) are folded through the engine's own Timeline
-once, incrementally: each new row is applied, an undo takes back the notices of the
-action it undoes. One `NoticeFeed` per app; it is rebuilt when the match changes.
+once, incrementally: only the rows after those already applied are read from the log
+(each change's phone page is rendered on the way to the phones: reading the whole log
+again cost 0.5 ms at 40 rows, 0.8 ms at 170, and grew with the match), each new row is
+applied, an undo takes back the notices of the action it undoes. One `NoticeFeed` per
+app; it is rebuilt when the match changes.
 """
 from __future__ import annotations
 
@@ -54,8 +57,8 @@ class NoticeFeed:
             self._timeline = Timeline(game, spec)
             self._match_id = match.get("id")
             self._groups, self._applied = [], 0
-        rows = table.match_rows(match["id"])
-        for row in rows[self._applied:]:
+        rows = table.match_rows(match["id"], self._applied)
+        for row in rows:
             action = parse_action(row["action"], self._timeline.game.actions)
             notices = self._timeline.apply(action)
             if isinstance(action, Undo):
@@ -64,4 +67,4 @@ class NoticeFeed:
             else:
                 self._groups.append((int(row["seq"]), str(row.get("source", "")),
                                      [n.to_json() for n in notices]))
-        self._applied = len(rows)
+            self._applied = int(row["match_seq"])

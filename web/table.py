@@ -67,8 +67,9 @@ class TableService(Protocol):
         """Finished and unfinished matches, newest first: {"id", "game", "seats",
         "started_at", "ended_at" | None, "totals", "winners"}."""
 
-    def match_rows(self, match_id: int) -> list[dict[str, Any]]:
-        """Every log row of one match (undone ones too), oldest first:
+    def match_rows(self, match_id: int, after: int = 0) -> list[dict[str, Any]]:
+        """Every log row of one match (undone ones too) whose match_seq is above `after`
+        (rows are numbered 1, 2, 3, ... within a match), oldest first:
         {"seq", "match_seq", "t" (ISO time), "source", "action" (JSON)}. Raises KeyError."""
 
     def players(self) -> list[dict[str, Any]]:
