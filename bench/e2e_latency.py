@@ -13,10 +13,13 @@ event that logged it is measured.
 Prints median, p95 and max in milliseconds, the camera's frame rate, and what the camera
 part of each card's time is made of: the hand still over the card, the wait for the first
 frame drawn after it left, the frames after that one until the tracker spoke, drawing
-that frame and reading it (recognizer, tracker, referee). Under load from other processes
-every part but the hand grows: the load average is printed with the figures. The web server here is werkzeug's threaded server (the probes need the
-appliance in this process); `deckhand run` serves the same app with the asyncio front of
-web/front.py.
+that frame and reading it (recognizer, tracker, referee); then the table's part: the
+referee, the store's append (the SQLite commit with its fsync), the snapshot published,
+the first stream thread waking for it, the phone's live region rendered, and the bytes
+reaching the phones. Under load from other processes every part but the hand grows: the
+load average is printed with the figures. `--server werkzeug` (the default, as the
+figures in docs/vision.md were taken) serves the app with werkzeug's threaded server;
+`--server front` with the asyncio front of web/front.py, as `deckhand run` does.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -43,6 +47,8 @@ for _name in BLAS_THREADS:
 
 from werkzeug.serving import make_server  # noqa: E402
 
+from device import store as store_module  # noqa: E402
+
 from device.app import Appliance, RunOptions  # noqa: E402
 from device.config import Config  # noqa: E402
 from device.vision_loop import ZoneTracker  # noqa: E402
@@ -51,6 +57,8 @@ from vision.track import TrackSettings  # noqa: E402
 
 
 class Phone(threading.Thread):
+    """A phone following the stream from a thread of the appliance's process."""
+
     def __init__(self, url: str):
         super().__init__(daemon=True)
         self.url = url
@@ -66,6 +74,45 @@ class Phone(threading.Thread):
                         self.arrivals.setdefault(seq, now)
         except Exception:
             return
+
+    def stop(self) -> None:
+        pass
+
+
+# A phone of its own: another process (a phone is another device), so its reading of the
+# stream takes no turns with the appliance's threads. It prints "seq monotonic_ns" for
+# each event as it arrives: CLOCK_MONOTONIC is one clock for every process of the host.
+PHONE = """
+import json, sys, time, urllib.request
+with urllib.request.urlopen(sys.argv[1], timeout=60) as r:
+    for raw in r:
+        if raw.startswith(b"data:"):
+            now = time.monotonic_ns()
+            print(json.loads(raw[5:])["seq"], now, flush=True)
+"""
+
+
+class PhoneProcess:
+    """A phone following the stream from a process of its own; `arrivals` once stopped."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.arrivals: dict[int, int] = {}
+        self._process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self._process = subprocess.Popen([sys.executable, "-c", PHONE, self.url], stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, text=True)
+
+    def stop(self) -> None:
+        if self._process is None:
+            return
+        self._process.terminate()
+        out, _ = self._process.communicate(timeout=10)
+        for line in out.splitlines():
+            seq, _, now = line.partition(" ")
+            if seq.isdigit() and now.isdigit():
+                self.arrivals.setdefault(int(seq), int(now))
 
 
 def pct(values: list[float], q: float) -> float:
@@ -113,6 +160,27 @@ def print_breakdown(cards: list[int], laid, shown, snapshots, drawn, frame_of, o
                   f" read {statistics.median(read):.1f} / {pct(read, 0.95):.1f}")
 
 
+def table_breakdown(logged, observed, committed, logged_at, asked, rendered, phones) -> dict[str, list[float]]:
+    """Where the table's part of each card's time goes (ms): the referee and the engine
+    before the store's append, the append (SQLite commit with its fsync), the snapshot
+    built and published, the first stream thread waking and asking for the phone's live
+    region, rendering it, and from then to each phone having the event."""
+    parts: dict[str, list[float]] = {k: [] for k in ("referee", "commit", "publish", "wake", "render", "send")}
+    done: set[int] = set()
+    for index, seq in logged:
+        if index in done or index not in committed or seq not in asked or seq not in rendered:
+            continue
+        done.add(index)
+        start, end = committed[index]
+        parts["referee"].append((start - observed[index]) / 1e6)
+        parts["commit"].append((end - start) / 1e6)
+        parts["publish"].append((logged_at[index] - end) / 1e6)
+        parts["wake"].append((asked[seq] - logged_at[index]) / 1e6)
+        parts["render"].append((rendered[seq] - asked[seq]) / 1e6)
+        parts["send"].extend((phone.arrivals[seq] - rendered[seq]) / 1e6 for phone in phones if seq in phone.arrivals)
+    return parts if done else {}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cards", type=int, default=60)
@@ -125,6 +193,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="the tracker's stable frames")
     p.add_argument("--alone-share", default=str(TrackSettings().alone_share),
                    help="the tracker's alone_share ('off': a card always waits for the stable frames)")
+    p.add_argument("--server", choices=("werkzeug", "front"), default="werkzeug",
+                   help="the web server the phones follow (front: web/front.py, as `deckhand run`)")
+    p.add_argument("--phones-in", choices=("processes", "threads"), default="processes",
+                   help="each phone reads its stream in a process of its own (as another device would),"
+                        " or in a thread of the appliance's process (before 26 Nov session 6: their reading"
+                        " took turns with the appliance's threads)")
     args = p.parse_args(argv)
     settings = TrackSettings(stable_frames=args.stable_frames,
                              alone_share=None if args.alone_share == "off" else float(args.alone_share))
@@ -157,14 +231,30 @@ def main(argv: list[str] | None = None) -> int:
         if len(shown) < len(laid):
             shown.append(time.monotonic_ns())
 
+    appends: list[tuple[int, int]] = []     # (start, end) of the store's appends (commit + fsync)
+    committed: dict[int, tuple[int, int]] = {}   # lay index -> its append's (start, end)
+    real_append = store_module.EventStore.append
+
+    def append(self, *a, **k):
+        start = time.monotonic_ns()
+        try:
+            return real_append(self, *a, **k)
+        finally:
+            appends.append((start, time.monotonic_ns()))
+
+    store_module.EventStore.append = append
+
     def observe(observation, source):
         before = table.seq
         arrived = time.monotonic_ns()
+        count = len(appends)
         result = real_observe(observation, source)
         if source == "camera" and laid and result["seq"] > before:
             logged.append((len(laid) - 1, result["seq"]))
             observed.setdefault(len(laid) - 1, arrived)
             logged_at.setdefault(len(laid) - 1, time.monotonic_ns())
+            if len(appends) > count:
+                committed.setdefault(len(laid) - 1, appends[count])
         return result
 
     snapshots: dict[int, int] = {}     # frame index -> when the scene was drawn for it
@@ -210,10 +300,33 @@ def main(argv: list[str] | None = None) -> int:
     scene.lay, scene.withdraw, table.observe_event = lay, withdraw, observe_timed
     appliance.vision.source._render, appliance.vision.process = render, process
     app = appliance.web_app()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    port = server.server_port
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    phones = [Phone(f"http://127.0.0.1:{port}/api/events?view=phone") for _ in range(args.phones)]
+    # the phone's live region: when the first stream thread asked for it after a change
+    # (it had woken), and when it was rendered
+    fragments = app.extensions["deckhand"].fragments
+    asked: dict[int, int] = {}
+    rendered: dict[int, int] = {}
+    real_get = fragments.get
+
+    def get(key, render):
+        asked.setdefault(key[2], time.monotonic_ns())
+        html = real_get(key, render)
+        rendered.setdefault(key[2], time.monotonic_ns())
+        return html
+
+    fragments.get = get
+    if args.server == "front":
+        from web.front import FrontServer
+        server = FrontServer(app)
+        threading.Thread(target=server.serve, args=("127.0.0.1", 0, False), daemon=True).start()
+        server.ready.wait(10)
+        port = server.address[1]
+        server.shutdown = server.stop
+    else:
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        port = server.server_port
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    kind = PhoneProcess if args.phones_in == "processes" else Phone
+    phones = [kind(f"http://127.0.0.1:{port}/api/events?view=phone") for _ in range(args.phones)]
     for phone in phones:
         phone.start()
     t0 = time.monotonic()
@@ -226,6 +339,8 @@ def main(argv: list[str] | None = None) -> int:
         elapsed = time.monotonic() - t0
         frames = appliance.vision.frames_read - frames0
         stats = appliance.bots.stats
+        for phone in phones:
+            phone.stop()
         appliance.stop()
         server.shutdown()
 
@@ -250,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     if not latencies:
         print("no card reached the phones")
         return 1
-    print(f"{args.game}, {len(seen_once)} cards read by the camera, {args.phones} phones (SSE, view=phone), "
+    print(f"{args.game}, {len(seen_once)} cards read by the camera, {args.phones} phones (SSE, view=phone, {args.server}), "
           f"camera asked for {args.fps:g} fps")
     print(f"  card lands -> phone shows it: median {statistics.median(latencies):.0f} ms, "
           f"p95 {pct(latencies, 0.95):.0f} ms, max {max(latencies):.0f} ms  ({len(latencies)} deliveries)")
@@ -266,6 +381,10 @@ def main(argv: list[str] | None = None) -> int:
           f" p95 {pct(log_part, 0.95):.1f} ms; published -> phone (SSE threads, fragment, socket): median "
           f"{statistics.median(push_part):.1f} ms, p95 {pct(push_part, 0.95):.1f} ms (the first phone of each card:"
           f" median {statistics.median(first_push):.1f}, p95 {pct(first_push, 0.95):.1f} ms)")
+    table_parts = table_breakdown(logged[args.warmup:], observed, committed, logged_at, asked, rendered, phones)
+    if table_parts:
+        print("  table part by card (median / p95 ms): " + ", ".join(
+            f"{name} {statistics.median(v):.1f} / {pct(v, 0.95):.1f}" for name, v in table_parts.items()))
     print(f"  camera loop: {frames / elapsed:.1f} frames/s read over {elapsed:.0f} s "
           f"(a frame every {1000 / max(frames / elapsed, 1e-9):.0f} ms)")
     print_breakdown([i for i in sorted(seen_once) if i in frame_of and i < len(shown)],
