@@ -354,7 +354,10 @@ def _deck_recognizer(decks: Any):
     TaughtDecks) says: the taught one or the printed one."""
     def make(game: str, empty: Any):
         from vision.pipeline import Recognizer
-        return Recognizer.create(decks.profile(game), empty)
+        recognizer = Recognizer.create(decks.profile(game), empty)
+        if empty is not None:
+            recognizer.warm_up(empty)   # the first card played is not the one that waits
+        return recognizer
     return make
 
 
