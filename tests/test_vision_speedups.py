@@ -193,3 +193,74 @@ def test_find_non_zero_lists_the_points_as_numpy_does():
             ys, xs = np.nonzero(mask)
             listed = np.empty((0, 2), np.int32) if found is None else found.reshape(-1, 2)
             assert np.array_equal(listed, np.stack((xs, ys), axis=1))
+
+
+def plain_outline_share(quad, edges, white, min_step, skip_side=-1):
+    """`realfind.outline_share` as it was before it was made quicker."""
+    from vision.realfind import _NEXT, _SAMPLES, _T
+
+    h, w = edges.shape
+    quad = quad.astype(np.float32, copy=False)
+    direction = quad[_NEXT] - quad
+    normal = direction[:, ::-1] * np.float32((1, -1))
+    normal /= np.maximum(np.sqrt((normal * normal).sum(axis=1, keepdims=True)), 1e-6)
+    flip = ((quad.mean(axis=0) - quad) * normal).sum(axis=1) > 0
+    normal[flip] *= -1
+    points = quad[:, None, :] + _T * direction[:, None, :]
+    away = 3 * normal[:, None, :]
+    n = 4 * _SAMPLES
+    every = np.concatenate((points, points - away, points + away)).reshape(-1, 2)
+    xs, ys = every[:, 0], every[:, 1]
+    inside_frame = (xs[:n] >= 0) & (xs[:n] < w) & (ys[:n] >= 0) & (ys[:n] < h)
+    if skip_side >= 0:
+        inside_frame[skip_side * _SAMPLES:(skip_side + 1) * _SAMPLES] = False
+    xi = np.minimum(np.maximum(xs + 0.5, 0), w - 1).astype(np.int32)
+    yi = np.minimum(np.maximum(ys + 0.5, 0), h - 1).astype(np.int32)
+    on_edge = edges[yi[:n], xi[:n]] > 0
+    shades = white[yi[n:], xi[n:]].astype(np.int16)
+    good = (on_edge | (shades[:n] - shades[n:] >= min_step)) & inside_frame
+    return float(np.count_nonzero(good)) / max(int(np.count_nonzero(inside_frame)), 1)
+
+
+def test_the_outline_share_is_the_plain_one():
+    """Quads of every kind (past the border, on whole pixels, a side of no length) on
+    random edge maps: the same share as the plain code, for every side left out."""
+    from vision.realfind import outline_share
+
+    rng = np.random.default_rng(8)
+    for trial in range(1500):
+        h, w = ((240, 320), (37, 53), (480, 640))[trial % 3]
+        edges = ((rng.random((h, w)) > rng.uniform(0.3, 0.95)) * 255).astype(np.uint8)
+        white = rng.integers(0, 256, (h, w), dtype=np.uint8)
+        quad = rng.uniform(-20, max(h, w) + 20, (4, 2)).astype(np.float32)
+        if trial % 5 == 0:
+            quad = np.round(quad)
+        if trial % 7 == 0:
+            quad[1] = quad[0]
+        for skip in (-1, trial % 4):
+            step = int(rng.integers(0, 40))
+            assert outline_share(quad, edges, white, step, skip) == \
+                plain_outline_share(quad, edges, white, step, skip)
+
+
+def plain_local_masks(white, settings):
+    """`realfind._regions`'s masks above the local mean, as they were taken (in int16)."""
+    h, w = white.shape
+    block = int(min(h, w) * settings.local_block) | 1
+    mean = cv2.blur(white, (block, block), borderType=cv2.BORDER_REPLICATE).astype(np.int16)
+    return [cv2.compare(white.astype(np.int16), mean + offset, cv2.CMP_GT) for offset in settings.local_offsets]
+
+
+def test_the_masks_above_the_local_mean_are_the_plain_ones():
+    """Taken in uint8 now (the mean plus the offset saturating at 255): the same masks,
+    on pictures with whites near 255 and on noise."""
+    from vision.realfind import RealSettings, above_local_mean
+
+    settings = RealSettings(local_offsets=(0, 1, 15, 30, 50, 254, 255))
+    rng = np.random.default_rng(9)
+    pictures = [rng.integers(0, 256, (60, 80), dtype=np.uint8), np.full((60, 80), 255, np.uint8),
+                np.clip(rng.normal(235, 25, (120, 90)), 0, 255).astype(np.uint8)]
+    pictures += [cv2.min(cv2.min(face[..., 0], face[..., 1]), face[..., 2]) for face in FACES]
+    for white in pictures:
+        for quick, plain in zip(above_local_mean(white, settings), plain_local_masks(white, settings)):
+            assert quick.dtype == plain.dtype and np.array_equal(quick, plain)
