@@ -19,6 +19,7 @@ profiles (`vision.profile`).
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import TYPE_CHECKING, Callable
@@ -57,7 +58,8 @@ class FaceFeatures:
     * `hog`: the learned reader's features (`vision.reader.hog_pair`);
     * `index`: its corner index block (`vision.reader.index_features`) of `regions`, the
       corner regions cut from the frame (`vision.reader.index_regions`; `wider` cuts the
-      wider ones), or when not given cut from `face`, the picture the features were made of;
+      wider ones), or when not given cut from `face`, the picture the features were made of
+      (`index_block`: that block, when the caller has already computed it);
     * `ink_colour`: the ink's hue and lightness for `vision.colour`."""
 
     lightness: np.ndarray
@@ -69,6 +71,7 @@ class FaceFeatures:
     face: np.ndarray | None = None    # the upright face given (BGR)
     regions: np.ndarray | None = None  # its corner regions cut from the frame
     wider: Callable[[], np.ndarray] | None = None  # its wider corner regions, cut when asked
+    index_block: np.ndarray | None = None  # the index block of `regions`, when already computed
 
     @cached_property
     def symbol(self) -> np.ndarray:
@@ -98,6 +101,8 @@ class FaceFeatures:
 
     @cached_property
     def index(self) -> np.ndarray:
+        if self.index_block is not None:
+            return self.index_block
         regions, wider = self.regions, self.wider
         if regions is None:
             h, w = self.face.shape[:2]
@@ -172,18 +177,20 @@ def face_features(face: np.ndarray, ink_cap: float = 0.0, regions: np.ndarray | 
 
 
 def card_features(frame: np.ndarray, corners: np.ndarray, profile: "DeckProfile",
-                  regions: np.ndarray | None = None) -> FaceFeatures:
+                  regions: np.ndarray | None = None, index: np.ndarray | None = None) -> FaceFeatures:
     """Features of the card outlined by `corners` in `frame`, as `profile` reads it: the
     face warped to WORK_SIZE, and the corner regions cut from the frame when its reader
-    reads the corner index (`regions`: those already cut)."""
+    reads the corner index (`regions`: those already cut; `index`: their index block, when
+    it showed a glyph, so the wider regions are not needed)."""
     reader = profile.reader
     if getattr(reader, "index", False):
         regions = index_regions(frame, corners) if regions is None else regions
         wider = partial(index_regions, frame, corners, INDEX_WIDE)
     else:
         regions = wider = None
-    return face_features(warp_card(frame, corners, WORK_SIZE), profile.ink_cap, regions, wider,
-                         two_levels=profile.reader is not None)
+    features = face_features(warp_card(frame, corners, WORK_SIZE), profile.ink_cap, regions, wider,
+                             two_levels=profile.reader is not None)
+    return features if index is None else dataclasses.replace(features, index_block=index)
 
 
 def ink_planes(face: np.ndarray, two_levels: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray,

@@ -183,9 +183,13 @@ class Recognizer:
         best, best_corners = first, corners
         for whole in completions(corners, self.profile.aspect):
             regions = index_regions(frame, whole) if glyphs else None
-            if glyphs and not index_features(regions).any():
+            index = index_features(regions) if glyphs else None
+            if glyphs and not index.any():
                 continue
-            reading = classify(card_features(frame, whole, self.profile, regions), self.profile, self.thresholds)
+            # the block just computed is the one reading needs: the regions show a glyph,
+            # so the wider ones are never cut
+            reading = classify(card_features(frame, whole, self.profile, regions, index),
+                               self.profile, self.thresholds)
             if reading.known and reading.confidence >= max(COMPLETE_BAR, best.confidence):
                 best, best_corners = reading, whole
                 if reading.confidence >= COMPLETE_SURE:
