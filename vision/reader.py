@@ -31,7 +31,7 @@ What does not live here: training (`vision.learn`), the ink map itself
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -78,15 +78,16 @@ def hog_pair(ink: np.ndarray) -> np.ndarray:
     itself, so the turned features are the same cells in reverse order."""
     h, w = ink.shape
     ink = ink.astype(np.float32)
-    sharp = hog_cells(cv2.resize(ink, HOG_WINDOW, interpolation=cv2.INTER_AREA))
-    blurred = hog_cells(cv2.resize(cv2.GaussianBlur(ink, (0, 0), BLUR * h), BLUR_WINDOW,
-                                   interpolation=cv2.INTER_AREA))
+    sharp, blurred = root_hog_blocks(hog_cells_of(
+        (cv2.resize(ink, HOG_WINDOW, interpolation=cv2.INTER_AREA),
+         cv2.resize(cv2.GaussianBlur(ink, (0, 0), BLUR * h), BLUR_WINDOW, interpolation=cv2.INTER_AREA))))
     density = cv2.resize(np.minimum(ink, INK_CAP), DENSITY_GRID,
                          interpolation=cv2.INTER_AREA) * (DENSITY_WEIGHT / INK_CAP)
-    sharp, blurred = np.sqrt(hog_blocks(sharp)), np.sqrt(hog_blocks(blurred))
-    up = np.concatenate([sharp.ravel(), blurred.ravel(), density.ravel()])
-    turned = np.concatenate([_half_turn(sharp), _half_turn(blurred), density[::-1, ::-1].ravel()])
-    return np.stack([up, turned])
+    a, b = sharp.size, sharp.size + blurred.size
+    out = np.empty((2, b + density.size), np.float32)
+    out[0, :a], out[0, a:b], out[0, b:] = sharp.ravel(), blurred.ravel(), density.ravel()
+    out[1, :a], out[1, a:b], out[1, b:] = _half_turn(sharp), _half_turn(blurred), density[::-1, ::-1].ravel()
+    return out
 
 
 def _half_turn(blocks: np.ndarray) -> np.ndarray:
@@ -100,50 +101,105 @@ def hog_cells(image: np.ndarray, cell_size: int = CELL) -> np.ndarray:
     """Dalal-Triggs cell histograms of a float image whose sides are multiples of the cell size:
     gradient directions (unsigned, BINS bins, shared linearly between neighbours)
     weighted by their strength, summed per cell (rows x cols x BINS)."""
-    gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=1)
-    gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=1)
-    magnitude, angle = cv2.cartToPolar(gx, gy, angleInDegrees=True)
-    angle = angle.ravel()
+    return hog_cells_of((image,), cell_size)[0]
+
+
+def hog_cells_of(images: Sequence[np.ndarray], cell_size: int = CELL) -> list[np.ndarray]:
+    """`hog_cells` of several images at once, the same numbers: one set of array
+    operations for all of them (a card's images are small, and each operation's own cost
+    was most of a histogram's). Every cell's bins get their shares in the same order as
+    the image alone gives them (all lower neighbours' shares in pixel order, then all
+    upper ones'), so the sums are the same to the bit."""
+    magnitudes, angles = [], []
+    for image in images:
+        # per image: OpenCV's vector and scalar code need not agree to the last bit, so
+        # each image goes through as it would alone
+        gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=1)
+        gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=1)
+        magnitude, angle = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+        magnitudes.append(magnitude.ravel())
+        angles.append(angle.ravel())
+    angle = np.concatenate(angles) if len(angles) > 1 else angles[0]
+    strength = np.concatenate(magnitudes) if len(magnitudes) > 1 else magnitudes[0]
     # unsigned: 0..360 to 0..180 (exact in floats, and quicker than a remainder)
-    position = np.where(angle >= 180.0, angle - 180.0, angle) * (BINS / 180.0) - 0.5
+    np.subtract(angle, 180.0, out=angle, where=angle >= 180.0)
+    position = np.multiply(angle, BINS / 180.0, out=angle)
+    position -= 0.5
     low = np.floor(position)
-    share = position - low
+    share = np.subtract(position, low, out=position)
     # Bins are counted with one spare on each side (the lower neighbour of the first
-    # bin, -1, and the upper of the last, BINS), folded round afterwards.
-    below = (low + 1).astype(np.intp)           # 0 .. BINS: the lower bin, plus one
-    h, w = image.shape
-    cell = _cell_index(h, w, cell_size)
-    index = np.concatenate([cell + below, cell + (below + 1)])
-    strength = magnitude.ravel()
-    weights = np.concatenate([strength * (1 - share), strength * share])
-    rows, cols = h // cell_size, w // cell_size
-    counts = np.bincount(index, weights, minlength=rows * cols * (BINS + 2))
-    counts = counts.reshape(rows, cols, BINS + 2)
-    counts[..., BINS] += counts[..., 0]
-    counts[..., 1] += counts[..., BINS + 1]
-    return counts[..., 1:BINS + 1].astype(np.float32)
+    # bin, -1, and the upper of the last, BINS), folded round afterwards: `cells` holds
+    # BINS + 2 x each pixel's cell number, plus one (for the lower bin) then plus two.
+    cells, shapes = _cell_index(tuple(image.shape for image in images), cell_size)
+    n = angle.size
+    below = low.astype(np.intp)
+    index = cells.copy()
+    index[:n] += below
+    index[n:] += below
+    weights = np.empty(2 * n, np.float32)
+    np.subtract(1, share, out=weights[:n])
+    weights[:n] *= strength
+    np.multiply(strength, share, out=weights[n:])
+    total = sum(rows * cols for rows, cols in shapes)
+    counts = np.bincount(index, weights, minlength=total * (BINS + 2)).reshape(total, BINS + 2)
+    counts[:, BINS] += counts[:, 0]
+    counts[:, 1] += counts[:, BINS + 1]
+    counts = counts[:, 1:BINS + 1].astype(np.float32)
+    out, top = [], 0
+    for rows, cols in shapes:
+        out.append(counts[top:top + rows * cols].reshape(rows, cols, BINS))
+        top += rows * cols
+    return out
 
 
-def _cell_index(h: int, w: int, size: int) -> np.ndarray:
-    """Per pixel (raveled): BINS + 2 x the number of its cell."""
-    key = (h, w, size)
+def _cell_index(shapes: tuple[tuple[int, ...], ...], size: int) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """For images of these shapes, raveled and put end to end: BINS + 2 x the number of
+    each pixel's cell (the cells of all images numbered in turn), plus one, then the same
+    plus two (the lower and upper bins' index before the pixel's own bin is added); and
+    each image's (rows, cols) of cells."""
+    key = (shapes, size)
     if key not in _CELL_INDEX:
-        ys, xs = np.mgrid[0:h, 0:w]
-        _CELL_INDEX[key] = ((ys // size) * (w // size) + xs // size).ravel().astype(np.intp) * (BINS + 2)
+        parts, grids, first = [], [], 0
+        for h, w in shapes:
+            ys, xs = np.mgrid[0:h, 0:w]
+            parts.append(((ys // size) * (w // size) + xs // size + first).ravel().astype(np.intp) * (BINS + 2))
+            grids.append((h // size, w // size))
+            first += (h // size) * (w // size)
+        cells = np.concatenate(parts)
+        _CELL_INDEX[key] = (np.concatenate([cells + 1, cells + 2]), grids)
     return _CELL_INDEX[key]
 
 
-_CELL_INDEX: dict[tuple[int, int, int], np.ndarray] = {}   # a cache of constants, not state
+_CELL_INDEX: dict = {}   # a cache of constants (per shapes of images), not state
 
 
 def hog_blocks(cells: np.ndarray) -> np.ndarray:
     """Blocks of 2 x 2 cells, L2-Hys normalised (rows - 1 x cols - 1 x 4 x BINS float32;
     `.ravel()` is the feature vector)."""
-    blocks = np.stack([cells[:-1, :-1], cells[:-1, 1:], cells[1:, :-1], cells[1:, 1:]], axis=2)
-    blocks /= np.sqrt((blocks ** 2).sum(axis=(2, 3), keepdims=True) + 1e-3)
-    blocks = np.minimum(blocks, 0.2)
-    blocks /= np.sqrt((blocks ** 2).sum(axis=(2, 3), keepdims=True) + 1e-3)
-    return blocks.astype(np.float32)
+    return _blocks_of((cells,))[0]
+
+
+def root_hog_blocks(cells: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The square roots of `hog_blocks` of each of several cell grids, normalised all at
+    once (each block is normalised by itself: the same numbers)."""
+    return _blocks_of(cells, root=True)
+
+
+def _blocks_of(cells: Sequence[np.ndarray], root: bool = False) -> list[np.ndarray]:
+    sizes = [(c.shape[0] - 1) * (c.shape[1] - 1) for c in cells]
+    blocks = np.empty((sum(sizes), 4, BINS), np.float32)
+    views, top = [], 0
+    for c, size in zip(cells, sizes):
+        view = blocks[top:top + size].reshape(c.shape[0] - 1, c.shape[1] - 1, 4, BINS)
+        view[:, :, 0], view[:, :, 1], view[:, :, 2], view[:, :, 3] = c[:-1, :-1], c[:-1, 1:], c[1:, :-1], c[1:, 1:]
+        views.append(view)
+        top += size
+    blocks /= np.sqrt((blocks ** 2).sum(axis=(1, 2), keepdims=True) + 1e-3)
+    np.minimum(blocks, 0.2, out=blocks)
+    blocks /= np.sqrt((blocks ** 2).sum(axis=(1, 2), keepdims=True) + 1e-3)
+    if root:
+        np.sqrt(blocks, out=blocks)
+    return views
 
 
 def index_regions(image: np.ndarray, corners: np.ndarray,
@@ -171,20 +227,23 @@ def index_features(regions: np.ndarray, wider: Callable[[], np.ndarray] | None =
     shows one, the same of the wider regions `wider()` gives (`index_regions` at
     INDEX_WIDE, cut only then), of glyphs narrower than WIDE_GLYPH_ASPECT; zeros if none."""
     found = _glyph_blocks(regions)
-    if not found and wider is not None:
-        found = [block for block in _glyph_blocks(wider()) if block[-1] <= WIDE_GLYPH_ASPECT]
-    if not found:
+    if not len(found) and wider is not None:
+        found = _glyph_blocks(wider())
+        found = found[found[:, -1] <= WIDE_GLYPH_ASPECT]
+    if not len(found):
         return np.zeros(INDEX_DIM, np.float32)
     return np.mean(found, axis=0).astype(np.float32)
 
 
-def _glyph_blocks(regions: np.ndarray) -> list[np.ndarray]:
-    found = []
-    for ink in region_ink(regions):
-        glyph = find_glyph(ink)
-        if glyph is not None:
-            crop, aspect = glyph
-            found.append(np.append(np.sqrt(hog_blocks(hog_cells(crop, INDEX_CELL))).ravel(), aspect))
+def _glyph_blocks(regions: np.ndarray) -> np.ndarray:
+    """Per region showing a glyph, a row (float64): its square-rooted HOG blocks and its
+    width / height (k x INDEX_DIM, k = 0 .. len(regions))."""
+    glyphs = [glyph for glyph in map(find_glyph, region_ink(regions)) if glyph is not None]
+    found = np.empty((len(glyphs), INDEX_DIM))
+    if glyphs:
+        for row, blocks in zip(found, root_hog_blocks(hog_cells_of([crop for crop, _ in glyphs], INDEX_CELL))):
+            row[:-1] = blocks.ravel()
+        found[:, -1] = [aspect for _, aspect in glyphs]
     return found
 
 
