@@ -143,3 +143,24 @@ def test_red_and_black_ink_are_told_apart_on_real_photos():
         face = warp_card(image, outline_in_box(image, boxes[f"images/{file}"]), WORK_SIZE)
         fit = likelihoods(face_features(face).ink_colour, INKS, ["red", "black"])
         assert ("red", "black")[int(fit.argmax())] == colour, (file, fit)
+
+
+def test_a_completed_outline_is_read_with_the_index_block_its_glyph_check_computed(taught):
+    """`Recognizer._completed` gives the reading the corner index block it computed to see
+    that a completed outline shows a glyph: the reader's features are then the same bits
+    as when the features compute the block themselves (on the real part outlines above)."""
+    from vision.complete import completions
+    from vision.reader import index_features, index_regions
+    profile = taught[0].profile
+    compared = 0
+    for file, (_, part) in PARTS.items():
+        image = cv2.imread(str(PHOTOS / file))
+        for whole in completions(np.float32(part), profile.aspect):
+            regions = index_regions(image, whole)
+            block = index_features(regions)
+            if block.any():
+                given = card_features(image, whole, profile, regions, block).learned(True)
+                alone = card_features(image, whole, profile).learned(True)
+                assert given.dtype == alone.dtype and np.array_equal(given, alone), file
+                compared += 1
+    assert compared >= 5

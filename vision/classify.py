@@ -209,8 +209,8 @@ def ink_planes(face: np.ndarray, two_levels: bool = False) -> tuple[np.ndarray, 
     # float Lab: OpenCV 5's 8-bit conversion costs six times as much (0.7 ms a card). Its
     # float output moves in steps of 1/64 or so, so the least change of the paper's fit
     # moves Lab, ink and every feature: faster code here must give the same bits.
-    lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2Lab)
-    lightness, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
+    # three planes apart: every later step reads them whole, quicker than every third value
+    lightness, a, b = cv2.split(cv2.cvtColor(balanced, cv2.COLOR_BGR2Lab))
     ink = np.subtract(100.0, lightness, dtype=np.float32)
     ink *= ink
     ink += a * a
