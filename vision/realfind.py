@@ -46,6 +46,7 @@ import numpy as np
 
 from vision.fieldfind import framed_fields
 from vision.lines import corners_of
+from vision.partial import restored_corner, visible_part
 from vision.warp import along_and_across, order_corners, quad_overlap
 
 
@@ -103,6 +104,9 @@ class RealSettings:
     whole_inside: float = 0.85            # ... this share of it inside
     whole_better: float = 0.1             # ... the whole's side ratio this much nearer a card's
     whole_share: float = 0.15             # ... its outline followed at most this much less
+    restore_corner: bool = True           # a card partly covered: its corner put back, or what
+                                          # shows of it cut on the slant (`vision.partial`)
+    min_restored_paper: float = 0.25      # ... a corner put back: this share of it paper-white
     framed_fields: bool = False           # also colour fields grown to their white frame
                                           # (`vision.fieldfind`: taught decks and teaching)
     field_side_ratio: float = 2.9         # ... their side ratio at most (a field and its white
@@ -460,6 +464,9 @@ class _Judge:
         if area > self.max_area:
             return _SPLIT if maybe_two else None
         quad = _four_corners(hull)
+        restored = quad is None and settings.restore_corner and not field
+        if restored:
+            quad = restored_corner(hull, CARD_RATIO)   # a corner covered (by a shoe, a knife)
         if quad is None:
             return _SPLIT if maybe_two else None
         key = tuple((quad.ravel() / 3).astype(int).tolist())  # the same outline from another map
@@ -468,13 +475,17 @@ class _Judge:
         self.seen.add(key)
         quad_area = cv2.contourArea(quad)
         if quad_area < settings.min_hull_fill * hull_area:
-            return _SPLIT if maybe_two else None
+            restored = settings.restore_corner and not field
+            quad = restored_corner(hull, CARD_RATIO) if restored else None
+            if quad is None:
+                return _SPLIT if maybe_two else None
+            quad_area = cv2.contourArea(quad)
         covered = False
         if not _shape_ok(quad, settings):
             # the visible part of a card partly covered (by a book, a shoe, another card)
-            # is longer than a card: accepted square-cornered, paper-white and well edged
-            covered = not field and _shape_ok(quad, settings, settings.covered_ratio,
-                                              settings.covered_angles)
+            # is longer than a card, or cut on the slant: accepted paper-white and well edged
+            covered = not field and (_shape_ok(quad, settings, settings.covered_ratio, settings.covered_angles)
+                                     or (settings.restore_corner and visible_part(quad, CARD_RATIO)))
             if not covered:
                 return _SPLIT if maybe_two else None
         cut = _cut_side(quad, self.size)
@@ -489,6 +500,9 @@ class _Judge:
         if cut >= 0 and share < settings.min_cut_outline:
             return None
         if cut != -1 and _paper_share(quad, self.white, settings.paper) < settings.min_cut_paper:
+            return None
+        if restored and (share < settings.min_covered_outline or
+                         _paper_share(quad, self.white, settings.paper) < settings.min_restored_paper):
             return None
         if covered and (share < settings.min_covered_outline or
                         _paper_share(quad, self.white, settings.paper) < settings.min_covered_paper):
