@@ -32,6 +32,8 @@ MAX_UNLIKE = 0.2       # ... and its side ratio this near the card's (log)
 SQUARE = 15.0           # `visible_part`: the two whole corners this near square
 SLANT = (30.0, 150.0)   # ... the other two within these (degrees)
 MIN_SHOWN = 0.5         # ... and the region this share of the whole card at least
+CORNER_SIDE = 0.45      # `over_frame_corner`: a card's sides in the frame at most this share of
+                        # the frame's short side (a page or a book over the corner is larger)
 HOLDS = 0.95            # ... which holds the region (overlap of the region)
 
 
@@ -94,3 +96,28 @@ def _ratio(quad: np.ndarray) -> float:
     sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
     a, b = sides[0] + sides[2], sides[1] + sides[3]
     return max(a, b) / max(min(a, b), 1e-6)
+
+
+def over_frame_corner(quad: np.ndarray, size: tuple[int, int], border: float) -> np.ndarray | None:
+    """For a card lying over a corner of the frame (one of its corners in the frame's
+    corner, the two beside it each on one of the borders that meet there), the outline
+    with those corners moved a pixel past the border, so that the two sides along the
+    border are not looked at in the outline check; None for any other outline.
+    `border`: pixels from the edge that count as on it."""
+    w, h = size
+    on = [(x < border, y < border, x > w - 1 - border, y > h - 1 - border) for x, y in quad.tolist()]
+    for i in range(4):
+        before, after = on[i - 1], on[(i + 1) % 4]
+        if sum(on[i]) == 2 and sum(before) == 1 and sum(after) == 1 and not any(on[(i + 2) % 4]) and \
+                any(a and b for a, b in zip(on[i], before)) and any(a and b for a, b in zip(on[i], after)) and \
+                not any(a and b for a, b in zip(before, after)):
+            inside = quad[(i + 2) % 4]   # the corner in the frame: its two sides a card's
+            if max(np.hypot(*(inside - quad[i - 1])), np.hypot(*(inside - quad[(i + 1) % 4]))) > \
+                    CORNER_SIDE * min(w, h):
+                return None
+            out = quad.copy()
+            for j in (i - 1, i, (i + 1) % 4):
+                left, top, right, bottom = on[j]
+                out[j] = (-1 if left else w if right else out[j][0], -1 if top else h if bottom else out[j][1])
+            return out
+    return None

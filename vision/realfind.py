@@ -46,7 +46,7 @@ import numpy as np
 
 from vision.fieldfind import framed_fields
 from vision.lines import corners_of
-from vision.partial import restored_corner, visible_part
+from vision.partial import over_frame_corner, restored_corner, visible_part
 from vision.warp import along_and_across, order_corners, quad_overlap
 
 
@@ -480,15 +480,20 @@ class _Judge:
             if quad is None:
                 return _SPLIT if maybe_two else None
             quad_area = cv2.contourArea(quad)
-        covered = False
+        covered, cut = False, _cut_side(quad, self.size)
         if not _shape_ok(quad, settings):
             # the visible part of a card partly covered (by a book, a shoe, another card)
-            # is longer than a card, or cut on the slant: accepted paper-white and well edged
+            # is longer than a card, or cut on the slant: accepted paper-white and well edged;
+            # that of a card running off the frame may be as long, its corners less square
             covered = not field and (_shape_ok(quad, settings, settings.covered_ratio, settings.covered_angles)
                                      or (settings.restore_corner and visible_part(quad, CARD_RATIO)))
-            if not covered:
+            if not covered and not (settings.restore_corner and cut is not None and cut >= 0 and
+                                    _shape_ok(quad, settings, settings.covered_ratio)):
                 return _SPLIT if maybe_two else None
-        cut = _cut_side(quad, self.size)
+        corner = None   # a card over the frame's corner: the outline checked off its two borders
+        if cut is None and settings.restore_corner and kind == WHITE:
+            corner = over_frame_corner(quad, self.size, BORDER)
+            cut = None if corner is None else TIP
         if cut is None or (cut != -1 and kind in (FIELD, PIECE)):  # (a piece: one guess is enough)
             return None
         if field:
@@ -496,8 +501,9 @@ class _Judge:
             quad_area = cv2.contourArea(quad)
             if _cut_side(quad, self.size) != -1 or not _shape_ok(quad, settings):  # grown past the border
                 return None
-        share = outline_share(quad, self.edges, self.white, settings.min_step, skip_side=cut)
-        if cut >= 0 and share < settings.min_cut_outline:
+        share = outline_share(quad if corner is None else corner, self.edges, self.white, settings.min_step,
+                              skip_side=cut)
+        if (cut >= 0 or corner is not None) and share < settings.min_cut_outline:
             return None
         if cut != -1 and _paper_share(quad, self.white, settings.paper) < settings.min_cut_paper:
             return None
