@@ -96,7 +96,8 @@ class RealSettings:
     cut_least: float = 0.25               # ... each piece at least this share of it
     cut_better: float = 0.1               # ... the top card's side ratio this much nearer a
                                           # card's (log) than the outline's
-    cut_canny: int = 5                    # ... Canny's low threshold for faint edges
+    cut_canny: tuple[int, ...] = (5, 3)   # ... Canny's low thresholds for faint edges, tried in
+                                          # turn (two white cards side by side: 3)
     cut_skew: float = 15.0                # ... both pieces this near square-cornered
     whole_area: tuple[float, float] = (1.6, 3.0)   # an outline inside one this many times
                                           # its area (a shadow or a court picture cuts the
@@ -602,16 +603,18 @@ def _cut_over(quad: np.ndarray, edges: np.ndarray, gray: np.ndarray, settings: R
     printed frame is such an edge too, but too near a side (`cut_least`), and cutting a
     single card along it leaves a piece less like a card than the card (`cut_better`).
     The edge of a white card over a white card is faint: where the frame's edges give no
-    cut, Canny's at `cut_canny` on the outline's box are tried."""
+    cut, Canny's at `cut_canny` on the outline's box are tried, the fainter after."""
     pieces = _cut_along(quad, edges, settings)
     if len(pieces) == 1 and settings.cut_canny and _unlike_card(quad) > settings.cut_better:
         x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
         x0, y0 = max(x - 2, 0), max(y - 2, 0)
         roi = gray[y0:y + h + 2, x0:x + w + 2]
-        faint = cv2.dilate(cv2.Canny(roi, settings.cut_canny, 3 * settings.cut_canny, L2gradient=True),
-                           np.ones((3, 3), np.uint8))
         offset = np.float32((x0, y0))
-        pieces = [p + offset for p in _cut_along(quad - offset, faint, settings)]
+        for low in settings.cut_canny:
+            faint = cv2.dilate(cv2.Canny(roi, low, 3 * low, L2gradient=True), np.ones((3, 3), np.uint8))
+            pieces = [p + offset for p in _cut_along(quad - offset, faint, settings)]
+            if len(pieces) > 1:
+                break
     return pieces
 
 
