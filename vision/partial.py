@@ -18,11 +18,12 @@ The caller applies its own gates and outline check to what these give.
 """
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
 from vision.complete import completions
-from vision.lines import corners_of
 from vision.warp import order_corners, quad_overlap
 
 CUT_EPS = (0.015, 0.025, 0.035)   # hull simplifications tried (shares of its perimeter)
@@ -40,29 +41,30 @@ HOLDS = 0.95            # ... which holds the region (overlap of the region)
 def restored_corner(hull: np.ndarray, aspect: float) -> np.ndarray | None:
     """The card (four corners, float32, TL TR BR BL) whose one corner a five-cornered
     hull lacks: the hull's shortest fitting cut dropped and its neighbouring sides met,
-    or None. `aspect`: the card's long side over its short side."""
+    or None. `aspect`: the card's long side over its short side. (Plain floats: this
+    runs for many regions, and numpy's cost per call on five points would dominate.)"""
     points = hull.reshape(-1, 2).astype(np.float32)
     hull_area = cv2.contourArea(points)
     perimeter = cv2.arcLength(points, True)
     for eps in CUT_EPS:
-        poly = cv2.approxPolyDP(points, eps * perimeter, True).reshape(-1, 2).astype(np.float32)
+        poly = cv2.approxPolyDP(points, eps * perimeter, True).reshape(-1, 2).tolist()
         if len(poly) < 5:
             return None
         if len(poly) > 5:
             continue
         best, best_skew = None, MAX_SKEW
         for k in range(5):   # side k (from corner k to k+1) the cut
-            lines = [(poly[i % 5], poly[(i + 1) % 5] - poly[i % 5]) for i in (k + 1, k + 2, k + 3, k + 4)]
-            quad = corners_of(lines, 1e-3)
+            quad = _meet([(poly[i % 5], poly[(i + 1) % 5]) for i in (k + 1, k + 2, k + 3, k + 4)])
             if quad is None:
                 continue
-            area = cv2.contourArea(quad)
+            area = _area(quad)
             if area <= hull_area or hull_area < MIN_FILL * area:
                 continue
-            skew = _skew(quad)
-            if skew < best_skew and abs(np.log(_ratio(quad) / aspect)) < MAX_UNLIKE:
+            angles = _angles(quad)
+            skew = max(abs(a - 90) for a in angles)
+            if skew < best_skew and abs(math.log(_ratio(quad) / aspect)) < MAX_UNLIKE:
                 best, best_skew = quad, skew
-        return None if best is None else order_corners(best)
+        return None if best is None else order_corners(np.float32(best))
     return None
 
 
@@ -70,30 +72,67 @@ def visible_part(quad: np.ndarray, aspect: float) -> bool:
     """Whether a four-cornered region that fails a card's gates is what shows of a card
     crossed on the slant: two adjacent corners square, the others not too sharp, and a
     whole card of `aspect` holding it, of which it is at least half."""
-    angles = _angles(quad)
+    pts = quad.tolist()
+    angles = _angles(pts)
     if not all(SLANT[0] <= a <= SLANT[1] for a in angles):
         return False
     if not any(abs(angles[i] - 90) <= SQUARE and abs(angles[(i + 1) % 4] - 90) <= SQUARE for i in range(4)):
         return False
-    area = cv2.contourArea(quad)
+    area = _area(pts)
+    if not any(_fits_on_side(pts, i, aspect, area) for i in range(4)):
+        return False
     return any(quad_overlap(quad, whole) >= HOLDS and area >= MIN_SHOWN * cv2.contourArea(whole)
                for whole in completions(quad, aspect))
 
 
-def _angles(quad: np.ndarray) -> list[float]:
-    """Each corner's angle in degrees, in the quad's order."""
-    v = np.roll(quad, -1, axis=0) - quad
-    w = np.roll(quad, 1, axis=0) - quad
-    cos = (v * w).sum(axis=1) / np.maximum(np.linalg.norm(v, axis=1) * np.linalg.norm(w, axis=1), 1e-6)
-    return np.degrees(np.arccos(np.clip(cos, -1, 1))).tolist()
+def _fits_on_side(pts, i: int, aspect: float, area: float) -> bool:
+    """Whether a card of `aspect` standing on side i (from corner i to i+1, taken as a
+    whole side of it) could hold the outline and be at most twice its area: a quick
+    test before the completions are made (`vision.complete` costs more)."""
+    (ax, ay), (bx, by) = pts[i], pts[(i + 1) % 4]
+    length = math.hypot(bx - ax, by - ay)
+    if length < 1e-6:
+        return False
+    nx, ny = (ay - by) / length, (bx - ax) / length   # across the side
+    depth = max(abs((x - ax) * nx + (y - ay) * ny) for x, y in pts)
+    return any(depth <= 1.2 * other and area >= 0.7 * MIN_SHOWN * length * other
+               for other in (length * aspect, length / aspect))
 
 
-def _skew(quad: np.ndarray) -> float:
-    return max(abs(a - 90) for a in _angles(quad))
+def _meet(sides: list[tuple[list[float], list[float]]]) -> list[tuple[float, float]] | None:
+    """Where each side's line (through its two points) meets the next one's: corner i
+    between side i-1 and side i; None when two are nearly parallel."""
+    corners = []
+    for i in range(len(sides)):
+        (px, py), (qx, qy) = sides[i - 1]
+        (sx, sy), (tx, ty) = sides[i]
+        rx, ry, ux, uy = qx - px, qy - py, tx - sx, ty - sy
+        cross = rx * uy - ry * ux
+        if abs(cross) < 1e-3:
+            return None
+        k = ((sx - px) * uy - (sy - py) * ux) / cross
+        corners.append((px + k * rx, py + k * ry))
+    return corners
 
 
-def _ratio(quad: np.ndarray) -> float:
-    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+def _angles(pts) -> list[float]:
+    """Each corner's angle in degrees, in the points' order."""
+    out = []
+    for i in range(4):
+        (ax, ay), (bx, by), (cx, cy) = pts[i - 1], pts[i], pts[(i + 1) % 4]
+        ux, uy, vx, vy = ax - bx, ay - by, cx - bx, cy - by
+        norm = math.hypot(ux, uy) * math.hypot(vx, vy)
+        cos = (ux * vx + uy * vy) / norm if norm > 1e-9 else 1.0
+        out.append(math.degrees(math.acos(max(-1.0, min(1.0, cos)))))
+    return out
+
+
+def _area(pts) -> float:
+    return abs(sum(pts[i - 1][0] * pts[i][1] - pts[i][0] * pts[i - 1][1] for i in range(4))) / 2
+
+
+def _ratio(pts) -> float:
+    sides = [math.hypot(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
     a, b = sides[0] + sides[2], sides[1] + sides[3]
     return max(a, b) / max(min(a, b), 1e-6)
 
