@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 import cv2
 import numpy as np
@@ -22,6 +22,7 @@ from vision.detect import FIELD_SETTINGS, DetectSettings, Detection, EmptyTable,
 from vision.profile import DeckProfile
 from vision.reader import index_features, index_regions
 from vision.realfind import RealSettings
+from vision.reuse import KeptReading, keep, kept_reading
 
 # A built-in deck's card read "unknown" whose symbol still looks like a card's (a card
 # back scores below REFINE_FROM) is read again from outlines scaled by these factors
@@ -131,19 +132,35 @@ class Recognizer:
         """Every card in the frame. Cards are found in a copy at the working size (a
         large photo costs one resize) and read from the frame itself; the reading is in
         the frame's pixels."""
+        return self.read_keeping(frame, ())[0]
+
+    def read_keeping(self, frame: np.ndarray,
+                     kept: Sequence[KeptReading]) -> tuple[FrameReading, list[KeptReading]]:
+        """`read`, taking the reading of a card that lies as it lay, its pixels unchanged,
+        from `kept` (`vision.reuse`) instead of reading it again; and the readings to keep
+        for the next frame."""
         small, scale = to_working_size(frame)
         detection = detect(small, self.table, self.settings)
         if scale != 1.0:
             detection = detection.scaled(1 / scale, (frame.shape[1], frame.shape[0]))
         if not field_deck(self.profile.inks):
-            cards = tuple(self.read_card(frame, found.corners) for found in detection.cards)
-            return FrameReading(cards, detection, (frame.shape[1], frame.shape[0]))
+            cards, keeping = [], []
+            for found in detection.cards:
+                old = kept_reading(kept, frame, found.corners) if kept else None
+                if old is None:
+                    cards.append(self.read_card(frame, found.corners))
+                    if cards[-1].known:
+                        keeping.append(keep(frame, found.corners, cards[-1]))
+                else:
+                    cards.append(old.card)
+                    keeping.append(old)
+            return FrameReading(tuple(cards), detection, (frame.shape[1], frame.shape[0])), keeping
         # A deck printed with no white: the light is judged from every card in view
         features = [card_features(frame, found.corners, self.profile) for found in detection.cards]
         light = scene_gain([f.ink_colour for f in features], self.profile.inks)
         cards = tuple(self._seen(classify(f, self.profile, self.thresholds, light), found.corners)
                       for f, found in zip(features, detection.cards))
-        return FrameReading(cards, detection, (frame.shape[1], frame.shape[0]))
+        return FrameReading(cards, detection, (frame.shape[1], frame.shape[0])), []
 
     def warm_up(self, frame: np.ndarray) -> None:
         """Read a card-sized outline in the middle of `frame` and forget the reading. The
@@ -238,13 +255,18 @@ class StillFrames:
     of an 80-pixel grey thumbnail within a few grey levels) gets that reading again, with
     no detection. The comparison is with the frame last READ, not the previous frame, so
     a slow drift still ends in a reading. It costs a resize of the frame to the
-    thumbnail and one comparison (well under a millisecond at 640x480).
+    thumbnail and one comparison (well under a millisecond at 640x480). A frame that
+    changed is read with the readings of the cards that lie as they lay, their pixels
+    unchanged, kept (`vision.reuse`): only the cards that changed are read again.
 
-    One per camera loop (it holds the last frame); `forget()` when the recognizer changes."""
+    One per camera loop (it holds the last frame); `forget()` when the recognizer changes
+    (readings are kept only for the recognizer that read them)."""
 
     thumb: np.ndarray | None = None
     reading: FrameReading | None = None
     reused: int = 0
+    kept: list[KeptReading] = dataclasses.field(default_factory=list)
+    kept_by: Recognizer | None = None
 
     def read(self, recognizer: Recognizer, frame: np.ndarray) -> FrameReading:
         thumb = thumbnail(frame)
@@ -253,12 +275,17 @@ class StillFrames:
                 and not changed(self.thumb, thumb):
             self.reused += 1
             return self.reading
-        self.reading = recognizer.read(frame)
+        if isinstance(recognizer, Recognizer):
+            kept = self.kept if recognizer is self.kept_by else []
+            self.reading, self.kept = recognizer.read_keeping(frame, kept)
+            self.kept_by = recognizer
+        else:   # a stand-in that only reads (tests' counting or misreading wrappers)
+            self.reading = recognizer.read(frame)
         self.thumb = thumb
         return self.reading
 
     def forget(self) -> None:
-        self.thumb, self.reading = None, None
+        self.thumb, self.reading, self.kept, self.kept_by = None, None, [], None
 
 
 def thumbnail(frame: np.ndarray, width: int = THUMB_WIDTH) -> np.ndarray:
