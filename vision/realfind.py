@@ -44,6 +44,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision import edgequads
 from vision.fieldfind import framed_fields
 from vision.lines import corners_of
 from vision.partial import over_frame_corner, restored_corner, visible_part
@@ -108,6 +109,19 @@ class RealSettings:
     restore_corner: bool = True           # a card partly covered: its corner put back, or what
                                           # shows of it cut on the slant (`vision.partial`)
     min_restored_paper: float = 0.25      # ... a corner put back: this share of it paper-white
+    line_quads: bool = True               # also outlines from line segments (`vision.edgequads`:
+                                          # a card on white paper, a tray, a light counter)
+    line_ratio: float = 2.0               # ... their side ratio at most
+    line_angles: tuple[float, float] = (75.0, 105.0)   # ... their corners
+    line_unlike: float = 0.3              # ... at most this far from a card's side ratio (log)
+    line_explained: float = 0.85          # ... only around paper-white no outline followed this well
+    line_paper: float = 0.5               # ... holds, at least this share of the smallest card
+    line_white: int = 180                 # ... whiteness of that paper (of 255; a card lying on
+                                          # it in its shade is less white than `paper`)
+    line_grow: float = 1.5                # ... looked for this many smallest short sides around
+    line_sizes: tuple[float, float] = (0.6, 2.5)   # ... where no outline this many times
+                                          # their area was found (a larger one: the card merged
+                                          # with what it lies on; a smaller one: a piece of it)
     framed_fields: bool = False           # also colour fields grown to their white frame
                                           # (`vision.fieldfind`: taught decks and teaching)
     field_side_ratio: float = 2.9         # ... their side ratio at most (a field and its white
@@ -660,6 +674,67 @@ def _framed_fields(channels: list[np.ndarray], white: np.ndarray, edges: np.ndar
     return sorted(out, key=lambda c: -c[1])   # a whole field before any piece of it
 
 
+def _line_candidates(gray: np.ndarray, white: np.ndarray, candidates: list, size: tuple[int, int],
+                     max_area: float, settings: RealSettings) -> tuple[list, set[int]]:
+    """Outlines of cards lying on something as white as their paper, from straight line
+    segments (`vision.edgequads`), where no outline of about their size was found (one
+    several times larger around them is the card merged with the paper it lies on): the
+    new outlines, and the indexes of the candidates they replace (the one piece of the
+    card found inside: a court picture, the pips). Looked for only around paper-white
+    that no well-followed outline of a card's shape holds."""
+    box = _unexplained_paper(white, candidates, settings)
+    if box is None:
+        return [], set()
+    largest = math.sqrt(2 * max_area)
+    low, high = settings.line_sizes
+    near: dict[int, list[tuple[int, float]]] = {}
+
+    def wanted(quad: np.ndarray, kept: list) -> bool:
+        if _cut_side(quad, size) != -1 or _unlike_card(quad) > settings.line_unlike or \
+                not _shape_ok(quad, settings, settings.line_ratio, settings.line_angles) or \
+                any(quad_overlap(quad, q) >= settings.overlap for _, _, q in kept):
+            return False
+        area = cv2.contourArea(quad)
+        around = [(i, a / area) for i, (_, a, q) in enumerate(candidates) if quad_overlap(quad, q) >= settings.overlap]
+        near[id(quad)] = around
+        return not any(low <= ratio < high for _, ratio in around)   # an outline of its size was found
+
+    new = edgequads.find(gray, white, box, (settings.min_short_side, largest), wanted)
+    replaced: set[int] = set()
+    for _, _, quad in new:
+        pieces = [i for i, ratio in near[id(quad)]
+                  if ratio < low and quad_overlap(quad, candidates[i][2]) >= settings.whole_inside]
+        # one piece (found from several maps); two apart are cards side by side, `_groups`' to judge
+        if all(quad_overlap(candidates[i][2], candidates[j][2]) >= settings.overlap
+               for n, i in enumerate(pieces) for j in pieces[n + 1:]):
+            replaced.update(pieces)
+    return new, replaced
+
+
+def _unexplained_paper(white: np.ndarray, candidates: list, settings: RealSettings) -> tuple[int, ...] | None:
+    """The box (x, y, w, h) around the patches of paper-white, each at least a share of
+    the smallest card, that no well-followed outline of a card's shape holds, grown by a
+    card's short side all round; None when there is none."""
+    _, paper = cv2.threshold(white, settings.line_white - 1, 255, cv2.THRESH_BINARY)
+    for share, _, quad in candidates:
+        if share >= settings.line_explained and _unlike_card(quad) <= settings.line_unlike:
+            corners = np.round(quad).astype(np.int32)
+            cv2.fillConvexPoly(paper, corners, 0)
+            cv2.polylines(paper, [corners], True, 0, 5)
+    patches = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    _, areas = contour_areas(list(patches))
+    big = np.array([cv2.boundingRect(patches[i]) for i in
+                    np.flatnonzero(areas >= settings.line_paper * settings.min_short_side ** 2).tolist()])
+    if not len(big):
+        return None
+    grow = int(settings.line_grow * settings.min_short_side)
+    x0 = max(int(big[:, 0].min()) - grow, 0)
+    y0 = max(int(big[:, 1].min()) - grow, 0)
+    x1 = min(int((big[:, 0] + big[:, 2]).max()) + grow, white.shape[1])
+    y1 = min(int((big[:, 1] + big[:, 3]).max()) + grow, white.shape[0])
+    return x0, y0, x1 - x0, y1 - y0
+
+
 def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) -> list[np.ndarray]:
     """Card outlines (TL, TR, BR, BL, float32, in `frame`'s pixels), most certain first."""
     h, w = frame.shape[:2]
@@ -695,6 +770,9 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
             candidates += _halves(contour, judge)
         elif found is not None:
             candidates.append(found)
+    if settings.line_quads:
+        lined, replaced = _line_candidates(gray, white, candidates, (sw, sh), max_area, settings)
+        candidates = [c for i, c in enumerate(candidates) if i not in replaced] + lined
     # Cards side by side make a rectangle of about a card's shape, and its outline is as
     # good as theirs.
     groups = _groups(candidates)

@@ -1,0 +1,222 @@
+"""Card outlines from straight line segments: a card on white paper, a tray or a light
+counter, whose paper is about as bright as what it lies on.
+
+There the whiteness map merges card and background into one region, and the Canny cells
+leak through a gap in the card's faint edge. What is left of the card's outline is its
+own border line: a thin shadow or a small step in tone along four straight sides. Line
+segments (`cv2.createLineSegmentDetector`, which follows a weak but straight gradient
+that Canny's thresholds cut into pieces) are paired into corners (two segments meeting
+at an end, 55-125 degrees apart), and two opposite corners whose sides run about
+parallel make a quadrilateral. One is kept when its outline lies on segments for most
+of its length, it passes the finder's shape gates, and its inside looks like a card's
+face: a paper-white margin all round, and some ink within.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class QuadSettings:
+    lsd_scale: float = 0.5          # `cv2.createLineSegmentDetector`'s scale and refinement
+    refine: int = cv2.LSD_REFINE_STD
+    min_segment: float = 0.3        # of the smallest card's short side: shorter segments are noise
+    corner_angles: tuple[float, float] = (55.0, 125.0)   # two segments making a corner
+    corner_gap: float = 0.25        # ... their ends this near the corner (of the segment's length)
+    corner_reach: float = 4.0       # ... or this many pixels
+    parallel: float = 25.0          # degrees: opposite sides of a quad about parallel
+    min_cover: float = 0.7          # share of the outline lying on a segment
+    margin: tuple[float, ...] = (0.05, 0.09)   # the card's margin, looked at this share of
+                                    # the short side in from each side
+    min_margin_paper: float = 0.6   # ... this share of it as white as the card's paper
+    min_side_paper: float = 0.3     # ... and this share of each side's
+    paper_spread: int = 30          # ... within this of it (the card's paper: its 90th percentile)
+    min_paper: int = 150            # the card's paper at least this white (of 255)
+    ink: tuple[float, float] = (0.03, 0.8)      # share of the inside darker than paper
+    ink_step: int = 60              # ... by this much
+
+
+def segments(gray: np.ndarray, least: float, settings: QuadSettings) -> np.ndarray:
+    """Line segments (x1, y1, x2, y2), float32, at least `least` pixels long."""
+    found = cv2.createLineSegmentDetector(settings.refine, settings.lsd_scale).detect(gray)[0]
+    if found is None:
+        return np.zeros((0, 4), np.float32)
+    segs = found.reshape(-1, 4)
+    length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    return segs[length >= least]
+
+
+def corners(segs: np.ndarray, settings: QuadSettings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where two segments meet at an end: the corner points (K x 2) and the unit
+    directions of the two sides leaving them (K x 2 each)."""
+    a, b = segs[:, :2], segs[:, 2:]
+    d = b - a
+    length = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-6)
+    u = d / length[:, None]
+    i, j = np.triu_indices(len(segs), 1)
+    cross = u[i, 0] * u[j, 1] - u[i, 1] * u[j, 0]
+    low, high = settings.corner_angles
+    ok = np.abs(cross) >= math.sin(math.radians(low))   # 55..125 degrees apart
+    i, j, cross = i[ok], j[ok], cross[ok]
+    # the lines' meeting point p = a_i + t u_i = a_j + s u_j
+    rel = a[j] - a[i]
+    t = (rel[:, 0] * u[j, 1] - rel[:, 1] * u[j, 0]) / cross
+    s = (rel[:, 0] * u[i, 1] - rel[:, 1] * u[i, 0]) / cross
+    reach_i = np.maximum(settings.corner_gap * length[i], settings.corner_reach)
+    reach_j = np.maximum(settings.corner_gap * length[j], settings.corner_reach)
+    # near one end of each segment: before its start (leaving along +u) or past its end (-u)
+    start_i, end_i = np.abs(t) <= reach_i, np.abs(t - length[i]) <= reach_i
+    start_j, end_j = np.abs(s) <= reach_j, np.abs(s - length[j]) <= reach_j
+    keep = (start_i | end_i) & (start_j | end_j)
+    i, j, t = i[keep], j[keep], t[keep]
+    sign_i = np.where(start_i[keep], 1.0, -1.0)[:, None]
+    sign_j = np.where(start_j[keep], 1.0, -1.0)[:, None]
+    points = a[i] + t[:, None] * u[i]
+    return points.astype(np.float32), (sign_i * u[i]).astype(np.float32), (sign_j * u[j]).astype(np.float32)
+
+
+def _meet(p: np.ndarray, r: np.ndarray, q: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Where the lines p + k r and q + m s meet (rows at once; NaN where parallel)."""
+    cross = r[:, 0] * s[:, 1] - r[:, 1] * s[:, 0]
+    rel = q - p
+    with np.errstate(divide="ignore", invalid="ignore"):
+        k = (rel[:, 0] * s[:, 1] - rel[:, 1] * s[:, 0]) / cross
+    return p + k[:, None] * r
+
+
+def quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, sizes: tuple[float, float],
+          settings: QuadSettings) -> np.ndarray:
+    """Quadrilaterals from pairs of opposite corners (Q x 4 x 2): corner B's sides run
+    back about parallel to corner A's, and B lies between A's two sides."""
+    n = len(points)
+    if n < 2:
+        return np.zeros((0, 4, 2), np.float32)
+    i, j = np.triu_indices(n, 1)
+    cos_par = math.cos(math.radians(settings.parallel))
+    # B's sides (either order) about opposite to A's
+    d11 = (first[i] * first[j]).sum(1)
+    d22 = (second[i] * second[j]).sum(1)
+    d12 = (first[i] * second[j]).sum(1)
+    d21 = (second[i] * first[j]).sum(1)
+    straight = (d11 <= -cos_par) & (d22 <= -cos_par)
+    swapped = (d12 <= -cos_par) & (d21 <= -cos_par)
+    ok = straight | swapped
+    i, j, straight = i[ok], j[ok], straight[ok]
+    bf = np.where(straight[:, None], first[j], second[j])    # B's side opposite A's first
+    bs = np.where(straight[:, None], second[j], first[j])
+    pa, pb = points[i], points[j]
+    # B ahead of A along both of A's sides (inside the corner), and A so for B
+    rel = pb - pa
+    ahead = ((rel * first[i]).sum(1) > 0) & ((rel * second[i]).sum(1) > 0) & \
+        ((-rel * bf).sum(1) > 0) & ((-rel * bs).sum(1) > 0)
+    pa, pb, fa, sa, bf, bs = pa[ahead], pb[ahead], first[i][ahead], second[i][ahead], bf[ahead], bs[ahead]
+    # A's first side meets B's side opposite A's second: corner after A along `fa`
+    c1 = _meet(pa, fa, pb, bs)
+    c3 = _meet(pa, sa, pb, bf)
+    out = np.stack((pa, c1, pb, c3), axis=1).astype(np.float32)
+    good = np.isfinite(out).all(axis=(1, 2))
+    out = out[good]
+    if not len(out):
+        return out
+    sides = np.linalg.norm(out - np.roll(out, -1, axis=1), axis=2)
+    short = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+    long = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+    small, large = sizes
+    return out[(short >= small) & (long <= large)]
+
+
+def segment_mask(shape: tuple[int, int], segs: np.ndarray) -> np.ndarray:
+    """The segments drawn 3 pixels wide (uint8 0/255)."""
+    mask = np.zeros(shape, np.uint8)
+    for x1, y1, x2, y2 in np.round(segs).astype(np.int32).tolist():
+        cv2.line(mask, (x1, y1), (x2, y2), 255, 3)
+    return mask
+
+
+def _margin_points(quad: np.ndarray, insets: tuple[float, ...]) -> np.ndarray:
+    """Points just inside each side (4 x samples x 2): 16 along each, at each inset (a
+    share of the quad's short side) in from it."""
+    centre = quad.mean(axis=0)
+    direction = np.roll(quad, -1, axis=0) - quad
+    normal = direction[:, ::-1] * np.float32((1, -1))
+    normal /= np.maximum(np.linalg.norm(normal, axis=1, keepdims=True), 1e-6)
+    outward = ((centre - quad) * normal).sum(axis=1) < 0
+    normal[outward] *= -1                      # every normal inward
+    sides = np.linalg.norm(direction, axis=1)
+    short = min(sides[0] + sides[2], sides[1] + sides[3]) / 2
+    t = np.linspace(0.15, 0.85, 16, dtype=np.float32)[None, :, None]
+    along = quad[:, None, :] + t * direction[:, None, :]
+    return np.concatenate([along + inset * short * normal[:, None, :] for inset in insets], axis=1)
+
+
+def card_face(quad: np.ndarray, white: np.ndarray, settings: QuadSettings) -> bool:
+    """Whether the quad's inside looks like a card's face: along each of its four sides
+    a margin as white as its own paper (a court card's printed frame, a neighbour's edge
+    or a line across the table leaves one side without), and some ink within."""
+    x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
+    x0, y0 = max(x - 1, 0), max(y - 1, 0)
+    roi = white[y0:y + h + 1, x0:x + w + 1]
+    local = quad - np.float32((x0, y0))
+    inside = np.zeros(roi.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(local).astype(np.int32), 255)
+    values = roi[inside > 0]
+    if values.size < 16:
+        return False
+    k = int(0.9 * (values.size - 1))
+    paper = float(np.partition(values, k)[k])
+    if paper < settings.min_paper:
+        return False
+    points = _margin_points(local, settings.margin)
+    xs = np.clip(points[..., 0] + 0.5, 0, roi.shape[1] - 1).astype(np.int32)
+    ys = np.clip(points[..., 1] + 0.5, 0, roi.shape[0] - 1).astype(np.int32)
+    papery = (roi[ys, xs] >= paper - settings.paper_spread).mean(axis=1)
+    if papery.mean() < settings.min_margin_paper or papery.min() < settings.min_side_paper:
+        return False
+    share = np.count_nonzero(values < paper - settings.ink_step) / values.size
+    return settings.ink[0] <= share <= settings.ink[1]
+
+
+_T = np.linspace(0.06, 0.94, 16, dtype=np.float32)
+
+
+def covers(found: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Share of each quad's outline (16 points a side) lying on the mask, at once."""
+    if not len(found):
+        return np.zeros(0)
+    h, w = mask.shape
+    start = found[:, :, None, :]
+    step = (np.roll(found, -1, axis=1) - found)[:, :, None, :]
+    points = (start + _T[None, None, :, None] * step).reshape(len(found), -1, 2)
+    x = np.clip(points[..., 0] + 0.5, 0, w - 1).astype(np.int32)
+    y = np.clip(points[..., 1] + 0.5, 0, h - 1).astype(np.int32)
+    inside = (points[..., 0] >= 0) & (points[..., 0] < w) & (points[..., 1] >= 0) & (points[..., 1] < h)
+    return ((mask[y, x] > 0) & inside).mean(axis=1)
+
+
+def find(gray: np.ndarray, white: np.ndarray, box: tuple[int, int, int, int], sizes: tuple[float, float],
+         wanted, settings: QuadSettings = QuadSettings()) -> list[tuple[float, float, np.ndarray]]:
+    """Card outlines from line segments inside `box` (x, y, w, h) of the picture:
+    (cover, area, quad) in the picture's pixels, best covered first. `sizes`: the
+    smallest short side and the largest long side of a card; `wanted(quad, kept)`: the
+    finder's gates, given the outlines kept so far (the face is looked at only after)."""
+    x, y, w, h = box
+    roi = gray[y:y + h, x:x + w]
+    segs = segments(roi, settings.min_segment * sizes[0], settings)
+    if len(segs) < 4:
+        return []
+    found = quads(*corners(segs, settings), sizes, settings)
+    if not len(found):
+        return []
+    cover = covers(found, segment_mask(roi.shape, segs))
+    order = np.argsort(-cover, kind="stable")
+    out: list[tuple[float, float, np.ndarray]] = []
+    offset = np.float32((x, y))
+    for k in order[cover[order] >= settings.min_cover].tolist():
+        quad = found[k] + offset
+        if wanted(quad, out) and card_face(quad, white, settings):
+            out.append((float(cover[k]), float(cv2.contourArea(quad)), quad))
+    return out
