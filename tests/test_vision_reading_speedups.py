@@ -11,8 +11,9 @@ import pytest
 
 from test_vision_speedups import FACES, plain_hog_cells
 from vision.classify import face_features
-from vision.reader import (BINS, BLUR, BLUR_WINDOW, CELL, DENSITY_GRID, DENSITY_WEIGHT, HOG_WINDOW, INDEX_CELL,
-                           INDEX_DIM, INDEX_WIDE, INK_CAP, WIDE_GLYPH_ASPECT, find_glyph, hog_cells,
+from vision.colour import strongest_ink
+from vision.reader import (BINS, BLUR, BLUR_WINDOW, CELL, DENSITY_FLOOR, DENSITY_GRID, DENSITY_WEIGHT, HOG_WINDOW,
+                           INDEX_CELL, INDEX_DIM, INDEX_WIDE, INK_CAP, WIDE_GLYPH_ASPECT, find_glyph, hog_cells,
                            hog_cells_of, hog_pair, index_features, index_regions, region_ink,
                            root_hog_blocks)
 
@@ -31,8 +32,9 @@ def plain_hog_pair(ink):
     sharp = plain_hog_cells(cv2.resize(ink, HOG_WINDOW, interpolation=cv2.INTER_AREA))
     blurred = plain_hog_cells(cv2.resize(cv2.GaussianBlur(ink, (0, 0), BLUR * h), BLUR_WINDOW,
                                          interpolation=cv2.INTER_AREA))
-    density = cv2.resize(np.minimum(ink, INK_CAP), DENSITY_GRID,
-                         interpolation=cv2.INTER_AREA) * (DENSITY_WEIGHT / INK_CAP)
+    cap = min(INK_CAP, max(DENSITY_FLOOR, strongest_ink(ink)))   # the face's own strongest ink
+    density = cv2.resize(np.minimum(ink, cap), DENSITY_GRID,
+                         interpolation=cv2.INTER_AREA) * (DENSITY_WEIGHT / cap)
     sharp, blurred = np.sqrt(plain_hog_blocks(sharp)), np.sqrt(plain_hog_blocks(blurred))
     up = np.concatenate([sharp.ravel(), blurred.ravel(), density.ravel()])
     turned = np.concatenate([sharp[::-1, ::-1, ::-1].ravel(), blurred[::-1, ::-1, ::-1].ravel(),

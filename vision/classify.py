@@ -30,7 +30,8 @@ import numpy as np
 from vision.cnn import CnnReader
 from vision.colour import FLOOR, InkColour, ink_colour, likelihoods, symbol_groups, with_prototype
 from vision.reader import INDEX_WIDE, hog_pair, index_features, index_regions
-from vision.warp import warp_card
+from vision.warp import warp_card, warp_card_averaged
+from vision.whiteframe import shows_frame
 
 if TYPE_CHECKING:
     from vision.profile import DeckProfile
@@ -188,8 +189,12 @@ def card_features(frame: np.ndarray, corners: np.ndarray, profile: "DeckProfile"
         wider = partial(index_regions, frame, corners, INDEX_WIDE)
     else:
         regions = wider = None
-    features = face_features(warp_card(frame, corners, WORK_SIZE), profile.ink_cap, regions, wider,
-                             two_levels=profile.reader is not None)
+    # a taught deck's card is averaged down, as in training (`learned_features`); Deckhand's
+    # printed decks' templates were made from warps, and are read so
+    learned = profile.reader is not None
+    warp = warp_card_averaged if learned else warp_card
+    features = face_features(warp(frame, corners, WORK_SIZE), profile.ink_cap, regions, wider,
+                             two_levels=learned)
     return features if index is None else dataclasses.replace(features, index_block=index)
 
 
@@ -226,7 +231,7 @@ def learned_features(image: np.ndarray, corners: np.ndarray | None = None) -> np
     if corners is None:
         h, w = image.shape[:2]
         corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    pair = hog_pair(ink_planes(warp_card(image, corners, WORK_SIZE), two_levels=True)[3])
+    pair = hog_pair(ink_planes(warp_card_averaged(image, corners, WORK_SIZE), two_levels=True)[3])
     # No wider second search for the glyph here (reading has one, `index_features`): in a
     # training view the corner regions miss the glyph only where it is hidden (a blob,
     # glare), and the wider ones then find something else, teaching the index block
@@ -432,6 +437,8 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     is that probability; below the profile's bar (or when "no card" is likelier) the
     answer is UNKNOWN."""
     reader = profile.reader
+    if profile.white_frame and features.face is not None and not shows_frame(features.face):
+        return Reading(UNKNOWN, "", 0.0, 0.0, False, UNKNOWN)   # no side shows the deck's white frame
     # The CNN reader (vision.cnn) reads the ink map itself, the linear one its HOG.
     scores, turned = reader.scores(features.ink if isinstance(reader, CnnReader) else features.learned(reader.index))
     p = reader.probabilities(scores)

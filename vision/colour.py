@@ -68,6 +68,14 @@ HUE_SCALE = 28.0        # degrees of hue difference worth one standard deviation
 LIGHT_SCALE = 20.0      # lightness difference worth one standard deviation
 CHROMA = 14.0           # Lab chroma above which an ink pixel counts as coloured
 INK = 25.0              # ink strength above which a pixel is ink, not paper
+# ... or above this share of the face's strongest ink (its 98th percentile), when that is
+# lower, never below INK_FLOOR: a light ink seen with little contrast (yellow under a very
+# warm dim lamp through a cheap sensor whose colour filters overlap lies only 15-20 from
+# its white after white balance) is the face's ink all the same, and at the fixed bar only
+# the camera's noise crossed it. CHROMA scales with the bar.
+INK_RELATIVE = 0.5
+INK_FLOOR = 8.0         # the noise of a dim camera's white, averaged to the work size, stays under
+STRONG_INK = 0.98       # the face's strongest ink: this share of its pixels are fainter
 FLOOR = 1e-3            # no colour is ever ruled out completely (the symbol may outvote it)
 # A taught example (`ink_examples`) is one light's ink, not a whole family of lights: a
 # card's ink must come this close to it (one standard deviation each), about three times
@@ -100,9 +108,10 @@ def ink_colour(lightness: np.ndarray, a: np.ndarray, b: np.ndarray, ink: np.ndar
     paper = None
     if paper_bgr is not None:
         paper = tuple(float(v) for v in to_linear(np.asarray(paper_bgr, np.float32)[::-1]))
-    inked = ink > INK
+    bar = ink_bar(ink)
+    inked = ink > bar
     chroma = np.sqrt(a * a + b * b)
-    coloured = inked & (chroma > CHROMA)
+    coloured = inked & (chroma > CHROMA * bar / INK)
     n_ink, n_col = int(inked.sum()), int(coloured.sum())
     if n_col < 4:
         return InkColour(float("nan"), float("nan"), 0.0, n_ink / ink.size, paper)
@@ -110,6 +119,19 @@ def ink_colour(lightness: np.ndarray, a: np.ndarray, b: np.ndarray, ink: np.ndar
     angle = np.degrees(np.arctan2((b[coloured] * weight).sum(), (a[coloured] * weight).sum())) % 360
     return InkColour(float(angle), median(lightness[coloured]), n_col / max(n_ink, 1),
                      n_ink / ink.size, paper)
+
+
+def ink_bar(ink: np.ndarray) -> float:
+    """The ink strength above which a pixel of this face is ink: INK, or INK_RELATIVE of
+    the face's strongest ink where that is fainter (not below INK_FLOOR)."""
+    return min(INK, max(INK_FLOOR, INK_RELATIVE * strongest_ink(ink)))
+
+
+def strongest_ink(ink: np.ndarray) -> float:
+    """The face's strongest ink: the STRONG_INK quantile of its ink strength."""
+    flat = ink.ravel()
+    k = int(STRONG_INK * (flat.size - 1))
+    return float(np.partition(flat, k)[k])
 
 
 def median(values: np.ndarray) -> float:

@@ -64,6 +64,7 @@ class DeckProfile:
     reader: LinearReader | None = None  # the learned reader (vision.reader), if trained
     inks: dict = field(default_factory=dict)  # colour name -> ink prototype (hue, lightness) (vision.colour)
     ink_examples: dict = field(default_factory=dict)  # colour name -> its taught inks (n x 2: hue, lightness)
+    white_frame: bool = False         # its faces print a white frame (vision.whiteframe)
 
     def whiten(self, symbols: np.ndarray) -> np.ndarray:
         """Raw unit-norm templates (n x D) to the profile's matching space: the deck's
@@ -349,7 +350,8 @@ def save_profile(profile: DeckProfile, path: str | os.PathLike) -> Path:
             "min_confidence": profile.min_confidence,
             "template_size": list(TEMPLATE_SIZE),
             "inks": {k: list(v) for k, v in profile.inks.items()},
-            "ink_examples": {k: np.asarray(v).tolist() for k, v in profile.ink_examples.items()}}
+            "ink_examples": {k: np.asarray(v).tolist() for k, v in profile.ink_examples.items()},
+            "white_frame": profile.white_frame}
     arrays = {}
     if profile.reader is not None:
         r = profile.reader
@@ -404,7 +406,8 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                        arrays["symbol_mean"].astype(np.float32),
                        arrays["symbol_weight"].astype(np.float32), float(meta["aspect"]),
                        tuple(meta.get("frame_insets", ())), float(meta.get("ink_cap", 0.0)),
-                       float(meta.get("min_confidence", 0.0)), reader, inks, examples)
+                       float(meta.get("min_confidence", 0.0)), reader, inks, examples,
+                       bool(meta.get("white_frame", False)))
 
 
 def load_profile(spec: str) -> DeckProfile:

@@ -36,6 +36,8 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
+from vision.colour import strongest_ink
+
 HOG_WINDOW = (48, 72)   # (w, h) the ink map is shrunk to: 6 x 9 cells of 8 pixels
 CELL = 8
 BLUR = 0.048           # the layout's HOG: ink blurred by this share of the card's height
@@ -43,6 +45,7 @@ BLUR_WINDOW = (32, 48)  # and shrunk to this: 4 x 6 cells
 DENSITY_GRID = (8, 11)  # (w, h) cells of the ink density feature
 DENSITY_WEIGHT = 3.0    # its weight against the HOG's
 INK_CAP = 60.0          # ink strength counted at most (a pale ink counts as a dark one)
+DENSITY_FLOOR = 12.0    # ... and the cap never lower (a face of paper and noise alone)
 BINS = 9                # unsigned gradient directions, 20 degrees each
 NONE = "\x00none"       # the class of things that are no card of the deck
 INDEX_REGION = (0.25, 0.2)  # (w, h) of a corner region searched for the index, shares of the card's
@@ -81,8 +84,11 @@ def hog_pair(ink: np.ndarray) -> np.ndarray:
     sharp, blurred = root_hog_blocks(hog_cells_of(
         (cv2.resize(ink, HOG_WINDOW, interpolation=cv2.INTER_AREA),
          cv2.resize(cv2.GaussianBlur(ink, (0, 0), BLUR * h), BLUR_WINDOW, interpolation=cv2.INTER_AREA))))
-    density = cv2.resize(np.minimum(ink, INK_CAP), DENSITY_GRID,
-                         interpolation=cv2.INTER_AREA) * (DENSITY_WEIGHT / INK_CAP)
+    # the density counts ink up to the face's own strongest (a light ink under a dim lamp
+    # lies 15-20 from its white, a dark one 60-100 in daylight: the same print)
+    cap = min(INK_CAP, max(DENSITY_FLOOR, strongest_ink(ink)))
+    density = cv2.resize(np.minimum(ink, cap), DENSITY_GRID,
+                         interpolation=cv2.INTER_AREA) * (DENSITY_WEIGHT / cap)
     a, b = sharp.size, sharp.size + blurred.size
     out = np.empty((2, b + density.size), np.float32)
     out[0, :a], out[0, a:b], out[0, b:] = sharp.ravel(), blurred.ravel(), density.ravel()

@@ -36,6 +36,7 @@ from vision.learn import Example, train_reader
 from vision.detect import FIELD_SETTINGS, DetectSettings, EmptyTable, find_cards
 from vision.profile import DeckProfile, camera_views, measure_frame_insets, profile_from_faces
 from vision.warp import CANONICAL_SIZE, CARD_ASPECT, order_corners, warp_card
+from vision.whiteframe import frame_sides, prints_white_frame
 from vision.why import Why, WhyError, why
 
 MIN_FACE_DETAIL = 10.0  # grey levels (sd) a printed face shows at least; a cloth's square less
@@ -253,9 +254,13 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
     reader = dataclasses.replace(reader, classes=np.array([firsts[c] if c >= 0 else -1 for c in reader.classes],
                                                           np.int64))
     names = sorted({s.colour for s in shots if s.colour})
-    samples = [(s.colour, face_features(s.face, two_levels=True).ink_colour) for s in shots if s.colour]
+    coloured = [(s.colour, face_features(s.face, two_levels=True)) for s in shots if s.colour]
+    samples = [(colour, features.ink_colour) for colour, features in coloured]
+    # a deck with colours whose faces print a white frame: a face showing none is no card
+    # of it (`vision.whiteframe`; measured where the framed colour fields are looked for)
+    framed = prints_white_frame([frame_sides(s.face) for s in shots if s.colour])
     return dataclasses.replace(profile, reader=reader, inks=deck_inks(names, measure_inks(samples)),
-                               ink_examples=ink_examples(samples),
+                               ink_examples=ink_examples(samples), white_frame=framed,
                                min_confidence=LEARNED_MIN_CONFIDENCE)
 
 

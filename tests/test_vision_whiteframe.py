@@ -1,0 +1,65 @@
+"""A deck that prints a white frame round its faces (`vision.whiteframe`): teaching tells
+it from full-bleed printings, and a face showing the frame on none of its sides is no card
+of it (protocol 2's bare table: a flyer's yellow panel with a white middle was read as a
+yellow card, bench/protocols.py)."""
+import cv2
+import numpy as np
+import pytest
+
+from test_vision_protocol import FACES, taught  # noqa: F401 (the module's taught deck)
+from vision.classify import UNKNOWN, card_features, classify
+from vision.profile import load_profile_file
+from vision.render.sessions import SESSIONS, uno_face
+from vision.render.uno_deck import CLOTHS, cloth_photo, deck
+from vision.whiteframe import frame_sides, prints_white_frame, shows_frame
+
+
+def sides(face: np.ndarray) -> np.ndarray:
+    return frame_sides(face)
+
+
+def frameless(face: np.ndarray) -> np.ndarray:
+    """The face with its white frame printed in its field's colour (full bleed)."""
+    out = face.copy()
+    field = out[20, out.shape[1] // 2].copy()
+    band = np.ones(out.shape[:2], bool)
+    band[12:-12, 12:-12] = False
+    out[band] = field
+    return out
+
+
+def test_teaching_tells_a_framed_deck_from_full_bleed_printings():
+    uno = [f.image() for f in deck(symbols=4)]
+    assert prints_white_frame([sides(f) for f in uno])
+    assert not prints_white_frame([sides(frameless(f)) for f in uno])
+    # full-bleed faces printing white inside (an oval, white digits): their cards would be
+    # lost if the deck were taken for framed
+    rgb = {"red": (200, 40, 40), "green": (40, 150, 70), "blue": (40, 70, 190), "yellow": (240, 200, 40)}
+    for printing in ("oval", "white_print", "paper"):
+        faces = [uno_face(ink, symbol, printing) for ink in rgb.values() for symbol in "2579"]
+        assert prints_white_frame([sides(f) for f in faces]) == (printing == "paper"), printing
+    # (a face with no white at all is its own whitest: its sides pass, so nothing is lost)
+    assert not prints_white_frame([])
+
+
+def test_one_side_showing_the_frame_is_enough():
+    face = FACES[0].image()
+    covered = face.copy()
+    h, w = covered.shape[:2]
+    covered[:, : w // 3] = (60, 50, 40)          # two sides under something dark
+    covered[: h // 3] = (60, 50, 40)
+    assert shows_frame(covered)
+    assert not shows_frame(frameless(face))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_face_with_no_white_frame_is_no_card_of_a_framed_deck(taught, seed):  # noqa: F811
+    """The taught deck (six faces, one daylight photo each) prints a frame; the same face
+    printed full bleed, photographed alike, was read as that card."""
+    profile = load_profile_file(taught / "deck.npz")
+    assert profile.white_frame
+    rng = np.random.default_rng(seed)
+    for face in FACES[:3]:
+        for image, expected in ((face.image(), face.label), (frameless(face.image()), UNKNOWN)):
+            picture, corners = cloth_photo(image, CLOTHS["grey cloth"], SESSIONS[0], rng, (480, 360))
+            assert classify(card_features(picture, corners, profile), profile).label == expected, face.label

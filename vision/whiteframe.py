@@ -1,0 +1,78 @@
+"""Whether a card face shows the white frame round its edge that a deck's faces print.
+
+Many decks print their face inside a white frame (the UNO family: a colour field in a
+white border; cards on white stock). For such a deck, a face whose outline shows paper
+on none of its four sides is no card of the deck: the finder outlined something else
+(a printed flyer's coloured panel, a pattern on the table) and the reader, which sees
+only the ink inside, may still find a symbol there. One side showing the frame is
+enough: a finger, another card or an outline a few pixels off hides or misses the
+others.
+
+The band looked at runs from the second pixel in from each side of the face at the
+reader's work size (the edge pixel itself mixes with the table) to the seventh, in its
+middle two thirds (a rounded corner shows table); across the band its whitest pixel
+counts (an outline a few pixels off moves the frame in it), and a side shows paper
+when the median along it of the smallest channel relative to the face's paper (the median
+colour of its whitest 5 %: white under any light) is at least FRAME_PAPER. Measured on the
+simulated phone photos of protocol 2 (`bench/protocols.py`): every one of the 108 cards
+read has a side at 0.92 or more; a flyer's yellow panel on a bare table read as a card
+showed 0.42 at best.
+
+A deck prints the frame when its taught faces show paper on three sides or four
+(`prints_white_frame`); teaching measures it (`vision.teach`), and only then does the
+learned reader look (`vision.classify.classify_learned`). What does not live here:
+finding cards, reading symbols and colour.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+FRAME_PAPER = 0.8        # a side's band at least this share of the paper's brightness shows it
+FRAME_BAND = (1, 7)      # the band: these pixels in from the edge at SIZE (1.5-9 % of the
+                         # width; the stand-in deck's frame is 3 pixels wide there, and a
+                         # finder's outline on a dim photo lay 2 pixels outside the card)
+SIZE = (66, 92)          # the learned reader's work size (`vision.classify.WORK_SIZE`)
+PAPER_QUANTILE = 0.95    # the paper: the median colour of the face's whitest 5 % (its
+                         # smallest channel highest; a median, as a dim camera's noise lifts a
+                         # high quantile of each channel above the white)
+FRAMED_FACES = 0.8       # a deck prints the frame when this share of its taught faces ...
+TAUGHT_PAPER = 0.9       # ... show paper this bright on three sides at least (a teaching
+                         # photo's outline a few pixels off misses one: on protocol 2's phone
+                         # photos 73 % show it on all four, 93 % on three)
+
+
+def frame_sides(face: np.ndarray) -> np.ndarray:
+    """How white each side's band of an upright face (BGR uint8) is at SIZE: the median
+    of its smallest channel, each channel over the face's paper (its whitest part,
+    white under any light's colour) (4 values; 1 is the paper)."""
+    if face.shape[1] != SIZE[0] or face.shape[0] != SIZE[1]:
+        face = cv2.resize(face, SIZE, interpolation=cv2.INTER_AREA)
+    pixels = face.reshape(-1, 3)
+    white = pixels.min(axis=1)
+    k = int(PAPER_QUANTILE * (len(white) - 1))
+    paper = np.maximum(np.median(pixels[white >= np.partition(white, k)[k]], axis=0), 8.0).astype(np.float32)
+    relative = (face.astype(np.float32) / paper).min(axis=2)
+    h, w = relative.shape
+    a, b = FRAME_BAND
+    rows, cols = slice(h // 6, h - h // 6), slice(w // 6, w - w // 6)
+    # across each side, the whitest of the band's depths (an outline a few pixels off puts the
+    # frame deeper or shallower), then the median along it
+    bands = (relative[rows, a:b].max(axis=1), relative[rows, w - b:w - a].max(axis=1),
+             relative[a:b, cols].max(axis=0), relative[h - b:h - a, cols].max(axis=0))
+    return np.array([float(np.median(band)) for band in bands], np.float32)
+
+
+def shows_frame(face: np.ndarray) -> bool:
+    """Whether at least one side of the face shows the white frame."""
+    return bool(frame_sides(face).max() >= FRAME_PAPER)
+
+
+def prints_white_frame(sides: Sequence[np.ndarray]) -> bool:
+    """Whether a deck prints a white frame, from its taught faces' `frame_sides`."""
+    if not len(sides):
+        return False
+    framed = [float(np.sort(s)[1]) >= TAUGHT_PAPER for s in sides]
+    return float(np.mean(framed)) >= FRAMED_FACES
