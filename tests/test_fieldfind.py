@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision.detect import FIELD_SETTINGS, DetectSettings, find_cards
-from vision.fieldfind import framed_fields
+from vision.fieldfind import FieldSettings, framed_fields
 from vision.pipeline import Recognizer
 from vision.profile import builtin_profile
 from vision.reader import LinearReader
@@ -141,3 +141,31 @@ def test_the_frame_ends_at_its_nearest_clear_fall_on_a_pale_cloth(seed, tilt):
     picture, corners = phone_photo(FACES[seed * 7 % len(FACES)].image(), table_texture("cloth", seed),
                                    SESSIONS[seed % 8], rng, (640, 480), tilt=tilt)
     assert max(iou(q, corners) for q in find_outlines(picture, FIELD_SETTINGS)) > 0.97
+
+
+WILDS = deck(symbols=0)   # the two wilds: a black field, a four-colour oval, a white frame
+
+
+def wild_photo(seed: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return phone_photo(WILDS[seed % 2].image(), table_texture(kind, seed), SESSIONS[seed % 8], rng, (640, 480),
+                       tilt=(15, 55))
+
+
+@pytest.mark.parametrize("seed, kind", [(1, "dark"), (2, "wood"), (3, "cloth"), (4, "dark")])
+def test_a_wild_a_dark_field_in_a_white_frame_is_a_framed_field(seed, kind):
+    """Protocol 2's wild was never found: its field is black (no chroma) and its oval four
+    colours. A dark field inside a white frame is grown to the frame's edge as a colour
+    field is, also on a dark table (the frame parts them)."""
+    picture, corners = wild_photo(seed, kind)
+    found = framed_fields(*maps(picture), min_area=400)
+    assert found and max(iou(q, corners) for q in found) > 0.9
+    alone = framed_fields(*maps(picture), min_area=400, settings=dataclasses.replace(FieldSettings(), dark_level=0))
+    assert max((iou(q, corners) for q in alone), default=0.0) < 0.5   # no colour field finds it
+
+
+@pytest.mark.parametrize("kind", ["dark", "wood", "cloth"])
+def test_a_dark_table_alone_is_no_framed_field(kind):
+    rng = np.random.default_rng(7)
+    picture, _ = phone_photo(None, table_texture(kind, 7), SESSIONS[6], rng, (640, 480))
+    assert framed_fields(*maps(picture), min_area=400) == []

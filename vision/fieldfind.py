@@ -31,7 +31,7 @@ framed colour field is more certain than any piece of it), reading the card.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
 
@@ -44,6 +44,8 @@ from vision.lines import corners_of
 @dataclass(frozen=True)
 class FieldSettings:
     chroma_levels: tuple[int, ...] = (60, 100)   # stretched chroma (of 255) a field has
+    dark_level: int = 60                 # ... or, a dark field (a wild's black), its brightest
+                                         # stretched channel at most (0: none)
     min_field_share: float = 0.35        # a piece's area / the smallest card's area
     max_pieces: int = 10                 # the largest pieces of each level are tried
     hue_gap: float = 25.0                # degrees: two pieces of one field are of one hue
@@ -245,10 +247,15 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
     piece, or two of one hue, each four-sided, cut apart by its oval; two pieces that are
     each a framed field are two cards."""
     chroma = stretched_chroma(channels)
+    masks = [cv2.compare(chroma, level, cv2.CMP_GT) for level in settings.chroma_levels]
+    if settings.dark_level > 0:
+        top = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+        masks.append(cv2.compare(top, settings.dark_level, cv2.CMP_LE))
     out: list[np.ndarray] = []
-    for level in settings.chroma_levels:
-        mask = cv2.compare(chroma, level, cv2.CMP_GT)
+    for n, mask in enumerate(masks):
         pieces = [p for p in _pieces(mask, channels, min_area, settings) if not _inside(p, out)]
+        if n == len(settings.chroma_levels):   # dark pieces have no hue to tell them apart
+            pieces = [replace(p, hue=0.0) for p in pieces]
         halves = []   # four-sided pieces that are no framed field alone
         for piece in pieces:
             quad = _quad(piece.contour, settings)
