@@ -10,9 +10,10 @@ across it. Its whiteness region is then no four-cornered shape, and the finder's
 * **A side covered on the slant** (`visible_part`): the region is four-cornered, but
   one side runs across the face (the edge of a book, a knife), so two corners are far
   from square. When two adjacent corners are square (a whole side with both its
-  corners) and a whole card of the deck's shape (`vision.complete`) holds the region,
-  the region is what shows of that card; it is reported as it is (a card's visible part
-  is what the reader completes, as for a strip of a card lying under another).
+  corners) and a whole card of the deck's shape standing square on one of its sides
+  holds the region, the region is what shows of that card; it is reported as it is (the
+  reader completes a visible part with `vision.complete`, as for a strip of a card lying
+  under another; its completions are wider in kind but cost too much for every frame).
 
 The caller applies its own gates and outline check to what these give.
 """
@@ -23,8 +24,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.complete import completions
-from vision.warp import order_corners, quad_overlap
+from vision.warp import order_corners
 
 CUT_EPS = (0.015, 0.025, 0.035)   # hull simplifications tried (shares of its perimeter)
 MIN_FILL = 0.75         # the hull fills this share of the restored card at least
@@ -35,7 +35,7 @@ SLANT = (30.0, 150.0)   # ... the other two within these (degrees)
 MIN_SHOWN = 0.5         # ... and the region this share of the whole card at least
 CORNER_SIDE = 0.45      # `over_frame_corner`: a card's sides in the frame at most this share of
                         # the frame's short side (a page or a book over the corner is larger)
-HOLDS = 0.95            # ... which holds the region (overlap of the region)
+HOLDS = 0.95            # ... which holds the region (within 5 % of the side)
 
 
 def restored_corner(hull: np.ndarray, aspect: float) -> np.ndarray | None:
@@ -79,23 +79,28 @@ def visible_part(quad: np.ndarray, aspect: float) -> bool:
     if not any(abs(angles[i] - 90) <= SQUARE and abs(angles[(i + 1) % 4] - 90) <= SQUARE for i in range(4)):
         return False
     area = _area(pts)
-    if not any(_fits_on_side(pts, i, aspect, area) for i in range(4)):
-        return False
-    return any(quad_overlap(quad, whole) >= HOLDS and area >= MIN_SHOWN * cv2.contourArea(whole)
-               for whole in completions(quad, aspect))
+    return any(_fits_on_side(pts, i, aspect, area) for i in range(4))
 
 
 def _fits_on_side(pts, i: int, aspect: float, area: float) -> bool:
-    """Whether a card of `aspect` standing on side i (from corner i to i+1, taken as a
-    whole side of it) could hold the outline and be at most twice its area: a quick
-    test before the completions are made (`vision.complete` costs more)."""
+    """Whether a card of `aspect` standing square on side i (from corner i to i+1, taken as
+    a whole side of it, short or long) holds the outline, the outline being at least
+    MIN_SHOWN of it. (The reader's completions, `vision.complete`, are wider in kind but
+    cost a millisecond an outline: this runs in the finder on every frame.)"""
     (ax, ay), (bx, by) = pts[i], pts[(i + 1) % 4]
     length = math.hypot(bx - ax, by - ay)
     if length < 1e-6:
         return False
-    nx, ny = (ay - by) / length, (bx - ax) / length   # across the side
-    depth = max(abs((x - ax) * nx + (y - ay) * ny) for x, y in pts)
-    return any(depth <= 1.2 * other and area >= 0.7 * MIN_SHOWN * length * other
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    nx, ny = -uy, ux
+    if sum((x - ax) * nx + (y - ay) * ny for x, y in pts) < 0:   # across, into the outline
+        nx, ny = -nx, -ny
+    along = [(x - ax) * ux + (y - ay) * uy for x, y in pts]
+    across = [(x - ax) * nx + (y - ay) * ny for x, y in pts]
+    slack = (1 - HOLDS) * length
+    if min(along) < -slack or max(along) > length + slack or min(across) < -slack:
+        return False
+    return any(max(across) <= other + slack and area >= MIN_SHOWN * length * other
                for other in (length * aspect, length / aspect))
 
 
