@@ -55,7 +55,11 @@ PHOTOS = ROOT.parent / "shared" / "realphotos" / "cards-edje"
 BARS = (0.0, 0.3, 0.5, 0.7, 0.9)
 # what is scored; the isolated cards found are also split into the train_ photos (where
 # settings are chosen) and the held-out test_ ones
-KEYS = ("crop isolated", "crop all", "finder isolated", "finder iso train_", "finder iso test_", "finder all")
+KEYS = ("crop isolated", "crop all", "finder isolated", "finder iso train_", "finder iso test_", "finder all",
+        "finder isolated, good labels", "finder all, good labels")
+# Labels known to be wrong (the shared data is not edited): their cards are also left out
+# of the "good labels" lines.
+KNOWN_BAD = {"images/train_IMG_2396.jpg": "labelled 9, shows the ten of diamonds"}
 CROP_GROW = 0.12
 
 
@@ -217,9 +221,8 @@ class Score:
         return "    bar " + " | ".join(cells)
 
 
-def run(shots: int, seed: int, cards: list[Card], images: dict[str, np.ndarray],
-        with_finder: bool = True) -> dict[str, Score]:
-    from vision.pipeline import Recognizer
+def teaching_draw(cards: list[Card], shots: int, seed: int) -> list[Card]:
+    """The teaching photos of a draw: `shots` single-card photos a rank, drawn with `seed`."""
     rng = np.random.default_rng(seed)
     counts = defaultdict(int)
     for c in cards:
@@ -228,6 +231,13 @@ def run(shots: int, seed: int, cards: list[Card], images: dict[str, np.ndarray],
     for rank in sorted({c.rank for c in cards}):
         singles = [c for c in cards if c.rank == rank and counts[c.file] == 1]
         teaching += [singles[i] for i in rng.choice(len(singles), shots, replace=False)]
+    return teaching
+
+
+def run(shots: int, seed: int, cards: list[Card], images: dict[str, np.ndarray],
+        with_finder: bool = True) -> dict[str, Score]:
+    from vision.pipeline import Recognizer
+    teaching = teaching_draw(cards, shots, seed)
     started, cpu = time.perf_counter(), time.process_time()
     profile, missed = teach([(c, images[c.file]) for c in teaching], "cards-edje")
     taught_s, taught_cpu = time.perf_counter() - started, time.process_time() - cpu
@@ -258,13 +268,16 @@ def run(shots: int, seed: int, cards: list[Card], images: dict[str, np.ndarray],
             best = max(matches, default=(0.0, -1))
             split = "train_" if Path(card.file).name.startswith("train_") else "test_"
             keys = ("finder all",) + (("finder isolated", f"finder iso {split}") if card.isolated else ())
+            if card.file not in KNOWN_BAD:
+                keys += tuple(f"{key}, good labels" for key in keys if key in ("finder all", "finder isolated"))
+            if best[0] >= 0.5:   # read once, scored under every key
+                t0 = time.process_time()
+                answer = read(image, found[best[1]])
+                finder_cpu += time.process_time() - t0
+                answer = answer()
+                finder_reads += 1
             for key in keys:
                 if best[0] >= 0.5:
-                    t0 = time.process_time()
-                    answer = read(image, found[best[1]])
-                    finder_cpu += time.process_time() - t0
-                    answer = answer()
-                    finder_reads += 1
                     scores[key].add(card.rank, *answer)
                 else:
                     scores[key].missed += 1
@@ -308,7 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     cards = load_cards(folder)
     images = {f: cv2.imread(str(folder / f), cv2.IMREAD_COLOR) for f in {c.file for c in cards}}
     print(f"{len(images)} photos, {len(cards)} labelled cards "
-          f"({sum(c.isolated for c in cards)} isolated) from {folder}")
+          f"({sum(c.isolated for c in cards)} isolated) from {folder}; labels known to be wrong, left out"
+          f" of the lines \"good labels\": " + "; ".join(f"{f} ({why})" for f, why in KNOWN_BAD.items()))
     for shots in (int(s) for s in args.shots.split(",")):
         total = {k: Score() for k in KEYS}
         for seed in range(args.seeds):

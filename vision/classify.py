@@ -29,7 +29,7 @@ import numpy as np
 
 from vision.cnn import CnnReader
 from vision.colour import FLOOR, InkColour, ink_colour, likelihoods, symbol_groups, with_prototype
-from vision.reader import INDEX_WIDE, hog_pair, index_features, index_regions
+from vision.reader import INDEX_WIDE, hog_pair, index_block, index_features, index_regions, index_rows
 from vision.warp import warp_card, warp_card_averaged
 from vision.whiteframe import shows_frame
 
@@ -60,7 +60,9 @@ class FaceFeatures:
     * `index`: its corner index block (`vision.reader.index_features`) of `regions`, the
       corner regions cut from the frame (`vision.reader.index_regions`; `wider` cuts the
       wider ones), or when not given cut from `face`, the picture the features were made of
-      (`index_block`: that block, when the caller has already computed it);
+      (`index_block`: that block, when the caller has already computed it); `index_rows`:
+      the rows it is the mean of, one per corner showing a glyph (`index_found`: those,
+      when the caller has already computed them);
     * `ink_colour`: the ink's hue and lightness for `vision.colour`."""
 
     lightness: np.ndarray
@@ -73,6 +75,7 @@ class FaceFeatures:
     regions: np.ndarray | None = None  # its corner regions cut from the frame
     wider: Callable[[], np.ndarray] | None = None  # its wider corner regions, cut when asked
     index_block: np.ndarray | None = None  # the index block of `regions`, when already computed
+    index_found: np.ndarray | None = None  # its rows (`vision.reader.index_rows`), when already computed
 
     @cached_property
     def symbol(self) -> np.ndarray:
@@ -104,13 +107,19 @@ class FaceFeatures:
     def index(self) -> np.ndarray:
         if self.index_block is not None:
             return self.index_block
+        return index_block(self.index_rows)
+
+    @cached_property
+    def index_rows(self) -> np.ndarray:
+        if self.index_found is not None:
+            return self.index_found
         regions, wider = self.regions, self.wider
         if regions is None:
             h, w = self.face.shape[:2]
             whole = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
             regions = index_regions(self.face, whole)
             wider = partial(index_regions, self.face, whole, INDEX_WIDE)
-        return index_features(regions, wider)
+        return index_rows(regions, wider)
 
     def learned(self, with_index: bool) -> np.ndarray:
         """The learned reader's features (2 x D): the HOG pair, and the index block after
@@ -178,11 +187,13 @@ def face_features(face: np.ndarray, ink_cap: float = 0.0, regions: np.ndarray | 
 
 
 def card_features(frame: np.ndarray, corners: np.ndarray, profile: "DeckProfile",
-                  regions: np.ndarray | None = None, index: np.ndarray | None = None) -> FaceFeatures:
+                  regions: np.ndarray | None = None, index: np.ndarray | None = None,
+                  rows: np.ndarray | None = None) -> FaceFeatures:
     """Features of the card outlined by `corners` in `frame`, as `profile` reads it: the
     face warped to WORK_SIZE, and the corner regions cut from the frame when its reader
     reads the corner index (`regions`: those already cut; `index`: their index block, when
-    it showed a glyph, so the wider regions are not needed)."""
+    it showed a glyph, so the wider regions are not needed; `rows`: the rows it is the
+    mean of, `vision.reader.index_rows`)."""
     reader = profile.reader
     if getattr(reader, "index", False):
         regions = index_regions(frame, corners) if regions is None else regions
@@ -195,7 +206,7 @@ def card_features(frame: np.ndarray, corners: np.ndarray, profile: "DeckProfile"
     warp = warp_card_averaged if learned else warp_card
     features = face_features(warp(frame, corners, WORK_SIZE), profile.ink_cap, regions, wider,
                              two_levels=learned)
-    return features if index is None else dataclasses.replace(features, index_block=index)
+    return features if index is None else dataclasses.replace(features, index_block=index, index_found=rows)
 
 
 def ink_planes(face: np.ndarray, two_levels: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray,
@@ -439,8 +450,13 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     reader = profile.reader
     if profile.white_frame and features.face is not None and not shows_frame(features.face):
         return Reading(UNKNOWN, "", 0.0, 0.0, False, UNKNOWN)   # no side shows the deck's white frame
-    # The CNN reader (vision.cnn) reads the ink map itself, the linear one its HOG.
-    scores, turned = reader.scores(features.ink if isinstance(reader, CnnReader) else features.learned(reader.index))
+    # The CNN reader (vision.cnn) reads the ink map itself, the linear one its HOG (and
+    # trusts the corner index more when both corners show the same glyph).
+    if isinstance(reader, CnnReader):
+        scores, turned = reader.scores(features.ink)
+    else:
+        agreed = reader.index and reader.corners_agree(features.index_rows)
+        scores, turned = reader.scores(features.learned(reader.index), agreed)
     p = reader.probabilities(scores)
     groups = symbol_groups(profile.labels, profile.colours)
     card = reader.classes >= 0

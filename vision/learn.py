@@ -105,7 +105,7 @@ def train_reader(examples: Sequence[Example], labels: int, features: Callable[..
                         [corner.scores(pair[:, index:])[0] for pair in check_rows], truth)
     reader = LinearReader(card.classes, np.concatenate([card.mean, corner.mean]),
                           np.concatenate([card.weights * (1 - share), corner.weights * share]),
-                          card.bias * (1 - share) + corner.bias * share, index=True)
+                          card.bias * (1 - share) + corner.bias * share, index=True, share=share)
     scores = np.array([reader.scores(pair)[0] for pair in check_rows])
     temperature = fit_temperature(scores, truth)
     tell(1.0)

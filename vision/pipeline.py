@@ -20,7 +20,7 @@ from vision.colour import field_deck, scene_gain
 from vision.complete import completions
 from vision.detect import FIELD_SETTINGS, DetectSettings, Detection, EmptyTable, detect
 from vision.profile import DeckProfile
-from vision.reader import index_features, index_regions
+from vision.reader import index_block, index_regions, index_rows
 from vision.realfind import RealSettings
 from vision.reuse import KeptReading, keep, kept_reading
 
@@ -200,13 +200,13 @@ class Recognizer:
         best, best_corners = first, corners
         for whole in completions(corners, self.profile.aspect):
             regions = index_regions(frame, whole) if glyphs else None
-            index = index_features(regions) if glyphs else None
-            if glyphs and not index.any():
+            rows = index_rows(regions) if glyphs else None
+            if glyphs and not len(rows):
                 continue
             # the block just computed is the one reading needs: the regions show a glyph,
             # so the wider ones are never cut
-            reading = classify(card_features(frame, whole, self.profile, regions, index),
-                               self.profile, self.thresholds)
+            reading = classify(card_features(frame, whole, self.profile, regions, index_block(rows) if glyphs else None,
+                                             rows), self.profile, self.thresholds)
             if reading.known and reading.confidence >= max(COMPLETE_BAR, best.confidence):
                 best, best_corners = reading, whole
                 if reading.confidence >= COMPLETE_SURE:

@@ -360,6 +360,7 @@ def save_profile(profile: DeckProfile, path: str | os.PathLike) -> Path:
             meta["reader_doubt"] = r.doubt
         if r.index:
             meta["reader_index"] = True
+            meta["reader_share"] = r.share
         arrays = {"reader_classes": r.classes, "reader_mean": r.mean, "reader_weights": r.weights,
                   "reader_bias": r.bias}
     tmp = path.with_name(path.name + ".tmp.npz")
@@ -396,7 +397,8 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                               learned["reader_bias"].astype(np.float32),
                               float(meta.get("reader_temperature", 10.0)),
                               float(meta.get("reader_doubt", -np.inf)),
-                              bool(meta.get("reader_index", False)))
+                              bool(meta.get("reader_index", False)),
+                              float(meta.get("reader_share", 0.0)))
     inks = {k: tuple(None if x is None else float(x) for x in v) for k, v in meta.get("inks", {}).items()}
     examples = {k: np.array(v, np.float64).reshape(-1, 2) for k, v in meta.get("ink_examples", {}).items()}
     return DeckProfile(meta["name"], tuple(meta["labels"]), tuple(meta["colours"]),

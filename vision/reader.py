@@ -66,6 +66,15 @@ WIDE_GLYPH_ASPECT = 0.8
 GLYPH_SIZE = (16, 24)       # (w, h) a found glyph is resized to: 4 x 6 cells of INDEX_CELL
 INDEX_CELL = 4
 GLYPH_LEVEL = 0.45          # ink above this share of the region's strongest is the glyph's
+# The index block's share of the score when both corners show a glyph and the block reads
+# them as the same card (the share taught is INDEX_SHARE at most, `vision.learn`). The two
+# corners agreeing is when the glyph is read best; the card's HOG also learns the court
+# picture of the suits the teaching photos show, and a jack of another suit looks to it
+# like a queen or a king taught with that suit's picture. Measured on the real photos
+# (bench/realphotos_read.py --shots 2 --seeds 3, isolated train_ cards through the finder;
+# right / wrong / unknown): 838 / 17 / 15 as taught (0.5), 0.6: 842 / 12 / 16, 0.65:
+# 840 / 14 / 16; every card found 1,457 / 48 / 56, 0.6: 1,464 / 41 / 56.
+AGREED_SHARE = 0.6
 INDEX_DIM = (GLYPH_SIZE[0] // INDEX_CELL - 1) * (GLYPH_SIZE[1] // INDEX_CELL - 1) * 4 * BINS + 1
 
 
@@ -232,13 +241,24 @@ def index_features(regions: np.ndarray, wider: Callable[[], np.ndarray] | None =
     where a glyph is found of its square-rooted HOG and its width / height; when neither
     shows one, the same of the wider regions `wider()` gives (`index_regions` at
     INDEX_WIDE, cut only then), of glyphs narrower than WIDE_GLYPH_ASPECT; zeros if none."""
+    return index_block(index_rows(regions, wider))
+
+
+def index_rows(regions: np.ndarray, wider: Callable[[], np.ndarray] | None = None) -> np.ndarray:
+    """The rows `index_features` averages: one per corner region showing a glyph (k x
+    INDEX_DIM float64, k = 0 .. 2), of the wider regions when neither does."""
     found = _glyph_blocks(regions)
     if not len(found) and wider is not None:
         found = _glyph_blocks(wider())
         found = found[found[:, -1] <= WIDE_GLYPH_ASPECT]
-    if not len(found):
+    return found
+
+
+def index_block(rows: np.ndarray) -> np.ndarray:
+    """The corner index block of `index_rows`: their mean (float32), zeros if none."""
+    if not len(rows):
         return np.zeros(INDEX_DIM, np.float32)
-    return np.mean(found, axis=0).astype(np.float32)
+    return np.mean(rows, axis=0).astype(np.float32)
 
 
 def _glyph_blocks(regions: np.ndarray) -> np.ndarray:
@@ -311,12 +331,32 @@ class LinearReader:
     temperature: float = 10.0
     doubt: float = -np.inf     # the score of "none for sure" (-inf: none, as taught before it)
     index: bool = False        # the features end with the corner index block (index_features)
+    share: float = 0.0         # the index block's share of the score (`vision.learn.index_share`;
+                               # 0: not known, as taught before it was kept)
 
-    def scores(self, pair: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(scores per class, the better of both orientations; turned per class)."""
+    def scores(self, pair: np.ndarray, agreed: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """(scores per class, the better of both orientations; turned per class).
+        `agreed`: the card's two corners show the same index glyph (`corners_agree`), and
+        the index block then has the larger share AGREED_SHARE."""
         both = (pair - self.mean) @ self.weights + self.bias      # (2, C)
+        if agreed and 0.0 < self.share < AGREED_SHARE:
+            start = len(self.mean) - INDEX_DIM
+            glyph = (pair[0, start:] - self.mean[start:]) @ self.weights[start:]
+            # the blocks were fitted apart and their scores added at `share` (the same
+            # bias for both: each class's share of the views)
+            card = both - self.bias - glyph
+            both = self.bias + card * ((1 - AGREED_SHARE) / (1 - self.share)) + glyph * (AGREED_SHARE / self.share)
         turned = both[1] > both[0]
         return np.maximum(both[0], both[1]), turned
+
+    def corners_agree(self, rows: np.ndarray) -> bool:
+        """Whether both corners show a glyph (`index_rows`) and the index block alone reads
+        them as the same card (not "no card")."""
+        if not self.index or self.share <= 0.0 or len(rows) != 2:
+            return False
+        start = len(self.mean) - INDEX_DIM
+        first, second = np.argmax((rows - self.mean[start:]) @ self.weights[start:], axis=1)
+        return bool(first == second and self.classes[first] >= 0)
 
     def probabilities(self, scores: np.ndarray) -> np.ndarray:
         """Per class (C,); what they leave short of 1 is the doubt's."""
