@@ -72,8 +72,10 @@ GLYPH_LEVEL = 0.45          # ink above this share of the region's strongest is 
 # picture of the suits the teaching photos show, and a jack of another suit looks to it
 # like a queen or a king taught with that suit's picture. Measured on the real photos
 # (bench/realphotos_read.py --shots 2 --seeds 3, isolated train_ cards through the finder;
-# right / wrong / unknown): 838 / 17 / 15 as taught (0.5), 0.6: 842 / 12 / 16, 0.65:
-# 840 / 14 / 16; every card found 1,457 / 48 / 56, 0.6: 1,464 / 41 / 56.
+# right / wrong / unknown): 838 / 17 / 15 as taught (0.5), 0.6: 841 / 13 / 16 (every card
+# found 1,457 / 48 / 56 -> 1,462 / 43 / 56); a first try judging agreement in the corner
+# regions only, 0.6: 842 / 12 / 16, 0.65: 840 / 14 / 16. One share for every card instead
+# (0.6, 0.7, 0.8) read no better: 839 / 18 / 13, 833 / 27 / 10, 819 / 36 / 15.
 AGREED_SHARE = 0.6
 INDEX_DIM = (GLYPH_SIZE[0] // INDEX_CELL - 1) * (GLYPH_SIZE[1] // INDEX_CELL - 1) * 4 * BINS + 1
 
