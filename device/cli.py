@@ -26,7 +26,7 @@ def build_parser(only: str | None = None, lang: str = "en") -> argparse.Argument
     """The parser, speaking `lang`; `only` names the one sub-command to load (None: all)."""
     parser = SpokenParser(prog="deckhand", lang=lang,
                           description=N_("Deckhand: a referee and score pad for card games."))
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar=N_("COMMAND"))
     for name in (only,) if only in COMMANDS else COMMANDS:
         try:
             module = importlib.import_module(f"device.commands.{name}")

@@ -17,6 +17,7 @@ from web.words import catalog
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "device" / "cli.py", *sorted((ROOT / "device" / "commands").glob("*.py"))]
 SAID_KEYWORDS = ("help", "description", "epilog")
+SAME_IN_FRENCH = {"options", "SOURCE", "PHOTO", "PORT"}
 
 
 def _flat(text: str) -> str:
@@ -60,8 +61,7 @@ def test_the_scan_finds_an_unmarked_help():
 
 def test_every_help_text_has_its_french():
     french = catalog("fr")
-    same_in_french = {"options"}
-    missing = [text for text in _said_texts() if french.gettext(text) == text and text not in same_in_french]
+    missing = [text for text in _said_texts() if french.gettext(text) == text and text not in SAME_IN_FRENCH]
     assert missing == []
 
 
@@ -102,7 +102,7 @@ def test_help_runs_in_french_from_the_shell(capsys, monkeypatch):
     (["run", "--speed", "vite"], "deckhand run : erreur : --speed : « vite » n'est pas un nombre"),
     (["teach", "--images", "photos"], "deckhand teach : erreur : il manque : --labels, --out"),
     (["replay", "--bogus"], "deckhand : erreur : Deckhand ne connaît pas : --bogus"),
-    (["frobnicate"], "deckhand : erreur : COMMAND : « frobnicate » n'est pas l'un des choix possibles"),
+    (["frobnicate"], "deckhand : erreur : COMMANDE : « frobnicate » n'est pas l'un des choix possibles"),
     (["run", "--port"], "deckhand run : erreur : --port : il faut une valeur"),
 ])
 def test_the_command_lines_errors_are_said_in_french(capsys, monkeypatch, argv, french):
@@ -126,3 +126,32 @@ def test_the_command_lines_errors_stay_plain_english(capsys, monkeypatch):
 
 def test_an_error_argparse_words_otherwise_is_shown_as_it_is():
     assert say_error("something argparse may say one day", "fr") == "something argparse may say one day"
+
+
+def _value_options(lang: str):
+    """(command, action) for every argument that takes a typed value with no fixed choices."""
+    parser = build_parser(None, lang)
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return [(name, action) for name in COMMANDS for action in sub.choices[name]._actions
+            if action.nargs != 0 and action.choices is None]
+
+
+def test_every_typed_value_has_a_placeholder_in_french():
+    """A value's placeholder is declared (argparse's default is the option's English name
+    in capitals) and said in French: "--images DOSSIER", not "--images IMAGES". The
+    games' names ({flip7,raj,...}) are typed as they are, in either language."""
+    english = {(name, action.dest): action.metavar for name, action in _value_options("en")}
+    french = {(name, action.dest): action.metavar for name, action in _value_options("fr")}
+    assert [key for key, placeholder in english.items() if placeholder is None] == []
+    assert [key for key, placeholder in english.items() if french[key] == placeholder
+            and placeholder not in SAME_IN_FRENCH and not placeholder.startswith("{")] == []
+
+
+def test_placeholders_are_said_in_the_help_and_the_errors(capsys, monkeypatch):
+    french = _flat(_helps("fr")["teach"])
+    assert "--images DOSSIER" in french and "--out FICHIER" in french
+    assert "--images FOLDER" in _flat(_helps("en")["teach"])
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    with pytest.raises(SystemExit):
+        deckhand(["recognize"])
+    assert "il manque : --profile, PHOTO" in _flat(capsys.readouterr().err)

@@ -120,14 +120,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("calibrate", help=N_("find the table's zones from a camera snapshot and save them"),
                             description=N_("Find the table's zones (discard pile, reveal area, scoring zone, one spot per "
                                            "seat) from a camera snapshot and save them in the config file's [zones] table."), epilog=LANGUAGE_HELP)
-    parser.add_argument("--config", help=N_("config file to update (default: $DECKHAND_CONFIG, "
+    parser.add_argument("--config", metavar=N_("FILE"), help=N_("config file to update (default: $DECKHAND_CONFIG, "
                            "/etc/deckhand/deckhand.toml, ~/.config/deckhand/deckhand.toml)"))
-    parser.add_argument("--camera", help=N_("camera source (default: the config's, else auto)"))
-    parser.add_argument("--seats", type=int, help=N_("number of seats (default: the config's [seats])"))
-    parser.add_argument("--zone", action="append", default=[], metavar="NAME=x,y,w,h",
+    parser.add_argument("--camera", metavar=N_("SOURCE"), help=N_("camera source (default: the config's, else auto)"))
+    parser.add_argument("--seats", type=int, metavar=N_("NUMBER"), help=N_("number of seats (default: the config's [seats])"))
+    parser.add_argument("--zone", action="append", default=[], metavar=N_("NAME=x,y,w,h"),
                         help=N_("set a zone by hand (normalized 0..1); may be repeated"))
     parser.add_argument("--no-mat", action="store_true", help=N_("do not look for a mat: lay out on the whole picture"))
-    parser.add_argument("--snapshot", help=N_("save the snapshot with the zones drawn to this PNG"))
+    parser.add_argument("--snapshot", metavar=N_("FILE"), help=N_("save the snapshot with the zones drawn to this PNG"))
     parser.add_argument("--dry-run", action="store_true", help=N_("print the zones, write nothing"))
     parser.set_defaults(func=run)
 

@@ -194,9 +194,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                            "screen (Chromium present, the web port free). The exit code is 0 when nothing "
                                            "needed is broken (no camera or no GPIO is fine: the simulated table and keyboard "
                                            "pads stand in), 1 otherwise."), epilog=LANGUAGE_HELP)
-    parser.add_argument("--config", help=N_("config file (default: $DECKHAND_CONFIG, /etc/deckhand/deckhand.toml, "
+    parser.add_argument("--config", metavar=N_("FILE"), help=N_("config file (default: $DECKHAND_CONFIG, /etc/deckhand/deckhand.toml, "
                            "~/.config/deckhand/deckhand.toml)"))
-    parser.add_argument("--camera", help=N_("camera source to check (default: the config's)"))
+    parser.add_argument("--camera", metavar=N_("SOURCE"), help=N_("camera source to check (default: the config's)"))
     parser.set_defaults(func=run)
 
 

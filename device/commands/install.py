@@ -12,7 +12,7 @@ def add_parser(sub) -> None:
     from device.commands.words import LANGUAGE_HELP
     p = sub.add_parser("install", help=N_("install Deckhand as an appliance on a Raspberry Pi"), epilog=LANGUAGE_HELP)
     p.add_argument("--dry-run", action="store_true", help=N_("print every step and change nothing"))
-    p.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[2],
+    p.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[2], metavar=N_("FOLDER"),
                    help=N_("the Deckhand checkout to install from (default: this one)"))
     p.set_defaults(func=run)
 

@@ -28,10 +28,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     from device.commands.words import LANGUAGE_HELP
     parser = sub.add_parser("recognize", help=N_("read the cards in pictures (one JSON line each)"),
                             description=N_("Read the cards in pictures: one JSON line a picture."), epilog=LANGUAGE_HELP)
-    parser.add_argument("--profile", required=True,
+    parser.add_argument("--profile", required=True, metavar=N_("PROFILE"),
                         help=N_("a built-in deck (flip7, solo, raj, hitthedeck) or a taught profile file"))
-    parser.add_argument("--empty", help=N_("a picture of the same table without cards"))
-    parser.add_argument("images", nargs="+", metavar="IMAGE")
+    parser.add_argument("--empty", metavar=N_("PHOTO"), help=N_("a picture of the same table without cards"))
+    parser.add_argument("images", nargs="+", metavar=N_("PHOTO"))
     parser.set_defaults(func=run)
 
 

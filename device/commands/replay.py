@@ -29,9 +29,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "replay", help=N_("fold a match log and print the resulting state"),
         description=N_("Fold a match log (JSON lines: a start line, then one action a line) "
                        "and print the resulting state as JSON."), epilog=LANGUAGE_HELP)
-    parser.add_argument("file", nargs="?", help=N_('the JSON-lines log; "-" reads standard input'))
-    parser.add_argument("--store", help=N_("read the match from this Deckhand store (SQLite file)"))
-    parser.add_argument("--match", type=int, help=N_("with --store: the match id (see the history)"))
+    parser.add_argument("file", nargs="?", metavar=N_("FILE"), help=N_('the JSON-lines log; "-" reads standard input'))
+    parser.add_argument("--store", metavar=N_("FILE"), help=N_("read the match from this Deckhand store (SQLite file)"))
+    parser.add_argument("--match", type=int, metavar=N_("NUMBER"), help=N_("with --store: the match id (see the history)"))
     parser.add_argument("--jsonl", action="store_true",
                         help=N_("with --store: print the match's log as JSON lines instead"))
     parser.add_argument("--notices", action="store_true",

@@ -14,31 +14,31 @@ def add_parser(sub) -> None:
     from device.commands.words import LANGUAGE_HELP
     p = sub.add_parser("run", help=N_("start Deckhand (the simulated table when there is no camera)"),
                        epilog=LANGUAGE_HELP)
-    p.add_argument("--game", default=None,
+    p.add_argument("--game", default=None, metavar=N_("GAME"),
                    help=N_("the simulated table's game: flip7, raj, solo, hitthedeck (default: go on "
                            "with the unfinished simulated match, else flip7)"))
-    p.add_argument("--players", type=int, default=None, help=N_("players at the simulated table"))
-    p.add_argument("--seed", type=int, default=1, help=N_("the simulated table's seed"))
-    p.add_argument("--speed", type=float, default=1.0, help=N_("the simulated table's speed factor"))
-    p.add_argument("--camera", default=None,
+    p.add_argument("--players", type=int, default=None, metavar=N_("NUMBER"), help=N_("players at the simulated table"))
+    p.add_argument("--seed", type=int, default=1, metavar=N_("NUMBER"), help=N_("the simulated table's seed"))
+    p.add_argument("--speed", type=float, default=1.0, metavar=N_("FACTOR"), help=N_("the simulated table's speed factor"))
+    p.add_argument("--camera", default=None, metavar=N_("SOURCE"),
                    help=N_("auto (default), picam, picam:N, usb:N, replay:PATH or sim"))
-    p.add_argument("--port", type=int, default=None, help=N_("web port (default 8000)"))
-    p.add_argument("--bind", default=None,
+    p.add_argument("--port", type=int, default=None, metavar=N_("PORT"), help=N_("web port (default 8000)"))
+    p.add_argument("--bind", default=None, metavar=N_("ADDRESS"),
                    help=N_("address to listen on (default: all interfaces on a Pi, localhost elsewhere)"))
-    p.add_argument("--host-pin", default=None, help=N_("the PIN that unlocks host controls"))
-    p.add_argument("--config", default=None, help=N_("configuration file (TOML)"))
-    p.add_argument("--db", type=Path, default=None, help=N_("the event store (SQLite file)"))
+    p.add_argument("--host-pin", default=None, metavar=N_("PIN"), help=N_("the PIN that unlocks host controls"))
+    p.add_argument("--config", default=None, metavar=N_("FILE"), help=N_("configuration file (TOML)"))
+    p.add_argument("--db", type=Path, default=None, metavar=N_("FILE"), help=N_("the event store (SQLite file)"))
     p.add_argument("--no-bots", action="store_true", help=N_("the simulated table waits for people"))
     p.add_argument("--speak", nargs="?", const="en", default=None, choices=("en", "fr"),
                    help=N_("say what happens aloud with espeak-ng, in English (default) or French"))
-    p.add_argument("--profile", default=None,
+    p.add_argument("--profile", default=None, metavar=N_("PROFILE"),
                    help=N_("a taught deck to read: a profile file from `deckhand teach` (or a built-in "
                            "printing such as flip7/alt), for the games whose cards it has (default: "
                            "[camera] profile, else the deck taught live for the game, else the printed deck)"))
     p.add_argument("--sim-deck", choices=("deckhand", "alt"), default="deckhand",
                    help=N_("the simulated table's printing: Deckhand's (default) or the alternative one, "
                            "a deck the printed profile cannot read (to try teaching at the table)"))
-    p.add_argument("--threads", type=int, default=None,
+    p.add_argument("--threads", type=int, default=None, metavar=N_("NUMBER"),
                    help=N_("web threads for ordinary requests (live streams have their own, capped)"))
     p.set_defaults(func=run)
 

@@ -33,12 +33,12 @@ def add_parser(sub) -> None:
     p = sub.add_parser("simulate", help=N_("let bots play a game and print statistics"), epilog=LANGUAGE_HELP)
     p.add_argument("--game", required=True, metavar="{" + ",".join(GAME_MODULES) + "}",
                    help=N_("the game to play"))
-    p.add_argument("--players", type=int, default=4, help=N_("seats at the table (default 4)"))
-    p.add_argument("--rounds", "--hands", "--matches", dest="rounds", type=int, default=1000,
+    p.add_argument("--players", type=int, default=4, metavar=N_("NUMBER"), help=N_("seats at the table (default 4)"))
+    p.add_argument("--rounds", "--hands", "--matches", dest="rounds", type=int, default=1000, metavar=N_("NUMBER"),
                    help=N_("how many to play: rounds of Flip 7, hands of Solo, whole matches of Raj "
                            "and Hit the Deck (default 1000)"))
-    p.add_argument("--seed", type=int, default=0, help=N_("seed of the virtual deck (default 0)"))
-    p.add_argument("--strategy", default=None,
+    p.add_argument("--seed", type=int, default=0, metavar=N_("NUMBER"), help=N_("seed of the virtual deck (default 0)"))
+    p.add_argument("--strategy", default=None, metavar=N_("STRATEGIES"),
                    help=N_("comma-separated strategies, one per seat (a shorter list repeats)"))
     p.add_argument("--json", action="store_true", help=N_("print the statistics as JSON"))
     p.set_defaults(func=run)

@@ -114,7 +114,9 @@ class SpokenFormatter(argparse.HelpFormatter):
 
 
 class SpokenParser(argparse.ArgumentParser):
-    """An ArgumentParser that speaks `lang`; its sub-command parsers speak it too."""
+    """An ArgumentParser that speaks `lang`; its sub-command parsers speak it too. A
+    value's placeholder (`metavar`, marked N_) is said in `lang` where it is declared, so
+    the help and the errors that name it ("these are missing: PHOTO") both say it."""
 
     def __init__(self, *args, lang: str = "en", **kwargs) -> None:
         self.lang = lang
@@ -123,9 +125,18 @@ class SpokenParser(argparse.ArgumentParser):
     def _get_formatter(self):
         return SpokenFormatter(prog=self.prog, lang=self.lang)
 
+    def _said_metavar(self, kwargs: dict) -> dict:
+        placeholder = kwargs.get("metavar")
+        if isinstance(placeholder, str):
+            kwargs["metavar"] = t(placeholder, self.lang)
+        return kwargs
+
+    def add_argument(self, *args, **kwargs):
+        return super().add_argument(*args, **self._said_metavar(kwargs))
+
     def add_subparsers(self, **kwargs):
         kwargs.setdefault("parser_class", partial(SpokenParser, lang=self.lang))
-        return super().add_subparsers(**kwargs)
+        return super().add_subparsers(**self._said_metavar(kwargs))
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)

@@ -27,10 +27,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("teach", help=N_("teach a deck from labelled photos"),
                             description=N_("Teach a deck from labelled photos: a folder of photos and a CSV file naming each "
                                            "photo's card."), epilog=LANGUAGE_HELP)
-    parser.add_argument("--images", required=True, help=N_("the folder of photos"))
-    parser.add_argument("--labels", required=True, help=N_("CSV: file,label[,colour]"))
-    parser.add_argument("--out", required=True, help=N_("where to write the profile (.npz)"))
-    parser.add_argument("--name", help=N_("the deck's name (default: the folder's name)"))
+    parser.add_argument("--images", required=True, metavar=N_("FOLDER"), help=N_("the folder of photos"))
+    parser.add_argument("--labels", required=True, metavar=N_("FILE"), help=N_("CSV: file,label[,colour]"))
+    parser.add_argument("--out", required=True, metavar=N_("FILE"), help=N_("where to write the profile (.npz)"))
+    parser.add_argument("--name", metavar=N_("NAME"), help=N_("the deck's name (default: the folder's name)"))
     parser.set_defaults(func=run)
 
 
