@@ -57,11 +57,12 @@ def corners(segs: np.ndarray, settings: QuadSettings) -> tuple[np.ndarray, np.nd
     d = b - a
     length = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-6)
     u = d / length[:, None]
-    i, j = np.triu_indices(len(segs), 1)
-    cross = u[i, 0] * u[j, 1] - u[i, 1] * u[j, 0]
+    # every pair's cross product at once (row i, column j), the pairs i < j apart enough
+    # listed in the order of np.triu_indices
+    every = np.multiply.outer(u[:, 0], u[:, 1]) - np.multiply.outer(u[:, 1], u[:, 0])
     low, high = settings.corner_angles
-    ok = np.abs(cross) >= math.sin(math.radians(low))   # 55..125 degrees apart
-    i, j, cross = i[ok], j[ok], cross[ok]
+    i, j = np.nonzero(np.triu(np.abs(every) >= math.sin(math.radians(low)), 1))   # 55..125 degrees apart
+    cross = every[i, j]
     # the lines' meeting point p = a_i + t u_i = a_j + s u_j
     rel = a[j] - a[i]
     t = (rel[:, 0] * u[j, 1] - rel[:, 1] * u[j, 0]) / cross
@@ -95,17 +96,17 @@ def quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, sizes: tupl
     n = len(points)
     if n < 2:
         return np.zeros((0, 4, 2), np.float32)
-    i, j = np.triu_indices(n, 1)
     cos_par = math.cos(math.radians(settings.parallel))
-    # B's sides (either order) about opposite to A's
-    d11 = (first[i] * first[j]).sum(1)
-    d22 = (second[i] * second[j]).sum(1)
-    d12 = (first[i] * second[j]).sum(1)
-    d21 = (second[i] * first[j]).sum(1)
-    straight = (d11 <= -cos_par) & (d22 <= -cos_par)
-    swapped = (d12 <= -cos_par) & (d21 <= -cos_par)
-    ok = straight | swapped
-    i, j, straight = i[ok], j[ok], straight[ok]
+
+    def dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:   # row i, column j: a[i] . b[j]
+        return np.multiply.outer(a[:, 0], b[:, 0]) + np.multiply.outer(a[:, 1], b[:, 1])
+
+    # B's sides (either order) about opposite to A's, every pair at once; the pairs i < j
+    # that are so listed in the order of np.triu_indices
+    straight = (dots(first, first) <= -cos_par) & (dots(second, second) <= -cos_par)
+    swapped = (dots(first, second) <= -cos_par) & (dots(second, first) <= -cos_par)
+    i, j = np.nonzero(np.triu(straight | swapped, 1))
+    straight = straight[i, j]
     bf = np.where(straight[:, None], first[j], second[j])    # B's side opposite A's first
     bs = np.where(straight[:, None], second[j], first[j])
     pa, pb = points[i], points[j]
@@ -132,8 +133,8 @@ def quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, sizes: tupl
 def segment_mask(shape: tuple[int, int], segs: np.ndarray) -> np.ndarray:
     """The segments drawn 3 pixels wide (uint8 0/255)."""
     mask = np.zeros(shape, np.uint8)
-    for x1, y1, x2, y2 in np.round(segs).astype(np.int32).tolist():
-        cv2.line(mask, (x1, y1), (x2, y2), 255, 3)
+    if len(segs):   # (each an open two-point polyline: drawn as `cv2.line` draws it, in one call)
+        cv2.polylines(mask, list(np.round(segs).astype(np.int32).reshape(-1, 2, 2)), False, 255, 3)
     return mask
 
 

@@ -688,6 +688,8 @@ def _line_candidates(gray: np.ndarray, white: np.ndarray, candidates: list, size
     largest = math.sqrt(2 * max_area)
     low, high = settings.line_sizes
     near: dict[int, list[tuple[int, float]]] = {}
+    # (an outline whose box lies apart from the quad's does not overlap it: not looked at)
+    spans = [_span(q) for _, _, q in candidates]
 
     def wanted(quad: np.ndarray, kept: list) -> bool:
         if _cut_side(quad, size) != -1 or _unlike_card(quad) > settings.line_unlike or \
@@ -695,7 +697,10 @@ def _line_candidates(gray: np.ndarray, white: np.ndarray, candidates: list, size
                 any(quad_overlap(quad, q) >= settings.overlap for _, _, q in kept):
             return False
         area = cv2.contourArea(quad)
-        around = [(i, a / area) for i, (_, a, q) in enumerate(candidates) if quad_overlap(quad, q) >= settings.overlap]
+        x0, y0, x1, y1 = _span(quad)
+        around = [(i, a / area) for i, (_, a, q) in enumerate(candidates)
+                  if spans[i][0] < x1 and x0 < spans[i][2] and spans[i][1] < y1 and y0 < spans[i][3]
+                  and quad_overlap(quad, q) >= settings.overlap]
         near[id(quad)] = around
         return not any(low <= ratio < high for _, ratio in around)   # an outline of its size was found
 
@@ -709,6 +714,12 @@ def _line_candidates(gray: np.ndarray, white: np.ndarray, candidates: list, size
                for n, i in enumerate(pieces) for j in pieces[n + 1:]):
             replaced.update(pieces)
     return new, replaced
+
+
+def _span(quad: np.ndarray) -> tuple[float, float, float, float]:
+    """The quad's box: least x and y, greatest x and y."""
+    xs, ys = quad[:, 0].tolist(), quad[:, 1].tolist()
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _unexplained_paper(white: np.ndarray, candidates: list, settings: RealSettings) -> tuple[int, ...] | None:
