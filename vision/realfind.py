@@ -336,11 +336,20 @@ def outline_share(quad: np.ndarray, edges: np.ndarray, white: np.ndarray, min_st
     return float(np.count_nonzero(good)) / max(int(np.count_nonzero(inside_frame)), 1)
 
 
+_NEXT_ROWS, _BEFORE_ROWS = np.array(_NEXT), np.array((3, 0, 1, 2))
+
+
+def _lengths(vectors: np.ndarray) -> np.ndarray:
+    """Each row's length: `np.linalg.norm(vectors, axis=1)`'s own arithmetic, without the
+    checks of its arguments that cost more than four rows' sums."""
+    return np.sqrt(np.add.reduce(vectors * vectors, axis=1))
+
+
 def _skew(quad: np.ndarray) -> float:
     """How far the quad's worst corner is from a right angle, in degrees."""
-    v = np.roll(quad, -1, axis=0) - quad
-    w = np.roll(quad, 1, axis=0) - quad
-    cos = (v * w).sum(axis=1) / np.maximum(np.linalg.norm(v, axis=1) * np.linalg.norm(w, axis=1), 1e-6)
+    v = quad[_NEXT_ROWS] - quad
+    w = quad[_BEFORE_ROWS] - quad
+    cos = (v * w).sum(axis=1) / np.maximum(_lengths(v) * _lengths(w), 1e-6)
     return float(np.degrees(np.abs(np.arcsin(np.clip(cos, -1, 1)))).max())
 
 
@@ -578,7 +587,7 @@ CARD_RATIO = 88 / 63   # a playing card's long side over its short side
 
 def _unlike_card(quad: np.ndarray) -> float:
     """How far the quad's side ratio is from a card's (absolute log of their ratio)."""
-    sides = np.linalg.norm(quad[_NEXT] - quad, axis=1)
+    sides = _lengths(quad[_NEXT_ROWS] - quad)
     a, b = sides[0] + sides[2], sides[1] + sides[3]
     return abs(math.log(max(a, b) / max(min(a, b), 1e-6) / CARD_RATIO))
 
