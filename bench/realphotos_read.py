@@ -8,9 +8,11 @@ single-card photos, then read every other labelled card.
 
 The photos are `../shared/realphotos/cards-edje` (beside the repository's folder): standard
 playing cards, ranks 9 10 J Q K A on real tables, the label is the rank (see its README).
-Teaching goes through `vision.teach` exactly as `deckhand teach` does (the finder cuts the
-card out of each teaching photo); a teaching photo where the finder sees no card is
-counted and taught from its label box instead, so the figures stay comparable.
+Teaching goes through `vision.teach` as `deckhand teach` does (the finder cuts the card
+out of each teaching photo, the teaching crop is chosen and a poor one left out,
+`vision.teachcrop`), the finder's outline inside the card's label box taken first; a
+teaching photo where the finder sees no card there is taught from its label box instead,
+so the figures stay comparable.
 
 Every labelled card of the other photos is read twice:
 
@@ -124,28 +126,37 @@ def box_outline(image: np.ndarray, box) -> np.ndarray:
 
 def teach(photos: list[tuple[Card, np.ndarray]], name: str):
     """A taught profile from (card, image) pairs, as `deckhand teach` makes it, except
-    that the outline is the finder's inside the card's label box (a photo where the finder
-    outlines another object would teach the wrong picture, and finding is measured
-    elsewhere); also the teaching photos where the finder on the whole photo finds no card
-    or another object than the labelled card."""
+    that the first outline is the finder's inside the card's label box (a photo where the
+    finder outlines another object would teach the wrong picture, and finding is measured
+    elsewhere); the teaching crop is then chosen as `deckhand teach` chooses it
+    (`vision.teachcrop`, the whole photo's outline of the card one of the candidates).
+    Also the teaching photos where the finder on the whole photo finds no card or another
+    object than the labelled card, and those left out as poor crops."""
     from vision import teach as teaching
     session = teaching.start_session(name)
     astray = []
     for card, image in photos:
+        whole = []   # the whole photo's outline of the card, when it is the labelled card's
         try:
             if hasattr(teaching, "card_face_and_corners"):
                 _, corners = teaching.card_face_and_corners(image, source=card.file)
                 if iou(quad_box(corners), card.box) < 0.5:
                     astray.append(card.file)
+                else:
+                    whole = [corners]
             else:  # the code before the learned reader (measured for the before/after)
                 teaching.card_face(image, source=card.file)
         except teaching.TeachError:
             astray.append(card.file)
         corners = box_outline(image, card.box)
+        if hasattr(teaching, "add_outlined"):   # the teaching crop chosen (`vision.teachcrop`)
+            session = teaching.add_outlined(session, image, corners, card.rank, source=card.file, others=whole)
+            continue
         face = warp_card(image, corners, CANONICAL_SIZE)
         extra = {"background": teaching.table_around(image, corners)} if hasattr(teaching, "table_around") else {}
         session = teaching.add_face(session, face, card.rank, source=card.file, **extra)
-    return teaching.finish(session).profile, astray
+    taught = teaching.finish(session)
+    return taught.profile, astray, [file for file, _ in taught.skipped]
 
 
 def reader(profile):
@@ -239,7 +250,7 @@ def run(shots: int, seed: int, cards: list[Card], images: dict[str, np.ndarray],
     from vision.pipeline import Recognizer
     teaching = teaching_draw(cards, shots, seed)
     started, cpu = time.perf_counter(), time.process_time()
-    profile, missed = teach([(c, images[c.file]) for c in teaching], "cards-edje")
+    profile, missed, poor = teach([(c, images[c.file]) for c in teaching], "cards-edje")
     taught_s, taught_cpu = time.perf_counter() - started, time.process_time() - cpu
     taught_files = {c.file for c in teaching}
     read = reader(profile)
@@ -283,7 +294,8 @@ def run(shots: int, seed: int, cards: list[Card], images: dict[str, np.ndarray],
                     scores[key].missed += 1
     print(f"  taught from {len(teaching)} photos in {taught_s:.1f} s ({taught_cpu:.1f} s CPU),"
           f" reader {type(profile.reader).__name__}"
-          f" (the finder on the whole photo missed the card in {len(missed)}: {', '.join(missed) or 'none'});"
+          f" (the finder on the whole photo missed the card in {len(missed)}: {', '.join(missed) or 'none'};"
+          f" left out as poor crops: {', '.join(poor) or 'none'});"
           f" {1000 * read_s / max(reads, 1):.1f} ms a card from its box (warp, outline search and read);"
           f" reading a card from the finder's outline {1000 * finder_cpu / max(finder_reads, 1):.2f} ms CPU"
           f" (warp, features, classify, and the second look at an unknown card)")

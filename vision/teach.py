@@ -9,6 +9,10 @@ Two ways in, one way out:
   the one card in a camera frame and keeps its face; `finish(session)` builds the
   profile.
 
+A photo's face is cut from the outline of its card that shows the corner index best, and
+a photo too poor to teach from (the card covered or cut off) is left out when its label
+has other photos (`vision.teachcrop`).
+
 One picture per card is enough (each face is also seen in harsh simulated camera
 views, see `finish`); more pictures help. After building, `self_check` reads harsh views
 of a simulated second photo of every taught card (none used in teaching) and names the
@@ -35,6 +39,7 @@ from vision.colour import deck_inks, ink_examples, measure_inks, symbol_groups
 from vision.learn import Example, train_reader
 from vision.detect import FIELD_SETTINGS, DetectSettings, EmptyTable, find_cards
 from vision.profile import DeckProfile, camera_views, measure_frame_insets, profile_from_faces
+from vision.teachcrop import Crop, best_crop, poor
 from vision.warp import CANONICAL_SIZE, CARD_ASPECT, order_corners, warp_card
 from vision.whiteframe import frame_sides, prints_white_frame
 from vision.why import Why, WhyError, why
@@ -74,6 +79,7 @@ class Shot:
     face: np.ndarray     # upright face, CANONICAL_SIZE
     source: str = ""     # where it came from (a file name, "camera")
     background: np.ndarray | None = None   # the picture around it, card blanked (negatives)
+    crop: Crop | None = None   # the outline it was cut from and how it shows the card
 
 
 @dataclass(frozen=True)
@@ -165,9 +171,11 @@ def start_session(name: str, aspect: float = CARD_ASPECT) -> TeachingSession:
 
 
 def add_face(session: TeachingSession, face: np.ndarray, label: str, colour: str = "",
-             source: str = "", background: np.ndarray | None = None) -> TeachingSession:
+             source: str = "", background: np.ndarray | None = None,
+             crop: Crop | None = None) -> TeachingSession:
     """Keep an upright face image (any size) as one shot of `label` (and the picture
-    around it, the card blanked out, as an example of what is no card)."""
+    around it, the card blanked out, as an example of what is no card; and the crop it
+    was cut from, `vision.teachcrop`)."""
     label, colour = label.strip(), colour.strip().lower()
     if not label:
         raise TeachError(why("teach.empty_label", "the label is empty"), source or "a picture")
@@ -175,15 +183,25 @@ def add_face(session: TeachingSession, face: np.ndarray, label: str, colour: str
         raise TeachError(why("teach.reserved_label", "{label!r} cannot be a card's label", label=UNKNOWN),
                          source or "a picture")
     upright = cv2.resize(face, CANONICAL_SIZE, interpolation=cv2.INTER_AREA)
-    shot = Shot(label, colour, upright, source, background)
+    shot = Shot(label, colour, upright, source, background, crop)
     return dataclasses.replace(session, shots=session.shots + (shot,))
 
 
 def add_frame(session: TeachingSession, frame: np.ndarray, label: str, colour: str = "",
               empty_table: np.ndarray | None = None, source: str = "camera") -> TeachingSession:
     """Find the one card in a camera frame (or photo) and keep it as a shot of `label`."""
-    face, corners = card_face_and_corners(frame, session.aspect, empty_table, source)
-    return add_face(session, face, label, colour, source, table_around(frame, corners))
+    corners, found = _card_outlines(frame, session.aspect, empty_table, source)
+    return add_outlined(session, frame, corners, label, colour, source, found)
+
+
+def add_outlined(session: TeachingSession, image: np.ndarray, corners: np.ndarray, label: str,
+                 colour: str = "", source: str = "", others: Sequence[np.ndarray] = ()) -> TeachingSession:
+    """Keep the card outlined by `corners` in a picture as a shot of `label`: cut from
+    the outline of it, of `corners`, `others` and the finder's around it, that shows the
+    card's corner index best (`vision.teachcrop.best_crop`)."""
+    crop = best_crop(image, corners, session.aspect, others)
+    return add_face(session, warp_card(image, crop.corners, CANONICAL_SIZE), label, colour, source,
+                    table_around(image, crop.corners), crop)
 
 
 def table_around(image: np.ndarray, corners: np.ndarray, width: int = 320) -> np.ndarray:
@@ -202,9 +220,33 @@ def table_around(image: np.ndarray, corners: np.ndarray, width: int = 320) -> np
 
 def finish(session: TeachingSession, check_views: int = 4,
            progress: Callable[[float], None] | None = None) -> Taught:
-    """The profile of the shots so far, and its self-check."""
+    """The profile of the shots so far, and its self-check; the shots too poor to teach
+    from (`taught_shots`) are left out and named in `Taught.skipped`."""
     if not session.shots:
         raise TeachError(why("teach.nothing_yet", "nothing taught yet: show the camera one card at a time"))
+    shots, dropped = taught_shots(session.shots)
+    taught = _finish(dataclasses.replace(session, shots=tuple(shots)), check_views, progress)
+    return dataclasses.replace(taught, skipped=tuple((s.source, poor_crop()) for s in dropped))
+
+
+def poor_crop() -> Why:
+    """Why a shot was left out by `taught_shots`."""
+    return why("teach.poor_crop", "the card's corners do not show well (covered, cut off, or seen too "
+               "obliquely): its other photos teach it")
+
+
+def taught_shots(shots: Sequence[Shot]) -> tuple[list[Shot], list[Shot]]:
+    """The shots to teach from, and those left out: a shot whose crop is poor
+    (`vision.teachcrop.poor`), unless every shot of its label is (a label is never lost).
+    Measured on the real photos (bench/realphotos_read.py --shots 2 --seeds 3): see
+    docs/vision.md, "Teaching crops"."""
+    flags = poor([s.crop for s in shots])
+    good = {s.label for s, bad in zip(shots, flags) if not bad}
+    dropped = [s for s, bad in zip(shots, flags) if bad and s.label in good]
+    return [s for s in shots if not any(s is d for d in dropped)], dropped
+
+
+def _finish(session: TeachingSession, check_views: int, progress: Callable[[float], None] | None) -> Taught:
     faces = [(s.label, s.colour, s.face) for s in session.shots]
     # The templates are only the fallback reader's now (the learned one reads): few views.
     profile = profile_from_faces(session.name, faces, session.aspect, views=TEMPLATE_VIEWS, harsh=True,
@@ -275,6 +317,13 @@ def card_face_and_corners(image: np.ndarray, aspect: float = CARD_ASPECT,
                           empty_table: np.ndarray | None = None,
                           source: str = "picture") -> tuple[np.ndarray, np.ndarray]:
     """`card_face` and the card's corners in the picture."""
+    corners, _ = _card_outlines(image, aspect, empty_table, source)
+    return warp_card(image, corners, CANONICAL_SIZE), corners
+
+
+def _card_outlines(image: np.ndarray, aspect: float, empty_table: np.ndarray | None,
+                   source: str) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The card's corners in a teaching picture (`the_card`), and every outline found."""
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise TeachError(why("teach.not_colour", "not a colour picture"), source)
     h, w = image.shape[:2]
@@ -289,12 +338,10 @@ def card_face_and_corners(image: np.ndarray, aspect: float = CARD_ASPECT,
     settings = DetectSettings(aspect=aspect, second_look=True, real=FIELD_SETTINGS)
     found = [c for c in find_cards(small, table, settings) if _has_detail(small, c.corners)]
     if found:
-        corners = the_card([c.corners for c in found]) / scale
-        return warp_card(image, corners, CANONICAL_SIZE), corners
+        return the_card([c.corners for c in found]) / scale, [c.corners / scale for c in found]
     long, short = max(w, h), min(w, h)
     if abs(long / short - aspect) < 0.04 * aspect:
-        corners = order_corners(np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
-        return warp_card(image, corners, CANONICAL_SIZE), corners
+        return order_corners(np.float32([[0, 0], [w, 0], [w, h], [0, h]])), []
     raise TeachError(why("teach.no_card", "no card found (lay the card flat on a plain table, whole, "
                          "or crop the picture to the card)"), source)
 
@@ -374,8 +421,9 @@ def teach_folder(images: str | Path, labels_csv: str | Path, name: str | None = 
                  aspect: float = CARD_ASPECT, on_photo: Callable[[str, Why | None], None] | None = None,
                  progress: Callable[[float], None] | None = None) -> Taught:
     """Teach a deck from a folder of labelled photos (one per card at least). A photo
-    that cannot be taught (missing, unreadable, no card found) is skipped, never the end
-    of the run: `Taught.skipped` names each with the reason, and `on_photo(file, why)`
+    that cannot be taught (missing, unreadable, no card found, or a crop too poor to teach
+    from while its label has other photos, `taught_shots`) is skipped, never the end of
+    the run: `Taught.skipped` names each with the reason, and `on_photo(file, why)`
     hears of every photo as it is read (why None: taught). Only when no photo at all can
     be taught is it an error, which names them all (params "files")."""
     folder = Path(images)
@@ -400,8 +448,11 @@ def teach_folder(images: str | Path, labels_csv: str | Path, name: str | None = 
     if not session.shots:
         raise TeachError(Why("teach.none_taught", {"files": [f for f, _ in skipped]},
                              "no photo could be taught: " + "; ".join(f"{f}: {r}" for f, r in skipped)))
+    if on_photo is not None:   # said before the training, which leaves them out
+        for shot in taught_shots(session.shots)[1]:
+            on_photo(shot.source, poor_crop())
     taught = finish(session, progress=progress)
-    return dataclasses.replace(taught, skipped=tuple(skipped))
+    return dataclasses.replace(taught, skipped=tuple(skipped) + taught.skipped)
 
 
 # --- the self-check -------------------------------------------------------------------

@@ -117,6 +117,8 @@ SHARED: dict[str, Entry] = {
                                "cannot read"),
     "teach.not_colour": N_("not a colour picture"),
     "teach.no_card": N_("no card found (lay the card flat on a plain table, whole, or crop the picture to the card)"),
+    "teach.poor_crop": N_("the card's corners do not show well (covered, cut off, or seen too obliquely): its other "
+                          "photos teach it"),
     "teach.nothing_yet": N_("nothing taught yet: show the camera one card at a time"),
     "teach.labels_missing": N_("there is no labels file {path}"),
     "teach.labels_unreadable": N_("the labels file {path} cannot be read"),
