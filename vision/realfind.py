@@ -44,7 +44,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision import edgequads
+from vision import edgequads, wholecards
 from vision.fieldfind import framed_fields
 from vision.lines import corners_of
 from vision.partial import over_frame_corner, restored_corner, visible_part
@@ -122,6 +122,9 @@ class RealSettings:
     line_sizes: tuple[float, float] = (0.6, 2.5)   # ... where no outline this many times
                                           # their area was found (a larger one: the card merged
                                           # with what it lies on; a smaller one: a piece of it)
+    whole: wholecards.WholeSettings | None = wholecards.WholeSettings()   # also whole cards
+                                          # from four straight sides where the maps give pieces
+                                          # of them or merge them (`vision.wholecards`; None: not)
     framed_fields: bool = False           # also colour fields grown to their white frame
                                           # (`vision.fieldfind`: taught decks and teaching)
     field_side_ratio: float = 2.9         # ... their side ratio at most (a field and its white
@@ -755,6 +758,16 @@ def _unexplained_paper(white: np.ndarray, candidates: list, settings: RealSettin
     return x0, y0, x1 - x0, y1 - y0
 
 
+def _whole_gates(quad: np.ndarray, angles: tuple[float, float], unlike: float, edges: np.ndarray,
+                 white: np.ndarray, size: tuple[int, int], settings: RealSettings) -> float | None:
+    """`vision.wholecards`' gates: a whole card inside the frame, its side ratio within
+    `unlike` of a card's, its corners within `angles`: its outline share, or None."""
+    if _cut_side(quad, size) != -1 or _unlike_card(quad) > unlike or \
+            not _shape_ok(quad, settings, settings.line_ratio, angles):
+        return None
+    return outline_share(quad, edges, white, settings.min_step)
+
+
 def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) -> list[np.ndarray]:
     """Card outlines (TL, TR, BR, BL, float32, in `frame`'s pixels), most certain first."""
     h, w = frame.shape[:2]
@@ -816,6 +829,12 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
         largest = next((a for a, i in likely if _paper_share(kept[i], white, settings.paper)
                         >= settings.relative_paper), max(areas))
         kept = [q for q, a in zip(kept, areas) if a >= settings.min_relative_area * largest]
+    if settings.whole is not None:
+        dropped = [quad for _, _, quad in candidates if not any(quad is k for k in kept)]
+        kept = wholecards.added(kept, dropped, gray, white, (settings.min_short_side, math.sqrt(2 * max_area)),
+                                lambda quad, angles, unlike: _whole_gates(quad, angles, unlike, edges, white,
+                                                                          (sw, sh), settings),
+                                _unlike_card, settings.whole)
     if scale >= 1:
         return [order_corners(q) for q in kept]
     reach = settings.refine_reach / scale

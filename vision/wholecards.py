@@ -1,0 +1,172 @@
+"""Whole cards from their four straight sides, where the finder's maps give only pieces
+of them or nothing.
+
+A card's outline is four straight sides, and on a real table something often breaks the
+maps the finder works from without breaking those sides: a shadow across the card
+splits its whiteness in two, a court card's picture cuts its Canny cells into pieces, a
+card lying on a book or a game's case merges with it into one larger region, and on a
+white plate or a page the card is no whiter than what it lies on. Line segments
+(`cv2.createLineSegmentDetector`, through `vision.edgequads`) still follow the card's
+sides. Two of their corners opposite each other make a quadrilateral; one is taken as a
+card when it is held tightly by the gates a card's outline meets and a table's patterns
+rarely do together:
+
+* its outline lies on segments for most of its length, and on the finder's edges or a
+  step in whiteness for nearly all of it;
+* its side ratio is near a card's and its corners near square;
+* its inside holds ink (pips, an index, a court picture) but is mostly lighter than it;
+* no outline of about its size overlaps it (that is the card already found, or the card
+  whose court frame this is).
+
+It replaces the pieces of it that were found (a shadow's or a picture's), and is added
+beside a larger outline holding it (the book or the case it lies on).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import edgequads
+from vision.warp import order_corners, quad_overlap
+
+
+@dataclass(frozen=True)
+class WholeSettings:
+    min_cover: float = 0.8          # share of the outline on a line segment
+    min_segment: float = 0.3        # ... of segments this share of the smallest card's short side
+    min_share: float = 0.9          # share of it on an edge or a whiteness step
+    max_unlike: float = 0.15        # side ratio this near a card's (absolute log)
+    angles: tuple[float, float] = (78.0, 102.0)   # corners
+    same_size: tuple[float, float] = (0.6, 2.5)   # an overlapping outline of this many times
+                                    # its area is the card already found (or the card whose
+                                    # court frame this is)
+    overlap: float = 0.3            # ... overlapping this much (of the smaller)
+    piece_inside: float = 0.85      # a smaller outline this much inside it is a piece of it
+    half: float = 0.45              # ... but one of a card's shape and less than this share of
+                                    # its area is a card (half a card cut across is card-shaped)
+    touch: float = 0.1              # an outline overlapping it this much (of the smaller) that
+                                    # is neither a piece of it nor what it lies on: it is not a card
+    hold: float = 0.85              # ... lying inside: this share of it
+    min_paper: int = 150            # its paper (90th percentile of whiteness) at least this white
+    ink_step: int = 60              # ink: this much darker than the paper (of 255 whiteness)
+    index_ink: float = 0.03         # two opposite corners' index cells hold this share of ink
+    margin_paper: float = 0.5       # three of its four margins this share as white as its paper
+    paper_spread: int = 30          # ... within this of it
+    drop_holders: bool = True       # an outline holding a whole card found is not a card
+    look: tuple[str, ...] = ()      # where else to look: "unlike", "large" (`_where_to_look`)
+    grow: int = 20                  # pixels the box looked in is grown by all round
+    large: float = 0.2              # an outline this share of the frame may be what cards lie on
+
+
+_FACE = (50, 70)   # pixels of the upright face the inside is looked at in
+_INDEX = ((slice(2, 17), slice(2, 12)), (slice(2, 17), slice(38, 48)),
+          (slice(53, 68), slice(38, 48)), (slice(53, 68), slice(2, 12)))   # rows, columns
+_MARGIN = ((slice(1, 4), slice(8, 42)), (slice(8, 62), slice(46, 49)),
+           (slice(66, 69), slice(8, 42)), (slice(8, 62), slice(1, 4)))
+
+
+def _looks_like_a_card(quad: np.ndarray, white: np.ndarray, settings: WholeSettings) -> bool:
+    """Whether the inside, seen upright, is a card's face: paper-white, an index (ink) in
+    two opposite corners, and a white margin along three sides at least (a court card's
+    printed frame has its picture in every corner and no margin; a picture, a tile or a
+    patch of floor has no index)."""
+    w, h = _FACE
+    upright = np.float32(((0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)))
+    face = cv2.warpPerspective(white, cv2.getPerspectiveTransform(order_corners(quad), upright), _FACE)
+    paper = float(np.percentile(face, 90))
+    if paper < settings.min_paper:
+        return False
+    ink = face < paper - settings.ink_step
+    cells = [float(ink[rows, cols].mean()) for rows, cols in _INDEX]
+    if max(min(cells[0], cells[2]), min(cells[1], cells[3])) < settings.index_ink:
+        return False
+    papery = face >= paper - settings.paper_spread
+    margins = sorted(float(papery[rows, cols].mean()) for rows, cols in _MARGIN)
+    return margins[1] >= settings.margin_paper
+
+
+def _where_to_look(kept: list[np.ndarray], areas: list[float], others: list[np.ndarray],
+                   shape: tuple[int, ...], unlike, settings: WholeSettings) -> tuple[int, int, int, int] | None:
+    """The box (x, y, w, h) around the outlines kept that may hold a whole card the maps
+    broke or merged with what it lies on: those holding a smaller outline the finder
+    dropped for them (a piece of a card on a book, a game's case, or beside a postcard),
+    and, in `settings.look`, those of no card's shape or of a large share of the frame;
+    None when there is none."""
+    chosen = []
+    other_areas = [cv2.contourArea(o) for o in others]
+    centres = [o.mean(axis=0).tolist() for o in others]
+    for i, quad in enumerate(kept):
+        box = cv2.boundingRect(np.round(quad).astype(np.int32))
+        x, y, w, h = box
+        if "unlike" in settings.look and unlike(quad) > settings.max_unlike or \
+                "large" in settings.look and areas[i] >= settings.large * shape[0] * shape[1] or \
+                any(a < settings.same_size[0] * areas[i] and x <= cx <= x + w and y <= cy <= y + h and
+                    quad_overlap(o, quad) >= settings.piece_inside
+                    for o, a, (cx, cy) in zip(others, other_areas, centres)):
+            chosen.append(box)
+    if not chosen:
+        return None
+    b = np.array(chosen)
+    grow = settings.grow
+    # (even: the segment detector halves the picture, and the same pixels pair as in the whole)
+    x0, y0 = max(int(b[:, 0].min()) - grow, 0) & ~1, max(int(b[:, 1].min()) - grow, 0) & ~1
+    x1 = min(int((b[:, 0] + b[:, 2]).max()) + grow, shape[1])
+    y1 = min(int((b[:, 1] + b[:, 3]).max()) + grow, shape[0])
+    return x0, y0, x1 - x0, y1 - y0
+
+
+def added(kept: list[np.ndarray], others: list[np.ndarray], gray: np.ndarray, white: np.ndarray, sizes: tuple[float, float],
+          gates, unlike, settings: WholeSettings = WholeSettings()) -> list[np.ndarray]:
+    """`kept` with the whole cards that line segments outline added and the pieces of them
+    dropped; `others`: the outlines the finder dropped for those kept. `sizes`: a card's smallest short side and largest long side; `gates(quad,
+    angles, unlike)`: the finder's own checks of one outline (inside the frame, corners
+    within `angles`, side ratio within `unlike` of a card's), returning the share of its
+    outline on an edge or a step, or None; `unlike(quad)`: how far its side ratio is from a
+    card's (absolute log)."""
+    areas = [cv2.contourArea(q) for q in kept]
+    box = _where_to_look(kept, areas, others, gray.shape, unlike, settings)
+    if box is None:
+        return kept
+    x, y, w, h = box
+    quad_settings = edgequads.QuadSettings()
+    segs = edgequads.segments(gray[y:y + h, x:x + w], settings.min_segment * sizes[0], quad_settings)
+    if len(segs) < 4:
+        return kept
+    found = edgequads.quads(*edgequads.corners(segs, quad_settings), sizes, quad_settings)
+    if not len(found):
+        return kept
+    cover = edgequads.covers(found, edgequads.segment_mask((h, w), segs))
+    found += np.float32((x, y))
+    new: list[np.ndarray] = []
+    dropped: set[int] = set()
+    for k in np.argsort(-cover, kind="stable").tolist():
+        if cover[k] < settings.min_cover:
+            break
+        quad = found[k]
+        if any(quad_overlap(quad, q) >= settings.overlap for q in new):
+            continue
+        area = cv2.contourArea(quad)
+        low, high = settings.same_size
+        near = [(i, areas[i] / area, overlap) for i, q in enumerate(kept)
+                if (overlap := quad_overlap(quad, q)) >= settings.touch]
+        # of about its size: the card found already, or the card whose court frame this is;
+        # partly over it: neither a piece of it nor what it lies on, so not a card
+        if any(low <= ratio < high or ratio < low and overlap < settings.hold for _, ratio, overlap in near):
+            continue
+        share = gates(quad, settings.angles, settings.max_unlike)
+        if share is None or share < settings.min_share:
+            continue
+        if not _looks_like_a_card(quad, white, settings):
+            continue
+        pieces = [i for i, ratio, _ in near if ratio < low]
+        if any(areas[i] < settings.half * area and unlike(kept[i]) <= settings.max_unlike for i in pieces):
+            continue   # a card inside it: it is the card's shadow, or what the card lies on
+        if any(quad_overlap(kept[i], kept[j]) < settings.overlap for n, i in enumerate(pieces) for j in pieces[n + 1:]):
+            continue   # two outlines apart inside it: cards side by side (or what they lie on)
+        new.append(quad)
+        dropped.update(pieces)
+        if settings.drop_holders:
+            dropped.update(i for i, ratio, overlap in near if ratio >= high and overlap >= settings.hold)
+    return [q for i, q in enumerate(kept) if i not in dropped] + new
