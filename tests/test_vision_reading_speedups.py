@@ -16,6 +16,9 @@ from vision.reader import (BINS, BLUR, BLUR_WINDOW, CELL, DENSITY_FLOOR, DENSITY
                            INDEX_CELL, INDEX_DIM, INDEX_WIDE, INK_CAP, WIDE_GLYPH_ASPECT, find_glyph, hog_cells,
                            hog_cells_of, hog_pair, index_features, index_regions, region_ink,
                            root_hog_blocks)
+from vision.complete import completions
+from vision.warp import order_corners, order_corners_of, side_lengths
+from vision.whiteframe import FRAME_PAPER, frame_sides, shows_frame
 
 
 def plain_hog_blocks(cells):
@@ -123,3 +126,188 @@ def test_a_block_found_in_the_corner_regions_needs_no_wider_search():
             if block.any():
                 asked = []
                 assert np.array_equal(index_features(regions, lambda: asked.append(1)), block) and not asked
+
+
+# --- a taught card's second look and its paper, session 7 -----------------------------------
+
+def plain_order_corners(corners):
+    pts = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    pts = pts[np.argsort(np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0]))]
+    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        pts = np.roll(pts, -1, axis=0)
+    if pts[0, 1] + pts[1, 1] > pts[2, 1] + pts[3, 1]:
+        pts = np.roll(pts, -2, axis=0)
+    return pts
+
+
+def plain_completions(corners, aspect):
+    """`vision.complete.completions` as it was: every outline put in order on its own."""
+    from vision.complete import CORNER_ANGLE, CORNER_ASPECT, CORNER_MOVE, GROW, MOST, SAME, STRIP_OFF
+
+    def length(v):
+        return float(np.hypot(v[0], v[1]))
+
+    def both_ways(quad, one, other, factor):
+        out = []
+        for fixed, moved in ((one, other), (other, one)):
+            grown = quad.copy()
+            for f, m in zip(fixed, moved):
+                grown[m] = quad[f] + (quad[m] - quad[f]) * factor
+            out.append(plain_order_corners(grown))
+        return out
+
+    def strips(quad):
+        width = (length(quad[1] - quad[0]) + length(quad[2] - quad[3])) / 2
+        height = (length(quad[3] - quad[0]) + length(quad[2] - quad[1])) / 2
+        ratio = height / max(width, 1e-6)
+        if ratio > aspect * (1 + STRIP_OFF):
+            return both_ways(quad, (0, 3), (1, 2), height / aspect / width)
+        if ratio < aspect * (1 - STRIP_OFF):
+            return both_ways(quad, (0, 1), (3, 2), width * aspect / height) \
+                + both_ways(quad, (0, 3), (1, 2), height * aspect / width)
+        return []
+
+    def right_corners(quad):
+        for i in range(4):
+            before, corner, after = quad[i - 1], quad[i], quad[(i + 1) % 4]
+            u, v = before - corner, after - corner
+            lu, lv = length(u), length(v)
+            if min(lu, lv) < 1.0:
+                continue
+            angle = np.degrees(np.arccos(np.clip(float(u @ v) / (lu * lv), -1.0, 1.0)))
+            if abs(angle - 90.0) <= CORNER_ANGLE:
+                yield i, corner, u, lu, v, lv
+
+    def from_corners(quad):
+        out = []
+        for i, corner, u, lu, v, lv in right_corners(quad):
+            if abs(max(lu, lv) / min(lu, lv) / aspect - 1) > CORNER_ASPECT:
+                continue
+            far = corner + u + v
+            if length(far - quad[(i + 2) % 4]) < CORNER_MOVE * min(lu, lv):
+                continue
+            whole = quad.copy()
+            whole[(i + 2) % 4] = far
+            out.append(plain_order_corners(whole))
+        return out
+
+    def from_whole_sides(quad):
+        out = []
+        for _, corner, u, lu, v, lv in right_corners(quad):
+            for whole_side, side, partial, partial_length in ((u, lu, v, lv), (v, lv, u, lu)):
+                for wanted in (side * aspect, side / aspect):
+                    if wanted < GROW * partial_length:
+                        continue
+                    grown = partial * (wanted / partial_length)
+                    out.append(plain_order_corners(np.float32([corner, corner + whole_side,
+                                                               corner + whole_side + grown, corner + grown])))
+        return out
+
+    quad = plain_order_corners(corners)
+    out = []
+    for whole in strips(quad) + from_corners(quad) + from_whole_sides(quad):
+        short = min(length(whole[1] - whole[0]), length(whole[3] - whole[0]))
+        if not any(np.abs(whole - seen).max() < SAME * short for seen in out):
+            out.append(whole)
+    return out[:MOST]
+
+
+def quads(count=400, seed=5):
+    """Outlines a finder gives: card-shaped and strips, turned any way, a few pixels off,
+    on whole pixels, axis-aligned boxes and squares (ties in the corners' order)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        cx, cy = rng.uniform(50, 500, 2)
+        w = rng.uniform(15, 120)
+        h = w * rng.choice([1.0, 1.4, rng.uniform(0.4, 3.2)])
+        a = rng.uniform(0, 2 * np.pi)
+        pts = np.float32([[cx + dx * np.cos(a) - dy * np.sin(a), cy + dx * np.sin(a) + dy * np.cos(a)]
+                          for dx, dy in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))])
+        out += [pts[rng.permutation(4)], pts + rng.normal(0, 3, pts.shape).astype(np.float32), np.round(pts),
+                np.float32([[cx, cy], [cx + w, cy], [cx + w, cy + h], [cx, cy + h]])]
+    return out
+
+
+def test_corners_put_in_order_together_are_each_put_in_order_alone():
+    outlines_ = quads()
+    together = order_corners_of(np.stack(outlines_))
+    for quad, ordered in zip(outlines_, together):
+        assert ordered.dtype == np.float32 and np.array_equal(ordered, plain_order_corners(quad))
+        assert np.array_equal(ordered, order_corners(quad))
+
+
+@pytest.mark.parametrize("aspect", [88 / 63, 1.55])
+def test_the_completions_are_the_plain_ones_bit_for_bit(aspect):
+    made = 0
+    for quad in quads(250):
+        quick, plain = completions(quad, aspect), plain_completions(quad, aspect)
+        assert len(quick) == len(plain)
+        for q, p in zip(quick, plain):
+            assert q.dtype == p.dtype and np.array_equal(q, p)
+        made += len(quick)
+    assert made > 500, "too few completions made to compare"
+
+
+def plain_frame_sides(face):
+    if face.shape[1] != 66 or face.shape[0] != 92:
+        face = cv2.resize(face, (66, 92), interpolation=cv2.INTER_AREA)
+    pixels = face.reshape(-1, 3)
+    white = pixels.min(axis=1)
+    k = int(0.95 * (len(white) - 1))
+    paper = np.maximum(np.median(pixels[white >= np.partition(white, k)[k]], axis=0), 8.0).astype(np.float32)
+    relative = (face.astype(np.float32) / paper).min(axis=2)
+    h, w = relative.shape
+    rows, cols = slice(h // 6, h - h // 6), slice(w // 6, w - w // 6)
+    bands = (relative[rows, 1:7].max(axis=1), relative[rows, w - 7:w - 1].max(axis=1),
+             relative[1:7, cols].max(axis=0), relative[h - 7:h - 1, cols].max(axis=0))
+    return np.array([float(np.median(band)) for band in bands], np.float32)
+
+
+def test_the_white_frame_check_is_the_plain_one():
+    rng = np.random.default_rng(4)
+    framed = []
+    for face in FACES:
+        small = cv2.resize(face, (66, 92), interpolation=cv2.INTER_AREA)
+        inset = small.copy()
+        inset[:, :4], inset[:, -4:], inset[:4], inset[-4:] = 250, 250, 250, 250   # a white frame
+        half = inset.copy()
+        half[:, :33] = (rng.random((92, 33, 3)) * 120).astype(np.uint8)             # shown on one side
+        framed += [face, small, inset, half]
+    shown = 0
+    for face in framed:
+        assert np.array_equal(frame_sides(face), plain_frame_sides(face))
+        assert shows_frame(face) == bool(plain_frame_sides(face).max() >= FRAME_PAPER)
+        shown += shows_frame(face)
+    assert 0 < shown < len(framed)
+
+
+def test_a_paper_fit_through_a_line_of_pixels_is_lstsq_s():
+    """The normal equations need a set of points that fixes a plane; one that barely does
+    (a row of pixels, two pixels) is solved by lstsq as before, and a full set gives
+    lstsq's float32 numbers too."""
+    from vision.classify import _BASIS_SAMPLED, _BASIS_SAMPLED_64, _plane_fit
+    rng = np.random.default_rng(6)
+    x = _BASIS_SAMPLED
+    values = rng.random((len(x), 3)).astype(np.float32)
+    row = np.zeros(len(x), bool)
+    row[:30] = True
+    two = np.zeros(len(x), bool)
+    two[[3, 400]] = True
+    for rows in (row, two, rng.random(len(x)) > 0.7, np.ones(len(x), bool)):
+        plain, *_ = np.linalg.lstsq(x[rows], values[rows], rcond=None)
+        quick = _plane_fit(x, _BASIS_SAMPLED_64, values, rows)
+        assert quick.dtype == plain.dtype and np.array_equal(quick, plain)
+
+
+def test_side_lengths_are_the_plain_ones():
+    def plain(corners):
+        pts = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+        sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+        first, second = float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
+        return min(first, second), max(first, second)
+
+    for quad in quads(100):
+        assert side_lengths(quad) == plain(quad)

@@ -26,9 +26,11 @@ Nothing here reads a card or finds one.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from vision.warp import order_corners
+from vision.warp import order_corners, order_corners_of
 
 STRIP_OFF = 0.1        # a side ratio this far from the deck's aspect (a share of it) is a strip
 CORNER_ASPECT = 0.12   # a corner's two sides this near the aspect (a share of it) may be the card's
@@ -46,12 +48,20 @@ def completions(corners: np.ndarray, aspect: float) -> list[np.ndarray]:
     shape may be part of a larger card too (a card cut across where the part left has the
     card's shape turned a quarter): it gets only outlines that hold it."""
     quad = order_corners(corners)
+    right = list(_right_corners(quad))
+    drawn = _strips(quad, aspect) + _from_corners(quad, aspect, right) + _from_whole_sides(quad, aspect, right)
+    if not drawn:
+        return []
+    wholes = order_corners_of(np.stack(drawn))   # each put in order as `order_corners` does
+    step = wholes[:, [1, 3]] - wholes[:, [0, 0]]
+    shorts = np.minimum(np.hypot(step[:, 0, 0], step[:, 0, 1]), np.hypot(step[:, 1, 0], step[:, 1, 1]))
     out: list[np.ndarray] = []
-    for whole in _strips(quad, aspect) + _from_corners(quad, aspect) + _from_whole_sides(quad, aspect):
-        short = min(_length(whole[1] - whole[0]), _length(whole[3] - whole[0]))
-        if not any(np.abs(whole - seen).max() < SAME * short for seen in out):
+    for whole, short in zip(wholes, shorts.tolist()):
+        if not out or not (np.abs(np.stack(out) - whole).max(axis=(1, 2)) < SAME * short).any():
             out.append(whole)
-    return out[:MOST]
+            if len(out) == MOST:
+                break
+    return out
 
 
 def _strips(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
@@ -69,13 +79,13 @@ def _strips(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
 
 def _both_ways(quad: np.ndarray, one: tuple[int, int], other: tuple[int, int], factor: float) -> list[np.ndarray]:
     """The outline stretched by `factor` across the sides from corners `one` to corners
-    `other`: once keeping `one` where they are, once keeping `other`."""
+    `other`: once keeping `one` where they are, once keeping `other` (not yet in order)."""
     out = []
     for fixed, moved in ((one, other), (other, one)):
         grown = quad.copy()
         for f, m in zip(fixed, moved):
             grown[m] = quad[f] + (quad[m] - quad[f]) * factor
-        out.append(order_corners(grown))
+        out.append(grown)
     return out
 
 
@@ -88,14 +98,14 @@ def _right_corners(quad: np.ndarray):
         lu, lv = _length(u), _length(v)
         if min(lu, lv) < 1.0:
             continue
-        angle = np.degrees(np.arccos(np.clip(float(u @ v) / (lu * lv), -1.0, 1.0)))
+        angle = math.degrees(math.acos(min(max(float(u @ v) / (lu * lv), -1.0), 1.0)))
         if abs(angle - 90.0) <= CORNER_ANGLE:
             yield i, corner, u, lu, v, lv
 
 
-def _from_corners(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
+def _from_corners(quad: np.ndarray, aspect: float, right: list) -> list[np.ndarray]:
     out = []
-    for i, corner, u, lu, v, lv in _right_corners(quad):
+    for i, corner, u, lu, v, lv in right:
         if abs(max(lu, lv) / min(lu, lv) / aspect - 1) > CORNER_ASPECT:
             continue
         far = corner + u + v
@@ -103,20 +113,19 @@ def _from_corners(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
             continue
         whole = quad.copy()
         whole[(i + 2) % 4] = far
-        out.append(order_corners(whole))
+        out.append(whole)
     return out
 
 
-def _from_whole_sides(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
+def _from_whole_sides(quad: np.ndarray, aspect: float, right: list) -> list[np.ndarray]:
     out = []
-    for _, corner, u, lu, v, lv in _right_corners(quad):
+    for _, corner, u, lu, v, lv in right:
         for whole_side, length, partial, partial_length in ((u, lu, v, lv), (v, lv, u, lu)):
             for wanted in (length * aspect, length / aspect):   # the card's short side, its long one
                 if wanted < GROW * partial_length:
                     continue
                 grown = partial * (wanted / partial_length)
-                out.append(order_corners(np.float32([corner, corner + whole_side,
-                                                     corner + whole_side + grown, corner + grown])))
+                out.append(np.float32([corner, corner + whole_side, corner + whole_side + grown, corner + grown]))
     return out
 
 

@@ -33,11 +33,29 @@ def order_corners(corners: np.ndarray) -> np.ndarray:
     return pts
 
 
+def order_corners_of(quads: np.ndarray) -> np.ndarray:
+    """`order_corners` of each of several quads (n x 4 x 2) at once, the same points in
+    the same order: the same float32 steps, element by element, without a dozen small
+    numpy calls a quad."""
+    pts = np.asarray(quads, dtype=np.float32).reshape(-1, 4, 2)
+    centre = pts.mean(axis=1, keepdims=True)
+    angles = np.arctan2(pts[:, :, 1] - centre[:, :, 1], pts[:, :, 0] - centre[:, :, 0])
+    pts = np.take_along_axis(pts, np.argsort(angles, axis=1)[:, :, None], axis=1)
+    step = pts - np.roll(pts, -1, axis=1)
+    sides = np.sqrt(step[:, :, 0] * step[:, :, 0] + step[:, :, 1] * step[:, :, 1])
+    start = np.where(sides[:, 0] + sides[:, 2] > sides[:, 1] + sides[:, 3], 1, 0)
+    first = np.arange(4)
+    pts = pts[np.arange(len(pts))[:, None], (start[:, None] + first) % 4]
+    upper = pts[:, 0, 1] + pts[:, 1, 1] > pts[:, 2, 1] + pts[:, 3, 1]
+    return pts[np.arange(len(pts))[:, None], (np.where(upper, 2, 0)[:, None] + first) % 4]
+
+
 def side_lengths(corners: np.ndarray) -> tuple[float, float]:
     """(short, long): the quad's two pairs of opposite sides, each averaged (which
     roughly undoes a mild perspective)."""
     pts = np.asarray(corners, dtype=np.float32).reshape(4, 2)
-    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    step = pts - pts[[1, 2, 3, 0]]
+    sides = np.sqrt(step[:, 0] * step[:, 0] + step[:, 1] * step[:, 1])   # np.linalg.norm's steps
     first, second = float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
     return min(first, second), max(first, second)
 

@@ -30,6 +30,8 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from vision.colour import median
+
 FRAME_PAPER = 0.8        # a side's band at least this share of the paper's brightness shows it
 FRAME_BAND = (1, 7)      # the band: these pixels in from the edge at SIZE (1.5-9 % of the
                          # width; the stand-in deck's frame is 3 pixels wide there, and a
@@ -48,26 +50,13 @@ def frame_sides(face: np.ndarray) -> np.ndarray:
     """How white each side's band of an upright face (BGR uint8) is at SIZE: the median
     of its smallest channel, each channel over the face's paper (its whitest part,
     white under any light's colour) (4 values; 1 is the paper)."""
-    if face.shape[1] != SIZE[0] or face.shape[0] != SIZE[1]:
-        face = cv2.resize(face, SIZE, interpolation=cv2.INTER_AREA)
-    pixels = face.reshape(-1, 3)
-    white = pixels.min(axis=1)
-    k = int(PAPER_QUANTILE * (len(white) - 1))
-    paper = np.maximum(np.median(pixels[white >= np.partition(white, k)[k]], axis=0), 8.0).astype(np.float32)
-    relative = (face.astype(np.float32) / paper).min(axis=2)
-    h, w = relative.shape
-    a, b = FRAME_BAND
-    rows, cols = slice(h // 6, h - h // 6), slice(w // 6, w - w // 6)
-    # across each side, the whitest of the band's depths (an outline a few pixels off puts the
-    # frame deeper or shallower), then the median along it
-    bands = (relative[rows, a:b].max(axis=1), relative[rows, w - b:w - a].max(axis=1),
-             relative[a:b, cols].max(axis=0), relative[h - b:h - a, cols].max(axis=0))
-    return np.array([float(np.median(band)) for band in bands], np.float32)
+    return np.array([float(median(band)) for band in _bands(face)], np.float32)
 
 
 def shows_frame(face: np.ndarray) -> bool:
-    """Whether at least one side of the face shows the white frame."""
-    return bool(frame_sides(face).max() >= FRAME_PAPER)
+    """Whether at least one side of the face shows the white frame (the sides looked at
+    in turn, up to the first that does)."""
+    return any(median(band) >= FRAME_PAPER for band in _bands(face))
 
 
 def prints_white_frame(sides: Sequence[np.ndarray]) -> bool:
@@ -76,3 +65,24 @@ def prints_white_frame(sides: Sequence[np.ndarray]) -> bool:
         return False
     framed = [float(np.sort(s)[1]) >= TAUGHT_PAPER for s in sides]
     return float(np.mean(framed)) >= FRAMED_FACES
+
+
+def _bands(face: np.ndarray):
+    """Each side's band (left, right, top, bottom): across it the whitest of its depths
+    of the smallest channel over the paper (an outline a few pixels off puts the frame
+    deeper or shallower), along its middle two thirds."""
+    if face.shape[1] != SIZE[0] or face.shape[0] != SIZE[1]:
+        face = cv2.resize(face, SIZE, interpolation=cv2.INTER_AREA)
+    pixels = face.reshape(-1, 3)
+    white = np.minimum(np.minimum(pixels[:, 0], pixels[:, 1]), pixels[:, 2])
+    k = int(PAPER_QUANTILE * (len(white) - 1))
+    paper = np.maximum(np.median(pixels[white >= np.partition(white, k)[k]], axis=0), 8.0).astype(np.float32)
+    scaled = face.astype(np.float32) / paper
+    relative = np.minimum(np.minimum(scaled[..., 0], scaled[..., 1]), scaled[..., 2])
+    h, w = relative.shape
+    a, b = FRAME_BAND
+    rows, cols = slice(h // 6, h - h // 6), slice(w // 6, w - w // 6)
+    yield relative[rows, a:b].max(axis=1)
+    yield relative[rows, w - b:w - a].max(axis=1)
+    yield relative[a:b, cols].max(axis=0)
+    yield relative[h - b:h - a, cols].max(axis=0)
