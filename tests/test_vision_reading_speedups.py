@@ -288,7 +288,7 @@ def test_a_paper_fit_through_a_line_of_pixels_is_lstsq_s():
     """The normal equations need a set of points that fixes a plane; one that barely does
     (a row of pixels, two pixels) is solved by lstsq as before, and a full set gives
     lstsq's float32 numbers too."""
-    from vision.classify import _BASIS_SAMPLED, _BASIS_SAMPLED_64, _plane_fit
+    from vision.classify import _BASIS_SAMPLED, _MOMENTS, _plane_fit
     rng = np.random.default_rng(6)
     x = _BASIS_SAMPLED
     values = rng.random((len(x), 3)).astype(np.float32)
@@ -298,7 +298,7 @@ def test_a_paper_fit_through_a_line_of_pixels_is_lstsq_s():
     two[[3, 400]] = True
     for rows in (row, two, rng.random(len(x)) > 0.7, np.ones(len(x), bool)):
         plain, *_ = np.linalg.lstsq(x[rows], values[rows], rcond=None)
-        quick = _plane_fit(x, _BASIS_SAMPLED_64, values, rows)
+        quick = _plane_fit(x, _MOMENTS, values.astype(np.float64), values, rows)
         assert quick.dtype == plain.dtype and np.array_equal(quick, plain)
 
 

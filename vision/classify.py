@@ -259,8 +259,18 @@ def _plane_basis(h: int, w: int) -> np.ndarray:
 
 _BASIS = _plane_basis(WORK_SIZE[1] - 2 * MARGIN, WORK_SIZE[0] - 2 * MARGIN)
 _BASIS_SAMPLED = np.ascontiguousarray(_BASIS[::2, ::2].reshape(-1, 3))  # constants
-_BASIS_SAMPLED_64 = _BASIS_SAMPLED.astype(np.float64)
+
+
+def _basis_moments(x: np.ndarray) -> np.ndarray:
+    """The products the paper fit's normal equations sum over the rows of the basis `x`
+    (1, across, along): 1, u, v, uu, uv, vv (6 x n float64; the products of float32
+    values are exact in double precision)."""
+    one, u, v = x.T.astype(np.float64)
+    return np.stack([one, u, v, u * u, u * v, v * v])
+
+
 _FLAT_BASIS = _BASIS.reshape(-1, 3)
+_MOMENTS = _basis_moments(_BASIS_SAMPLED)
 
 
 def paper_light(inner: np.ndarray, two_levels: bool = False) -> np.ndarray:
@@ -272,22 +282,23 @@ def paper_light(inner: np.ndarray, two_levels: bool = False) -> np.ndarray:
     Deckhand's printed decks: a lamp's glare on part of a card makes two levels too (37
     of about 1,600 cards in 600 rendered scenes), and their templates are read as before."""
     if _BASIS.shape[:2] == inner.shape[:2]:
-        flat, x, x64 = _FLAT_BASIS, _BASIS_SAMPLED, _BASIS_SAMPLED_64
+        flat, x, moments = _FLAT_BASIS, _BASIS_SAMPLED, _MOMENTS
     else:
         basis = _plane_basis(*inner.shape[:2])
         flat = basis.reshape(-1, 3)
         x = basis[::2, ::2].reshape(-1, 3)
-        x64 = x.astype(np.float64)
+        moments = _basis_moments(x)
     values = inner[::2, ::2].reshape(-1, 3)
     bright = values[:, 0] + values[:, 1] + values[:, 2]
     k = int(bright.size * 0.75)
     paper = bright >= np.partition(bright, k)[k]
-    coef = _plane_fit(x, x64, values, paper)
+    doubles = values.astype(np.float64)
+    coef = _plane_fit(x, moments, doubles, values, paper)
     paper = bright >= 0.88 * _channel_sum(x @ coef)
-    coef = _plane_fit(x, x64, values, paper)
+    coef = _plane_fit(x, moments, doubles, values, paper)
     whitest = _whitest(bright / np.maximum(_channel_sum(x @ coef), 1e-6), paper) if two_levels else None
     if whitest is not None:
-        coef = _plane_fit(x, x64, values, whitest)
+        coef = _plane_fit(x, moments, doubles, values, whitest)
     # one product of the whole grid's rows (a product per row of pixels costs twice as much)
     plane = (flat @ coef).reshape(inner.shape[0], inner.shape[1], 3)
     return np.maximum(plane, 0.05, out=plane)
@@ -299,23 +310,32 @@ def _channel_sum(rows: np.ndarray) -> np.ndarray:
     return rows[:, 0] + rows[:, 1] + rows[:, 2]
 
 
-def _plane_fit(x: np.ndarray, x64: np.ndarray, values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+def _plane_fit(x: np.ndarray, moments: np.ndarray, doubles: np.ndarray, values: np.ndarray,
+               rows: np.ndarray) -> np.ndarray:
     """The least-squares plane per channel through `values[rows]` (coefficients of the
     basis `x`, 3 x 3 float32), as `np.linalg.lstsq` gives it: that solves in double
     precision by LAPACK's SVD and rounds to float32; here the 3 x 3 normal equations are
-    solved in double precision, a quarter of the cost, and rounded the same way. The
-    basis (1, across, along) is well conditioned, so the two double results differ far
-    below a float32's last bit (every paper fit of the real photos' and the simulated
-    protocols' cards was checked the same). A set of points that barely fixes a plane
-    (a line of pixels) goes to lstsq, as before."""
-    a = x64[rows]
-    gram = a.T @ a
-    (g00, g01, g02), (_, g11, g12), (_, _, g22) = gram.tolist()
-    det = g00 * (g11 * g22 - g12 * g12) - g01 * (g01 * g22 - g12 * g02) + g02 * (g01 * g12 - g11 * g02)
+    solved in double precision and rounded the same way, a fraction of the cost. Their
+    sums over the rows come from `moments` (`_basis_moments`) and `doubles` (`values` in
+    double precision). The basis (1, across, along) is well conditioned, so the two
+    double results differ far below a float32's last bit (every paper fit of the real
+    photos' and the simulated protocols' cards was checked the same). A set of points
+    that barely fixes a plane (a line of pixels) goes to lstsq, as before."""
+    weights = rows.astype(np.float64)
+    # the basis' products summed, then each basis row times each channel summed (row i, channel j at 3 i + j)
+    sums = (moments @ weights).tolist() + ((moments[:3] * weights) @ doubles).ravel().tolist()
+    g00, g01, g02, g11, g12, g22 = sums[:6]
+    # the inverse of the symmetric 3 x 3 matrix of the equations, by its cofactors
+    c00, c01, c02 = g11 * g22 - g12 * g12, g02 * g12 - g01 * g22, g01 * g12 - g02 * g11
+    det = g00 * c00 + g01 * c01 + g02 * c02
     if not det > 1e-6 * g00 * g11 * g22:
         coef, *_ = np.linalg.lstsq(x[rows], values[rows], rcond=None)
         return coef
-    return np.linalg.solve(gram, a.T @ values[rows]).astype(np.float32)
+    c11, c12, c22 = g00 * g22 - g02 * g02, g01 * g02 - g00 * g12, g00 * g11 - g01 * g01
+    inverse = ((c00, c01, c02), (c01, c11, c12), (c02, c12, c22))
+    rhs = (sums[6:9], sums[9:12], sums[12:15])   # basis row i times channel j
+    return np.array([[sum(inverse[i][k] * rhs[k][j] for k in range(3)) / det for j in range(3)]
+                     for i in range(3)], np.float32)
 
 
 PAPER_LEVELS = 0.06   # two levels of "paper" this far apart (of the paper's brightness) ...
