@@ -14,7 +14,7 @@ might be), its first 54 faces.
   the training's wall time (players need not wait for it).
 * **photos**: 162 photos (3 a face) rendered on random tables, some cut from the real
   photographs in ../shared; `vision.teach.teach_folder` as `deckhand teach` runs it:
-  wall time, photos skipped.
+  wall and CPU time, photos skipped (no card found, or a crop too poor to teach from).
 
 Fixed seeds. Say the machine's load when quoting the times.
 """
@@ -25,6 +25,7 @@ import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -104,11 +105,13 @@ def photos(codes: list[str]) -> None:
                 cv2.imwrite(str(folder / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
                 rows.append(f"{name},{code},{deck_colour('solo', code)}")
         (folder / "labels.csv").write_text("\n".join(rows) + "\n")
-        t0 = time.perf_counter()
+        t0, cpu = time.perf_counter(), time.process_time()
         taught = teach_folder(folder, folder / "labels.csv", "solo-alt")
-        seconds = time.perf_counter() - t0
-        print(f"photos: {len(rows) - 1} photos of {len(codes)} faces taught in {seconds:.0f} s wall "
-              f"({len(taught.skipped)} skipped: no card found); {taught.check.lines()[0]}")
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - cpu
+        why = Counter(reason.code for _, reason in taught.skipped)
+        print(f"photos: {len(rows) - 1} photos of {len(codes)} faces taught in {seconds:.0f} s wall, {cpu:.0f} s CPU "
+              f"({len(taught.skipped)} skipped and named: {why['teach.no_card']} no card found, "
+              f"{why['teach.poor_crop']} poor crops); {taught.check.lines()[0]}")
 
 
 def main(argv: list[str] | None = None) -> int:

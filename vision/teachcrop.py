@@ -68,11 +68,11 @@ def best_crop(image: np.ndarray, first: np.ndarray, aspect: float,
     """Of `first` (an outline of the photo's card), `others` and the outlines the finder
     gives around it, those of the same card, the one showing the glyph in more corners."""
     first = np.asarray(first, np.float32)
-    box = _box(first)
-    outlines = [first] + [np.asarray(o, np.float32) for o in others] + _found_around(image, first)
     best = Crop(first, glyphs_shown(image, first), shaped(first, aspect))
-    area = cv2.contourArea(first)
-    for outline in outlines[1:]:
+    if best.glyphs == 2:
+        return best
+    box, area = _box(first), cv2.contourArea(first)
+    for outline in [np.asarray(o, np.float32) for o in others] + _found_around(image, first):
         if best.glyphs == 2:
             break
         same = _iou(_box(outline), box) >= SAME_CARD
