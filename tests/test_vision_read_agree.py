@@ -2,8 +2,11 @@
 corner index outweighs the card's picture (`vision.reader.AGREED_SHARE`). A deck taught
 from two photos a rank whose jacks showed only red suits read clean black jacks as
 queens or left them unknown (the card's HOG learned the court pictures the teaching
-photos showed); their two corners read J. The draw is bench/realphotos_read.py's third one (`--seeds 3`, seed 2);
-the photos stay in the shared folder beside the repository (CI has a copy there)."""
+photos showed); their two corners read J. The draw is bench/realphotos_read.py's first
+one (`--seeds 3`, seed 0; the third, seed 2, was the witness until the glyph search joined
+a pale glyph's strokes, `vision.reader.GLYPH_LOW`: its corners now read that card without
+the agreement); the photos stay in the shared folder beside the repository (CI has a
+copy there)."""
 import dataclasses
 import importlib.util
 import sys
@@ -28,6 +31,7 @@ if not (PHOTOS / "labels.csv").exists():
 # black jacks, alone on the table, outlined whole by the finder
 JACKS = ("images/train_IMG_2411.jpg", "images/train_IMG_2490.jpg", "images/train_IMG_2704.jpg",
          "images/train_IMG_2694.jpg")
+QUEEN = ("images/train_IMG_2586.jpg", (259, 272, 360, 355))   # its file and label box
 
 
 def _bench():
@@ -43,15 +47,15 @@ def bench_and_profile():
     bench = _bench()
     cards = bench.load_cards(PHOTOS)
     images = {}
-    teaching = bench.teaching_draw(cards, shots=2, seed=2)
+    teaching = bench.teaching_draw(cards, shots=2, seed=0)
     for card in teaching:
         images[card.file] = cv2.imread(str(PHOTOS / card.file))
     profile, _ = bench.teach([(c, images[c.file]) for c in teaching], "cards-edje")
     return bench, cards, profile
 
 
-def _outline(bench, cards, file, image, settings):
-    card = next(c for c in cards if c.file == file)
+def _outline(bench, cards, file, image, settings, box=None):
+    card = next(c for c in cards if c.file == file and box in (None, c.box))
     found = [f.corners for f in find_cards(image, None, settings)]
     best = max(found, key=lambda q: bench.iou(bench.quad_box(q), card.box))
     assert bench.iou(bench.quad_box(best), card.box) >= 0.5
@@ -69,10 +73,12 @@ def test_jacks_whose_two_corners_read_j_are_read_as_jacks(bench_and_profile):
         outline = _outline(bench, cards, file, image, recognizer.settings)
         reading, _ = recognizer.reading(image, outline)
         assert reading.label == "J", (file, reading)
-    # without the corners' agreement the card's picture wins on this one: a queen
-    image = cv2.imread(str(PHOTOS / JACKS[-1]))
-    outline = _outline(bench, cards, JACKS[-1], image, recognizer.settings)
-    assert as_taught_before.reading(image, outline)[0].label == "Q"
+    # without the corners' agreement the card's picture wins on this one: a queen (of
+    # two in the photo) read as a king
+    image = cv2.imread(str(PHOTOS / QUEEN[0]))
+    outline = _outline(bench, cards, QUEEN[0], image, recognizer.settings, QUEEN[1])
+    assert recognizer.reading(image, outline)[0].label == "Q"
+    assert as_taught_before.reading(image, outline)[0].label == "K"
 
 
 def test_the_index_share_is_kept_with_the_profile(bench_and_profile, tmp_path):

@@ -1,0 +1,65 @@
+"""The corner index glyph found where it is printed pale (`vision.reader.find_glyph`,
+GLYPH_LOW and GLYPH_LEVELS): on webcam photos a court card's red index lies at a third of
+the corner region's strongest ink (the pip below it, the picture's frame beside it), and
+at one level alone its strokes fell apart or vanished, so the index read another rank.
+The photos stay in the shared folder beside the repository (CI has a copy there)."""
+import importlib.util
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.reader import INDEX_PIXELS, find_glyph, index_regions, region_ink
+
+ROOT = Path(__file__).resolve().parents[1]
+PHOTOS = ROOT.parent / "shared" / "realphotos" / "cards-edje"
+
+# court cards alone on the table in webcam photos, by their label box: before, neither
+# corner region of the finder's outline showed a glyph
+PALE = (("images/train_cam_image12.jpg", (362, 149, 560, 389)),     # K of diamonds
+        ("images/train_cam_image13.jpg", (349, 142, 550, 388)),     # J
+        ("images/train_cam_image43.jpg", (749, 234, 886, 415)),     # J of clubs
+        ("images/train_cam_image47.jpg", (513, 17, 712, 258)))      # J
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("realphotos_read", ROOT / "bench" / "realphotos_read.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("realphotos_read", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(not (PHOTOS / "labels.csv").exists(),
+                    reason=f"the real photos are not at {PHOTOS} (the shared folder beside the repository)")
+@pytest.mark.parametrize("file, box", PALE)
+def test_a_pale_court_index_is_found_in_both_corners(file, box):
+    bench = _bench()
+    image = cv2.imread(str(PHOTOS / file))
+    inks = region_ink(index_regions(image, bench.box_outline(image, box)))
+    glyphs = [find_glyph(ink) for ink in inks]
+    assert all(glyph is not None for glyph in glyphs), file
+    # a letter, not a stroke of one (J, K: about 0.5-0.8 of its height wide)
+    assert all(0.4 <= aspect <= 0.9 for _, aspect in glyphs), [aspect for _, aspect in glyphs]
+
+
+def _region(bar_level: int) -> np.ndarray:
+    """Paper with a dark K whose foot joins a bar of fainter ink running to the region's
+    lower side (`bar_level`: its grey; 188 is about a third of the K's ink)."""
+    w, h = INDEX_PIXELS
+    region = np.full((h, w, 3), 235, np.uint8)
+    cv2.rectangle(region, (10, 24), (14, h - 1), (bar_level,) * 3, -1)
+    cv2.putText(region, "K", (6, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (30, 30, 30), 2)
+    return region
+
+
+def test_a_glyph_joined_to_faint_ink_at_the_regions_side_is_found_at_its_own_level():
+    joined = region_ink(_region(188)[None])[0]
+    alone = region_ink(_region(235)[None])[0]
+    found, plain = find_glyph(joined), find_glyph(alone)
+    assert found is not None and plain is not None
+    # the K cut to its own box (the faint bar, joined, would make it a tall stroke or
+    # touch the side: nothing found at all at the lower level alone)
+    assert abs(found[1] - plain[1]) < 0.1
