@@ -54,6 +54,40 @@ def test_cards_lying_on_a_game_case_are_found_whole_and_the_case_is_not_reported
     assert before.found == 2 and before.false == 1   # the evidence is new
 
 
+@pytest.mark.skipif(not PHOTOS.is_dir(), reason=f"the shared photos are not at {PHOTOS}")
+@pytest.mark.parametrize("name, found_before", [
+    ("train_IMG_2526", 0),   # a king on a white plate: the plate's edge shows, the card's hardly
+    ("train_IMG_2477", 0),   # a queen on a book's white page, half in the shade
+    ("train_IMG_2579", 2),   # four cards on a manila folder: a court card among them
+])
+def test_a_court_card_on_white_is_found_from_its_printed_frame(name, found_before):
+    before = _score(name, WITHOUT)
+    after = _score(name, DetectSettings())
+    assert before.found == found_before
+    assert after.found == found_before + 1, f"{name}: found {after.found} of {after.labels}"
+    assert after.false <= before.false
+
+
+def test_a_frame_is_grown_by_the_card_margins_in_its_own_perspective():
+    frame = np.float32(((100, 100), (164, 100), (164, 201), (100, 201)))   # 64 x 101
+    card = wholecards.grown_frame(frame, wholecards.WholeSettings())
+    x, y, w, h = cv2.boundingRect(np.round(card).astype(np.int32))
+    assert w == pytest.approx(64 * 1.36, abs=2) and h == pytest.approx(101 * 1.2, abs=2)
+    assert (x + w / 2, y + h / 2) == pytest.approx((132, 150.5), abs=1.5)
+
+
+def test_a_court_picture_is_alike_turned_half_round_and_a_photograph_is_not():
+    rng = np.random.default_rng(7)
+    half = rng.integers(0, 255, (24, 32)).astype(np.uint8)
+    court = np.vstack([half, half[::-1, ::-1]])   # printed twice, head to foot
+    gray = np.zeros((100, 100), np.uint8)
+    gray[20:68, 30:62] = court
+    quad = np.float32(((30, 20), (61, 20), (61, 67), (30, 67)))
+    assert wholecards._half_turn_alike(quad, gray) > 0.9
+    gray[20:68, 30:62] = rng.integers(0, 255, (48, 32)).astype(np.uint8)
+    assert wholecards._half_turn_alike(quad, gray) < 0.3
+
+
 def _card_face(size: tuple[int, int] = (120, 168)) -> np.ndarray:
     """A whiteness picture of an upright card on a dark table: white paper, an index in
     two opposite corners, pips in the middle."""

@@ -687,16 +687,17 @@ def _framed_fields(channels: list[np.ndarray], white: np.ndarray, edges: np.ndar
 
 
 def _line_candidates(gray: np.ndarray, white: np.ndarray, candidates: list, size: tuple[int, int],
-                     max_area: float, settings: RealSettings) -> tuple[list, set[int]]:
+                     max_area: float, settings: RealSettings) -> tuple[list, set[int], list[np.ndarray]]:
     """Outlines of cards lying on something as white as their paper, from straight line
     segments (`vision.edgequads`), where no outline of about their size was found (one
     several times larger around them is the card merged with the paper it lies on): the
     new outlines, and the indexes of the candidates they replace (the one piece of the
-    card found inside: a court picture, the pips). Looked for only around paper-white
-    that no well-followed outline of a card's shape holds."""
+    card found inside: a court picture, the pips), and the quads the gates let through
+    whose inside was no card's face (a court card's printed frame among them). Looked for
+    only around paper-white that no well-followed outline of a card's shape holds."""
     box = _unexplained_paper(white, candidates, settings)
     if box is None:
-        return [], set()
+        return [], set(), []
     largest = math.sqrt(2 * max_area)
     low, high = settings.line_sizes
     near: dict[int, list[tuple[int, float]]] = {}
@@ -714,8 +715,12 @@ def _line_candidates(gray: np.ndarray, white: np.ndarray, candidates: list, size
                   if spans[i][0] < x1 and x0 < spans[i][2] and spans[i][1] < y1 and y0 < spans[i][3]
                   and quad_overlap(quad, q) >= settings.overlap]
         near[id(quad)] = around
-        return not any(low <= ratio < high for _, ratio in around)   # an outline of its size was found
+        if any(low <= ratio < high for _, ratio in around):   # an outline of its size was found
+            return False
+        approved.append(quad)
+        return True
 
+    approved: list[np.ndarray] = []
     new = edgequads.find(gray, white, box, (settings.min_short_side, largest), wanted)
     replaced: set[int] = set()
     for _, _, quad in new:
@@ -725,7 +730,7 @@ def _line_candidates(gray: np.ndarray, white: np.ndarray, candidates: list, size
         if all(quad_overlap(candidates[i][2], candidates[j][2]) >= settings.overlap
                for n, i in enumerate(pieces) for j in pieces[n + 1:]):
             replaced.update(pieces)
-    return new, replaced
+    return new, replaced, [q for q in approved if not any(q is n for _, _, n in new)]
 
 
 def _span(quad: np.ndarray) -> tuple[float, float, float, float]:
@@ -803,8 +808,9 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
             candidates += _halves(contour, judge)
         elif found is not None:
             candidates.append(found)
+    faceless: list[np.ndarray] = []   # segment quads with no card's face (`vision.wholecards`)
     if settings.line_quads:
-        lined, replaced = _line_candidates(gray, white, candidates, (sw, sh), max_area, settings)
+        lined, replaced, faceless = _line_candidates(gray, white, candidates, (sw, sh), max_area, settings)
         candidates = [c for i, c in enumerate(candidates) if i not in replaced] + lined
     # Cards side by side make a rectangle of about a card's shape, and its outline is as
     # good as theirs.
@@ -834,7 +840,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
         kept = wholecards.added(kept, dropped, gray, white, (settings.min_short_side, math.sqrt(2 * max_area)),
                                 lambda quad, angles, unlike: _whole_gates(quad, angles, unlike, edges, white,
                                                                           (sw, sh), settings),
-                                _unlike_card, settings.whole)
+                                _unlike_card, settings.whole, faceless)
     if scale >= 1:
         return [order_corners(q) for q in kept]
     reach = settings.refine_reach / scale

@@ -55,6 +55,17 @@ class WholeSettings:
     margin_paper: float = 0.5       # three of its four margins this share as white as its paper
     paper_spread: int = 30          # ... within this of it
     drop_holders: bool = True       # an outline holding a whole card found is not a card
+    frame_margins: tuple[float, float] = (0.18, 0.1)   # a court card's frame to its card: the
+                                    # margins, shares of the frame's short and long side (a
+                                    # card's frame lies 13 % of its width and 8 % of its length
+                                    # in from its edge: 69 frames inside cards found on train)
+    frame_unlike: float = 0.3       # ... the frame's side ratio this near a card's (log)
+    frame_symmetry: float = 0.3     # ... its inside this like itself turned half round (a court
+                                    # picture is printed twice, head to foot; 90 % of the frames
+                                    # inside cards found on train are, a photograph is not)
+    frame_card_unlike: float = 0.2  # ... the card grown from it this near a card's side ratio
+    frame_share: float = 0.0        # ... the card's outline this share edged (on a plate or a
+                                    # page the card's own edge often shows none)
     look: tuple[str, ...] = ()      # where else to look: "unlike", "large" (`_where_to_look`)
     grow: int = 20                  # pixels the box looked in is grown by all round
     large: float = 0.2              # an outline this share of the frame may be what cards lie on
@@ -117,34 +128,70 @@ def _where_to_look(kept: list[np.ndarray], areas: list[float], others: list[np.n
     return x0, y0, x1 - x0, y1 - y0
 
 
-def added(kept: list[np.ndarray], others: list[np.ndarray], gray: np.ndarray, white: np.ndarray, sizes: tuple[float, float],
-          gates, unlike, settings: WholeSettings = WholeSettings()) -> list[np.ndarray]:
-    """`kept` with the whole cards that line segments outline added and the pieces of them
-    dropped; `others`: the outlines the finder dropped for those kept. `sizes`: a card's smallest short side and largest long side; `gates(quad,
-    angles, unlike)`: the finder's own checks of one outline (inside the frame, corners
-    within `angles`, side ratio within `unlike` of a card's), returning the share of its
-    outline on an edge or a step, or None; `unlike(quad)`: how far its side ratio is from a
-    card's (absolute log)."""
-    areas = [cv2.contourArea(q) for q in kept]
+def _segment_quads(kept: list[np.ndarray], areas: list[float], others: list[np.ndarray], gray: np.ndarray,
+                   sizes: tuple[float, float], unlike, settings: WholeSettings) -> list[np.ndarray]:
+    """Quadrilaterals from line segments where a whole card may lie (`_where_to_look`),
+    best covered first, those at least `min_cover` on segments."""
     box = _where_to_look(kept, areas, others, gray.shape, unlike, settings)
     if box is None:
-        return kept
+        return []
     x, y, w, h = box
     quad_settings = edgequads.QuadSettings()
     segs = edgequads.segments(gray[y:y + h, x:x + w], settings.min_segment * sizes[0], quad_settings)
     if len(segs) < 4:
-        return kept
+        return []
     found = edgequads.quads(*edgequads.corners(segs, quad_settings), sizes, quad_settings)
     if not len(found):
-        return kept
+        return []
     cover = edgequads.covers(found, edgequads.segment_mask((h, w), segs))
     found += np.float32((x, y))
+    order = np.argsort(-cover, kind="stable")
+    return [found[k] for k in order[cover[order] >= settings.min_cover].tolist()]
+
+
+def _half_turn_alike(quad: np.ndarray, gray: np.ndarray) -> float:
+    """Correlation of the quad's inside, seen upright (32 x 48), with itself turned half
+    round."""
+    upright = np.float32(((0, 0), (31, 0), (31, 47), (0, 47)))
+    inside = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(order_corners(quad), upright),
+                                 (32, 48)).astype(np.float32)
+    a = inside - inside.mean()
+    b = a[::-1, ::-1]
+    return float((a * b).sum() / max(float((a * a).sum()), 1e-6))
+
+
+def grown_frame(frame: np.ndarray, settings: WholeSettings) -> np.ndarray:
+    """The card a court card's printed frame lies in: the frame grown by the card's margins
+    (`frame_margins`, shares of the frame's short and long sides), in the frame's own
+    perspective."""
+    corners = order_corners(frame)   # TL-TR a short side
+    a, b = settings.frame_margins
+    unit = np.float32(((0, 0), (1, 0), (1, 1), (0, 1)))
+    to_frame = cv2.getPerspectiveTransform(unit, corners)
+    card = np.float32(((-a, -b), (1 + a, -b), (1 + a, 1 + b), (-a, 1 + b))).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(card, to_frame).reshape(4, 2)
+
+
+def added(kept: list[np.ndarray], others: list[np.ndarray], gray: np.ndarray, white: np.ndarray,
+          sizes: tuple[float, float], gates, unlike, settings: WholeSettings = WholeSettings(),
+          frames: list[np.ndarray] = ()) -> list[np.ndarray]:
+    """`kept` with the whole cards that line segments outline added and the pieces of them
+    dropped; `others`: the outlines the finder dropped for those kept; `frames`: outlines
+    from line segments whose inside was no card's face (perhaps a court card's printed
+    frame, grown here to the card). `sizes`: a card's smallest short side and largest long
+    side; `gates(quad, angles, unlike)`: the finder's own checks of one outline (inside the
+    frame, corners within `angles`, side ratio within `unlike` of a card's), returning the
+    share of its outline on an edge or a step, or None; `unlike(quad)`: how far its side
+    ratio is from a card's (absolute log)."""
+    areas = [cv2.contourArea(q) for q in kept]
+    tried = [(quad, settings.min_share, settings.max_unlike)
+             for quad in _segment_quads(kept, areas, others, gray, sizes, unlike, settings)]
+    tried += [(grown_frame(quad, settings), settings.frame_share, settings.frame_card_unlike) for quad in frames
+              if unlike(quad) <= settings.frame_unlike and
+              _half_turn_alike(quad, gray) >= settings.frame_symmetry]
     new: list[np.ndarray] = []
     dropped: set[int] = set()
-    for k in np.argsort(-cover, kind="stable").tolist():
-        if cover[k] < settings.min_cover:
-            break
-        quad = found[k]
+    for quad, least, most_unlike in tried:
         if any(quad_overlap(quad, q) >= settings.overlap for q in new):
             continue
         area = cv2.contourArea(quad)
@@ -155,8 +202,8 @@ def added(kept: list[np.ndarray], others: list[np.ndarray], gray: np.ndarray, wh
         # partly over it: neither a piece of it nor what it lies on, so not a card
         if any(low <= ratio < high or ratio < low and overlap < settings.hold for _, ratio, overlap in near):
             continue
-        share = gates(quad, settings.angles, settings.max_unlike)
-        if share is None or share < settings.min_share:
+        share = gates(quad, settings.angles, most_unlike)
+        if share is None or share < least:
             continue
         if not _looks_like_a_card(quad, white, settings):
             continue
