@@ -311,3 +311,23 @@ def test_side_lengths_are_the_plain_ones():
 
     for quad in quads(100):
         assert side_lengths(quad) == plain(quad)
+
+
+def test_the_card_and_its_glyphs_in_one_pass_of_hog_are_each_alone_bit_for_bit():
+    """A reader of the corner index gets the card's HOG pair and the glyphs' rows from one
+    pass (`hog_pair_and_index_rows`): the numbers of `hog_pair` and `index_rows` apart,
+    with the wider search where the corner regions show no glyph."""
+    from vision.reader import hog_pair_and_index_rows, index_rows
+    kinds = set()
+    for face in FACES:
+        ink = face_features(face).ink
+        for corners in outlines(face):
+            regions = index_regions(face, corners)
+            wider = (lambda f=face, c=corners: index_regions(f, c, INDEX_WIDE))
+            for far in (wider, None):
+                pair, rows = hog_pair_and_index_rows(ink, regions, far)
+                alone = index_rows(regions, far)
+                assert pair.dtype == np.float32 and np.array_equal(pair, plain_hog_pair(ink))
+                assert rows.shape == alone.shape and np.array_equal(rows, alone)
+                kinds.add(len(rows))
+    assert kinds >= {0, 1, 2}, "outlines with no, one and two glyphs are all compared"

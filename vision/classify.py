@@ -29,7 +29,7 @@ import numpy as np
 
 from vision.cnn import CnnReader
 from vision.colour import FLOOR, InkColour, ink_colour, likelihoods, symbol_groups, with_prototype
-from vision.reader import INDEX_WIDE, hog_pair, index_block, index_features, index_regions, index_rows
+from vision.reader import INDEX_WIDE, hog_pair, hog_pair_and_index_rows, index_block, index_regions, index_rows
 from vision.warp import warp_card, warp_card_averaged
 from vision.whiteframe import shows_frame
 
@@ -101,7 +101,14 @@ class FaceFeatures:
 
     @cached_property
     def hog(self) -> np.ndarray:
+        if self.regions is not None and self.index_found is None:
+            return self._hog_and_index_rows[0]
         return hog_pair(self.ink)
+
+    @cached_property
+    def _hog_and_index_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        # a reader of the corner index needs both: one pass of HOG for the card and its glyphs
+        return hog_pair_and_index_rows(self.ink, self.regions, self.wider)
 
     @cached_property
     def index(self) -> np.ndarray:
@@ -113,13 +120,11 @@ class FaceFeatures:
     def index_rows(self) -> np.ndarray:
         if self.index_found is not None:
             return self.index_found
-        regions, wider = self.regions, self.wider
-        if regions is None:
-            h, w = self.face.shape[:2]
-            whole = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-            regions = index_regions(self.face, whole)
-            wider = partial(index_regions, self.face, whole, INDEX_WIDE)
-        return index_rows(regions, wider)
+        if self.regions is not None:
+            return self._hog_and_index_rows[1]
+        h, w = self.face.shape[:2]
+        whole = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        return index_rows(index_regions(self.face, whole), partial(index_regions, self.face, whole, INDEX_WIDE))
 
     def learned(self, with_index: bool) -> np.ndarray:
         """The learned reader's features (2 x D): the HOG pair, and the index block after
@@ -242,14 +247,15 @@ def learned_features(image: np.ndarray, corners: np.ndarray | None = None) -> np
     if corners is None:
         h, w = image.shape[:2]
         corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    pair = hog_pair(ink_planes(warp_card_averaged(image, corners, WORK_SIZE), two_levels=True)[3])
+    pair, rows = hog_pair_and_index_rows(ink_planes(warp_card_averaged(image, corners, WORK_SIZE), two_levels=True)[3],
+                                         index_regions(image, corners))
     # No wider second search for the glyph here (reading has one, `index_features`): in a
     # training view the corner regions miss the glyph only where it is hidden (a blob,
     # glare), and the wider ones then find something else, teaching the index block
     # noise. Measured on the real photos (teaching 2 photos a rank, 3 draws, isolated
     # train_ cards found, right / wrong / unknown): trained with it 87.3 / 2.3 / 10.3 %,
     # without 90.3 / 1.6 / 8.1.
-    return np.hstack([pair, np.tile(index_features(index_regions(image, corners)), (2, 1))])
+    return np.hstack([pair, np.tile(index_block(rows), (2, 1))])
 
 
 def _plane_basis(h: int, w: int) -> np.ndarray:

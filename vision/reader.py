@@ -104,11 +104,24 @@ def hog_pair(ink: np.ndarray) -> np.ndarray:
     all three 78 %; but blurred HOG alone confused a taught 4 with a 5 on rendered decks,
     so all three are kept. A half turn maps every gradient's unsigned direction onto
     itself, so the turned features are the same cells in reverse order."""
+    return hog_pair_and_index_rows(ink, None)[0]
+
+
+def hog_pair_and_index_rows(ink: np.ndarray, regions: np.ndarray | None,
+                            wider: Callable[[], np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """`hog_pair(ink)` and `index_rows(regions, wider)` (none when `regions` is None),
+    their HOG computed in one pass (`hog_cells_of`): the same numbers, for the cost of
+    one set of array operations instead of two."""
     h, w = ink.shape
     ink = ink.astype(np.float32)
-    sharp, blurred = root_hog_blocks(hog_cells_of(
-        (cv2.resize(ink, HOG_WINDOW, interpolation=cv2.INTER_AREA),
-         cv2.resize(cv2.GaussianBlur(ink, (0, 0), BLUR * h), BLUR_WINDOW, interpolation=cv2.INTER_AREA))))
+    glyphs = [] if regions is None else _glyphs(regions)
+    if not glyphs and regions is not None and wider is not None:
+        glyphs = [glyph for glyph in _glyphs(wider()) if glyph[1] <= WIDE_GLYPH_ASPECT]
+    blocks = root_hog_blocks(hog_cells_of(
+        [cv2.resize(ink, HOG_WINDOW, interpolation=cv2.INTER_AREA),
+         cv2.resize(cv2.GaussianBlur(ink, (0, 0), BLUR * h), BLUR_WINDOW, interpolation=cv2.INTER_AREA)]
+        + [crop for crop, _ in glyphs], (CELL, CELL) + (INDEX_CELL,) * len(glyphs)))
+    sharp, blurred = blocks[:2]
     # the density counts ink up to the face's own strongest (a light ink under a dim lamp
     # lies 15-20 from its white, a dark one 60-100 in daylight: the same print)
     cap = min(INK_CAP, max(DENSITY_FLOOR, strongest_ink(ink)))
@@ -118,7 +131,7 @@ def hog_pair(ink: np.ndarray) -> np.ndarray:
     out = np.empty((2, b + density.size), np.float32)
     out[0, :a], out[0, a:b], out[0, b:] = sharp.ravel(), blurred.ravel(), density.ravel()
     out[1, :a], out[1, a:b], out[1, b:] = _half_turn(sharp), _half_turn(blurred), density[::-1, ::-1].ravel()
-    return out
+    return out, _glyph_rows(glyphs, blocks[2:])
 
 
 def _half_turn(blocks: np.ndarray) -> np.ndarray:
@@ -135,12 +148,13 @@ def hog_cells(image: np.ndarray, cell_size: int = CELL) -> np.ndarray:
     return hog_cells_of((image,), cell_size)[0]
 
 
-def hog_cells_of(images: Sequence[np.ndarray], cell_size: int = CELL) -> list[np.ndarray]:
+def hog_cells_of(images: Sequence[np.ndarray], cell_size: int | Sequence[int] = CELL) -> list[np.ndarray]:
     """`hog_cells` of several images at once, the same numbers: one set of array
     operations for all of them (a card's images are small, and each operation's own cost
-    was most of a histogram's). Every cell's bins get their shares in the same order as
-    the image alone gives them (all lower neighbours' shares in pixel order, then all
-    upper ones'), so the sums are the same to the bit."""
+    was most of a histogram's). `cell_size`: one for all, or one an image. Every cell's
+    bins get their shares in the same order as the image alone gives them (all lower
+    neighbours' shares in pixel order, then all upper ones'), so the sums are the same to
+    the bit."""
     magnitudes, angles = [], []
     for image in images:
         # per image: OpenCV's vector and scalar code need not agree to the last bit, so
@@ -161,7 +175,8 @@ def hog_cells_of(images: Sequence[np.ndarray], cell_size: int = CELL) -> list[np
     # Bins are counted with one spare on each side (the lower neighbour of the first
     # bin, -1, and the upper of the last, BINS), folded round afterwards: `cells` holds
     # BINS + 2 x each pixel's cell number, plus one (for the lower bin) then plus two.
-    cells, shapes = _cell_index(tuple(image.shape for image in images), cell_size)
+    sizes = (cell_size,) * len(images) if isinstance(cell_size, int) else tuple(cell_size)
+    cells, shapes = _cell_index(tuple(image.shape for image in images), sizes)
     n = angle.size
     below = low.astype(np.intp)
     index = cells.copy()
@@ -183,15 +198,15 @@ def hog_cells_of(images: Sequence[np.ndarray], cell_size: int = CELL) -> list[np
     return out
 
 
-def _cell_index(shapes: tuple[tuple[int, ...], ...], size: int) -> tuple[np.ndarray, list[tuple[int, int]]]:
-    """For images of these shapes, raveled and put end to end: BINS + 2 x the number of
-    each pixel's cell (the cells of all images numbered in turn), plus one, then the same
-    plus two (the lower and upper bins' index before the pixel's own bin is added); and
-    each image's (rows, cols) of cells."""
-    key = (shapes, size)
+def _cell_index(shapes: tuple[tuple[int, ...], ...], sizes: tuple[int, ...]) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """For images of these shapes and cell sizes, raveled and put end to end: BINS + 2 x
+    the number of each pixel's cell (the cells of all images numbered in turn), plus one,
+    then the same plus two (the lower and upper bins' index before the pixel's own bin is
+    added); and each image's (rows, cols) of cells."""
+    key = (shapes, sizes)
     if key not in _CELL_INDEX:
         parts, grids, first = [], [], 0
-        for h, w in shapes:
+        for (h, w), size in zip(shapes, sizes):
             ys, xs = np.mgrid[0:h, 0:w]
             parts.append(((ys // size) * (w // size) + xs // size + first).ravel().astype(np.intp) * (BINS + 2))
             grids.append((h // size, w // size))
@@ -280,11 +295,22 @@ def index_block(rows: np.ndarray) -> np.ndarray:
 def _glyph_blocks(regions: np.ndarray) -> np.ndarray:
     """Per region showing a glyph, a row (float64): its square-rooted HOG blocks and its
     width / height (k x INDEX_DIM, k = 0 .. len(regions))."""
-    glyphs = [glyph for glyph in map(find_glyph, region_ink(regions)) if glyph is not None]
+    glyphs = _glyphs(regions)
+    return _glyph_rows(glyphs, root_hog_blocks(hog_cells_of([crop for crop, _ in glyphs], INDEX_CELL))
+                       if glyphs else [])
+
+
+def _glyphs(regions: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """The glyph (its crop, its width / height) of each region that shows one."""
+    return [glyph for glyph in map(find_glyph, region_ink(regions)) if glyph is not None]
+
+
+def _glyph_rows(glyphs: list[tuple[np.ndarray, float]], blocks: Sequence[np.ndarray]) -> np.ndarray:
+    """The rows of `_glyph_blocks` from the glyphs and their square-rooted HOG blocks."""
     found = np.empty((len(glyphs), INDEX_DIM))
     if glyphs:
-        for row, blocks in zip(found, root_hog_blocks(hog_cells_of([crop for crop, _ in glyphs], INDEX_CELL))):
-            row[:-1] = blocks.ravel()
+        for row, block in zip(found, blocks):
+            row[:-1] = block.ravel()
         found[:, -1] = [aspect for _, aspect in glyphs]
     return found
 
