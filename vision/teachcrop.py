@@ -27,7 +27,9 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from vision.detect import FIELD_SETTINGS
 from vision.reader import find_glyph, index_regions, region_ink
+from vision.realfind import find_outlines
 from vision.warp import quad_overlap, side_lengths
 
 GROW = 0.3           # the photo around the first outline searched again: grown by this share
@@ -98,8 +100,6 @@ def poor(crops: Sequence[Crop | None]) -> list[bool]:
 def _found_around(image: np.ndarray, outline: np.ndarray) -> list[np.ndarray]:
     """The finder's outlines in the photo around `outline` (grown by GROW), in the photo's
     pixels."""
-    from vision.detect import FIELD_SETTINGS
-    from vision.realfind import find_outlines
     h, w = image.shape[:2]
     x1, y1, x2, y2 = _box(outline)
     gx, gy = (x2 - x1) * GROW, (y2 - y1) * GROW
