@@ -4,11 +4,7 @@ whose whiteness is cut by something lying across them, found from straight line 
 ../shared/realphotos/cards-edje, read where they lie, through the bench's own matching."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import replace
-from functools import lru_cache
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -19,28 +15,11 @@ from vision.detect import DetectSettings
 from vision.pipeline import to_working_size
 from vision.realfind import RealSettings, _unexplained_paper, whiteness
 
-ROOT = Path(__file__).resolve().parents[1]
-PHOTOS = ROOT.parent / "shared" / "realphotos" / "cards-edje"
+from tests.realphoto_helpers import PHOTOS, bench, score
+
 pytestmark = pytest.mark.skipif(not PHOTOS.is_dir(), reason=f"the shared photos are not at {PHOTOS}")
 
 WITHOUT_LINES = replace(DetectSettings(), real=replace(RealSettings(), line_quads=False))
-
-
-@lru_cache(maxsize=1)
-def _bench():
-    spec = importlib.util.spec_from_file_location("realphotos_find", ROOT / "bench" / "realphotos_find.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _score(name: str, settings: DetectSettings):
-    bench = _bench()
-    labels = bench.load_labels(PHOTOS)[f"images/{name}.jpg"]
-    image = cv2.imread(str(PHOTOS / "images" / f"{name}.jpg"), cv2.IMREAD_COLOR)
-    boxes, _, _, _ = bench.find_in_photo(image, settings)
-    return bench.score_photo(labels, boxes)
 
 
 @pytest.mark.parametrize("name, alone", [
@@ -50,12 +29,12 @@ def _score(name: str, settings: DetectSettings):
     ("train_IMG_2537", True),    # a scraper's handle across a card on brick
 ])
 def test_a_card_the_whiteness_merges_or_cuts_is_found_from_its_straight_sides(name, alone):
-    with_lines = _score(name, DetectSettings())
+    with_lines = score(name, DetectSettings())
     assert with_lines.found == with_lines.labels, f"{name}: found {with_lines.found} of {with_lines.labels}"
     if alone:
         assert with_lines.false == 0 and with_lines.duplicates == 0
     # the evidence is new: without the line segments the card is not found
-    assert _score(name, WITHOUT_LINES).found < with_lines.labels
+    assert score(name, WITHOUT_LINES).found < with_lines.labels
 
 
 def _small(name: str) -> np.ndarray:
@@ -78,9 +57,9 @@ def test_segments_are_looked_for_only_around_paper_no_outline_explains():
     assert found, "the card's straight sides make an outline"
     cover, _, quad = found[0]
     assert cover >= edgequads.QuadSettings().min_cover
-    bench = _bench()
-    label = bench.load_labels(PHOTOS)["images/train_IMG_2385.jpg"][0]
+    module = bench()
+    label = module.load_labels(PHOTOS)["images/train_IMG_2385.jpg"][0]
     image = cv2.imread(str(PHOTOS / "images" / "train_IMG_2385.jpg"), cv2.IMREAD_COLOR)
     scale = small.shape[1] / image.shape[1]
-    assert bench.iou(bench.outline_box(quad / scale), label) >= 0.5
+    assert module.iou(module.outline_box(quad / scale), label) >= 0.5
     assert _unexplained_paper(white, [(0.95, cv2.contourArea(quad), quad)], settings) is None

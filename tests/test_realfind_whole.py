@@ -5,11 +5,7 @@ face check on a card and on a tile, and the rules that keep a whole card from re
 cards side by side."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import replace
-from functools import lru_cache
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -19,35 +15,18 @@ from vision import wholecards
 from vision.detect import DetectSettings
 from vision.realfind import RealSettings
 
-ROOT = Path(__file__).resolve().parents[1]
-PHOTOS = ROOT.parent / "shared" / "realphotos" / "cards-edje"
+from tests.realphoto_helpers import PHOTOS, score
+
 
 WITHOUT = replace(DetectSettings(), real=replace(RealSettings(), whole=None))
-
-
-@lru_cache(maxsize=1)
-def _bench():
-    spec = importlib.util.spec_from_file_location("realphotos_find", ROOT / "bench" / "realphotos_find.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _score(name: str, settings: DetectSettings):
-    bench = _bench()
-    labels = bench.load_labels(PHOTOS)[f"images/{name}.jpg"]
-    image = cv2.imread(str(PHOTOS / "images" / f"{name}.jpg"), cv2.IMREAD_COLOR)
-    boxes, _, _, _ = bench.find_in_photo(image, settings)
-    return bench.score_photo(labels, boxes)
 
 
 @pytest.mark.skipif(not PHOTOS.is_dir(), reason=f"the shared photos are not at {PHOTOS}")
 def test_cards_lying_on_a_game_case_are_found_whole_and_the_case_is_not_reported():
     """train_IMG_2584: a queen lies on an Xbox game's case and a court card half on it;
     the case's outline held both (one false outline, two cards missed)."""
-    before = _score("train_IMG_2584", WITHOUT)
-    after = _score("train_IMG_2584", DetectSettings())
+    before = score("train_IMG_2584", WITHOUT)
+    after = score("train_IMG_2584", DetectSettings())
     assert after.found == after.labels == 4, f"found {after.found} of {after.labels}"
     assert after.isolated_found == after.isolated
     assert after.false == 0 and after.duplicates == 0
@@ -61,8 +40,8 @@ def test_cards_lying_on_a_game_case_are_found_whole_and_the_case_is_not_reported
     ("train_IMG_2579", 2),   # four cards on a manila folder: a court card among them
 ])
 def test_a_court_card_on_white_is_found_from_its_printed_frame(name, found_before):
-    before = _score(name, WITHOUT)
-    after = _score(name, DetectSettings())
+    before = score(name, WITHOUT)
+    after = score(name, DetectSettings())
     assert before.found == found_before
     assert after.found == found_before + 1, f"{name}: found {after.found} of {after.labels}"
     assert after.false <= before.false

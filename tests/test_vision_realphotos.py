@@ -6,9 +6,6 @@ the label's box) and nothing else is. bench/realphotos_find.py measures all 357 
 Also: real tables as the renderer's backgrounds."""
 from __future__ import annotations
 
-import importlib.util
-import sys
-from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -18,19 +15,13 @@ import pytest
 from vision.detect import DetectSettings, FoundCard, find_cards
 from vision.pipeline import Recognizer, to_working_size
 
+from tests.realphoto_helpers import bench as _bench  # its labels, matching and scoring
+
 ROOT = Path(__file__).resolve().parents[1]
 PHOTOS = ROOT.parent / "shared" / "realphotos" / "cards-edje"
 pytestmark = pytest.mark.skipif(not PHOTOS.is_dir(), reason=f"the shared photos are not at {PHOTOS}")
 
 
-@lru_cache(maxsize=1)
-def _bench():
-    """bench/realphotos_find.py: its labels, matching and scoring are what the tests use."""
-    spec = importlib.util.spec_from_file_location("realphotos_find", ROOT / "bench" / "realphotos_find.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize("name", [

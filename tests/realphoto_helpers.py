@@ -1,0 +1,33 @@
+"""The real photographs (../shared/realphotos/cards-edje) and bench/realphotos_find.py's
+own labels, matching and scoring, shared by the finder's tests (not a test module)."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parents[1]
+PHOTOS = ROOT.parent / "shared" / "realphotos" / "cards-edje"
+
+
+@lru_cache(maxsize=1)
+def bench():
+    """bench/realphotos_find.py, loaded from its file."""
+    spec = importlib.util.spec_from_file_location("realphotos_find", ROOT / "bench" / "realphotos_find.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def score(name: str, settings):
+    """The bench's score of one photo (`name` without its folder and .jpg) found with
+    `settings` (a `vision.detect.DetectSettings`)."""
+    module = bench()
+    labels = module.load_labels(PHOTOS)[f"images/{name}.jpg"]
+    image = cv2.imread(str(PHOTOS / "images" / f"{name}.jpg"), cv2.IMREAD_COLOR)
+    boxes, _, _, _ = module.find_in_photo(image, settings)
+    return module.score_photo(labels, boxes)
