@@ -243,6 +243,26 @@ def test_the_outline_share_is_the_plain_one():
                 plain_outline_share(quad, edges, white, step, skip)
 
 
+
+def test_the_outline_shares_of_many_quads_at_once_are_each_ones_own():
+    """The frame's outline checks done together (each with its own side left out, quads
+    of float64 too, as a framed field's grown outline is) give each quad the share the
+    plain code gives it alone."""
+    from vision.realfind import outline_shares
+
+    rng = np.random.default_rng(9)
+    for trial in range(300):
+        h, w = ((240, 320), (37, 53), (480, 640))[trial % 3]
+        edges = ((rng.random((h, w)) > rng.uniform(0.3, 0.95)) * 255).astype(np.uint8)
+        white = rng.integers(0, 256, (h, w), dtype=np.uint8)
+        quads = [rng.uniform(-20, max(h, w) + 20, (4, 2)).astype((np.float32, np.float64)[k % 2])
+                 for k in range(int(rng.integers(1, 12)))]
+        skips = [int(rng.integers(-2, 4)) for _ in quads]
+        step = int(rng.integers(0, 40))
+        assert outline_shares(quads, skips, edges, white, step) == \
+            [plain_outline_share(q, edges, white, step, k) for q, k in zip(quads, skips)]
+    assert outline_shares([], [], edges, white, 12) == []
+
 def plain_local_masks(white, settings):
     """`realfind._regions`'s masks above the local mean, as they were taken (in int16)."""
     h, w = white.shape

@@ -316,27 +316,39 @@ def outline_share(quad: np.ndarray, edges: np.ndarray, white: np.ndarray, min_st
                   skip_side: int = -1) -> float:
     """Share of the quad's outline (inside the frame; side `skip_side` left out) that lies
     on an edge or has its inside at least `min_step` whiter than its outside, 3 pixels
-    either side. (This runs for every candidate: all the points are placed and looked up
-    at once, in as few numpy calls as give the same numbers.)"""
+    either side."""
+    return outline_shares([quad], [skip_side], edges, white, min_step)[0]
+
+
+def outline_shares(quads: list[np.ndarray], skip_sides: list[int], edges: np.ndarray, white: np.ndarray,
+                   min_step: int) -> list[float]:
+    """`outline_share` of each quad (with its own side left out), all at once: the points of
+    every outline are placed and looked up together, in as few numpy calls as give the same
+    numbers (numpy's cost per call, not the points, is what a frame's outline checks cost)."""
+    if not quads:
+        return []
     h, w = edges.shape
-    quad = quad.astype(np.float32, copy=False)
-    direction = quad[_NEXT] - quad
-    normal = direction[:, ::-1] * _TURN
-    normal /= np.maximum(np.sqrt((normal * normal).sum(axis=1, keepdims=True)), 1e-6)
-    flip = ((np.add.reduce(quad) * 0.25 - quad) * normal).sum(axis=1) > 0   # every normal outward
+    quad = np.array(quads, np.float32).reshape(-1, 4, 2)
+    direction = quad[:, _NEXT] - quad
+    normal = direction[..., ::-1] * _TURN
+    normal /= np.maximum(np.sqrt((normal * normal).sum(axis=2, keepdims=True)), 1e-6)
+    centre = np.add.reduce(quad, axis=1)[:, None, :] * 0.25
+    flip = ((centre - quad) * normal).sum(axis=2) > 0   # every normal outward
     normal[flip] *= -1
-    points = quad[:, None, :] + _T * direction[:, None, :]           # 4 sides x samples x 2
-    every = points + _AWAY * normal[:, None, :]                       # on, inside, outside
-    on = every[0].reshape(-1, 2)
-    inside_frame = (on[:, 0] >= 0) & (on[:, 0] < w) & (on[:, 1] >= 0) & (on[:, 1] < h)
-    if skip_side >= 0:
-        inside_frame[skip_side * _SAMPLES:(skip_side + 1) * _SAMPLES] = False
-    pixel = np.minimum(np.maximum(every + 0.5, 0), np.float32((w - 1, h - 1))).astype(np.int32).reshape(3, -1, 2)
-    at = pixel[..., 1] * w + pixel[..., 0]
+    points = quad[:, :, None, :] + _T * direction[:, :, None, :]      # quads x 4 sides x samples x 2
+    every = points + _AWAY[:, None] * normal[:, :, None, :]            # on, inside, outside
+    on = every[0].reshape(len(quad), -1, 2)
+    inside_frame = (on[..., 0] >= 0) & (on[..., 0] < w) & (on[..., 1] >= 0) & (on[..., 1] < h)
+    for k, side in enumerate(skip_sides):
+        if side >= 0:
+            inside_frame[k, side * _SAMPLES:(side + 1) * _SAMPLES] = False
+    pixel = np.minimum(np.maximum(every + 0.5, 0), np.float32((w - 1, h - 1))).astype(np.int32)
+    at = (pixel[..., 1] * w + pixel[..., 0]).reshape(3, len(quad), -1)
     on_edge = edges.ravel()[at[0]] > 0
     shades = white.ravel()[at[1:]].astype(np.int16)
     good = (on_edge | (shades[0] - shades[1] >= min_step)) & inside_frame
-    return float(np.count_nonzero(good)) / max(int(np.count_nonzero(inside_frame)), 1)
+    return [float(g) / max(n, 1) for g, n in zip(np.count_nonzero(good, axis=1).tolist(),
+                                                   np.count_nonzero(inside_frame, axis=1).tolist())]
 
 
 _NEXT_ROWS, _BEFORE_ROWS = np.array(_NEXT), np.array((3, 0, 1, 2))
@@ -462,13 +474,27 @@ _SPLIT = object()  # `_Judge`: a region that may be cards touching (try its piec
 WHITE, EDGED, FIELD, PIECE = "white", "edged", "field", "piece"   # where a region comes from
 
 
+@dataclass(frozen=True)
+class _Gated:
+    """An outline past `_Judge`'s gates: what its outline check looks at (`looked`, with
+    side `cut` left out) and what the verdict on it needs."""
+    quad: np.ndarray
+    area: float
+    looked: np.ndarray     # the quad, or a card over the frame's corner moved past its border
+    cut: int               # `_cut_side`: the side on the frame's border, -1 or TIP
+    corner: bool           # a card over the frame's corner
+    restored: bool         # a covered corner put back
+    covered: bool          # the visible part of a card partly covered
+
+
 @dataclass
 class _Judge:
     """Whether one region is a card's outline: the gates and the outline check, with the
     frame's maps at hand. `kind`: where the region comes from (WHITE, EDGED, FIELD, or a
     PIECE of a white region cut in two). Returns (outline share, area, quad), None, or
     `_SPLIT` for a white region too far from one card's shape that may be two cards
-    touching or overlapping."""
+    touching or overlapping. `gates` and `verdict` are its two halves around the outline
+    check, so that a frame's regions can be checked all at once (`outline_shares`)."""
     settings: RealSettings
     edges: np.ndarray
     white: np.ndarray
@@ -478,6 +504,14 @@ class _Judge:
     seen: set
 
     def __call__(self, contour: np.ndarray, area: float, kind: str):
+        gated = self.gates(contour, area, kind)
+        if gated is None or gated is _SPLIT:
+            return gated
+        return self.verdict(gated, outline_share(gated.looked, self.edges, self.white, self.settings.min_step,
+                                                 skip_side=gated.cut))
+
+    def gates(self, contour: np.ndarray, area: float, kind: str):
+        """None, `_SPLIT`, or the `_Gated` outline whose outline check decides."""
         settings = self.settings
         field, split = kind == FIELD, kind == WHITE
         if area > self.max_area and not split:
@@ -528,20 +562,25 @@ class _Judge:
             quad_area = cv2.contourArea(quad)
             if _cut_side(quad, self.size) != -1 or not _shape_ok(quad, settings):  # grown past the border
                 return None
-        share = outline_share(quad if corner is None else corner, self.edges, self.white, settings.min_step,
-                              skip_side=cut)
-        if (cut >= 0 or corner is not None) and share < settings.min_cut_outline:
+        return _Gated(quad, quad_area, quad if corner is None else corner, cut, corner is not None,
+                      restored, covered)
+
+    def verdict(self, gated: _Gated, share: float) -> tuple[float, float, np.ndarray] | None:
+        """(outline share, area, quad) for an outline past the gates whose outline check
+        gave `share`, or None."""
+        settings, quad, cut = self.settings, gated.quad, gated.cut
+        if (cut >= 0 or gated.corner) and share < settings.min_cut_outline:
             return None
         if cut != -1 and _paper_share(quad, self.white, settings.paper) < settings.min_cut_paper:
             return None
-        if restored and (share < settings.min_covered_outline or
-                         _paper_share(quad, self.white, settings.paper) < settings.min_restored_paper):
+        if gated.restored and (share < settings.min_covered_outline or
+                               _paper_share(quad, self.white, settings.paper) < settings.min_restored_paper):
             return None
-        if covered and (share < settings.min_covered_outline or
-                        _paper_share(quad, self.white, settings.paper) < settings.min_covered_paper):
+        if gated.covered and (share < settings.min_covered_outline or
+                              _paper_share(quad, self.white, settings.paper) < settings.min_covered_paper):
             return None
         if share >= settings.min_outline:
-            return share, quad_area, quad
+            return share, gated.area, quad
         return None
 
 
@@ -801,13 +840,24 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     lengths, areas = contour_areas([c for c, _ in regions])
     # specks (a card's outline has at least its four corners) and regions of no card's
     # size (twice the largest: it may be two cards) are passed over; most are that
+    # The outlines past the gates are checked all at once after, in the regions' order (a
+    # region that may be two cards is cut at once: its second half is judged only when the
+    # first is a card, and what is judged is remembered in `seen`).
+    found: list = []
     for i in np.flatnonzero((lengths >= 4) & (areas >= min_area) & (areas <= 2 * max_area)).tolist():
         contour, kind = regions[i]
-        found = judge(contour, float(areas[i]), kind)
-        if found is _SPLIT:
-            candidates += _halves(contour, judge)
-        elif found is not None:
-            candidates.append(found)
+        gated = judge.gates(contour, float(areas[i]), kind)
+        if gated is _SPLIT:
+            found += _halves(contour, judge)
+        elif gated is not None:
+            found.append(gated)
+    waiting = [g for g in found if isinstance(g, _Gated)]
+    shares = iter(outline_shares([g.looked for g in waiting], [g.cut for g in waiting], edges, white,
+                                 settings.min_step))
+    for outline in found:
+        outline = judge.verdict(outline, next(shares)) if isinstance(outline, _Gated) else outline
+        if outline is not None:
+            candidates.append(outline)
     faceless: list[np.ndarray] = []   # segment quads with no card's face (`vision.wholecards`)
     if settings.line_quads:
         lined, replaced, faceless = _line_candidates(gray, white, candidates, (sw, sh), max_area, settings)
