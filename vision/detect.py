@@ -144,7 +144,15 @@ class Detection:
         return float(np.count_nonzero(window)) / window.size if window.size else 0.0
 
 
-def outlines(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettings):
+def changed_pixels(smooth: np.ndarray, table: EmptyTable, settings: DetectSettings) -> np.ndarray:
+    """The mask of what differs from the empty table, in a frame smoothed as `outlines`
+    smooths it, opened (specks and slivers dropped)."""
+    changed = change_mask(smooth, table.image, settings.change_threshold)
+    return cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+
+
+def outlines(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettings,
+             changed: np.ndarray | None = None):
     """Candidate outlines, in order of trust, each source with how far its outlines lie
     inside the card's edge (pixels; negative: outside):
 
@@ -159,14 +167,16 @@ def outlines(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettin
     changed (cloth texture, table seams).
 
     Returns the sources as (contours, inset) pairs, the changed mask (or None) and the
-    thickened edge map."""
+    thickened edge map. `changed`: that mask computed already (a part of the frame is
+    searched with the whole frame's mask cut to it: its noise level is the frame's)."""
     smooth = cv2.GaussianBlur(frame, (3, 3), 0)
     edges = _canny(smooth, settings)
-    changed = None
     keep = None  # where edges may be: not the empty table's own edges where nothing changed
-    if table is not None:
-        changed = change_mask(smooth, table.image, settings.change_threshold)
-        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    if table is None:
+        changed = None
+    else:
+        if changed is None:
+            changed = changed_pixels(smooth, table, settings)
         unchanged = cv2.bitwise_not(cv2.dilate(changed, np.ones((5, 5), np.uint8)))
         keep = cv2.bitwise_not(cv2.bitwise_and(table.edges, unchanged))
         edges = cv2.bitwise_and(edges, keep)
@@ -284,9 +294,24 @@ def find_cards(frame: np.ndarray, table: EmptyTable | None = None,
     return detect(frame, table, settings).cards
 
 
+@dataclass(frozen=True, eq=False)
+class FramePart:
+    """`detect`'s frame is a part cut from a larger frame (`vision.regions`): the larger
+    frame's changed mask cut to it (its noise level is the whole frame's), the larger
+    frame's area (the largest card allowed), and the box (x0, y0, x1, y1, in the part's
+    pixels) an outline must lie within: an outline reaching a side where the part was
+    cut is cut too, and must neither be a card nor hide one (the part's own outside, a
+    cell the size of the part, would be a card-shaped cell holding every card in it)."""
+
+    changed: np.ndarray
+    frame_area: float
+    within: tuple[int, int, int, int]
+
+
 def detect(frame: np.ndarray, table: EmptyTable | None = None,
-           settings: DetectSettings = DetectSettings()) -> Detection:
-    """The cards of `find_cards` and the changed-pixels mask."""
+           settings: DetectSettings = DetectSettings(), part: FramePart | None = None) -> Detection:
+    """The cards of `find_cards` and the changed-pixels mask (`part`: of a part of a
+    larger frame)."""
     if table is None and settings.real is not None:
         # A photograph with no picture of the empty table (`deckhand recognize`, teaching
         # from photos, a camera not yet set up): the real-table outlines alone. On real
@@ -297,8 +322,8 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
             return Detection(tuple(FoundCard(q) for q in found), None)
     h, w = frame.shape[:2]
     min_area = settings.min_short_side ** 2 * settings.aspect
-    max_area = settings.max_area_fraction * h * w
-    sources, changed, thick = outlines(frame, table, settings)
+    max_area = settings.max_area_fraction * (part.frame_area if part else h * w)
+    sources, changed, thick = outlines(frame, table, settings, part.changed if part else None)
     candidates: list[tuple[int, float, np.ndarray]] = []   # (source rank, area, quad)
     by_frames: list[np.ndarray] = []   # the card outlines that printed frames' insides give
 
@@ -308,6 +333,8 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
         for contour in contours:
             area = cv2.contourArea(contour)
             if not min_area <= area <= max_area:
+                continue
+            if part is not None and not _within(contour, part.within):
                 continue
             if late and any(quad_contains(q, contour.reshape(-1, 2).mean(axis=0)) for _, _, q in candidates):
                 continue  # around (or inside) a card already outlined: nothing new
@@ -361,6 +388,11 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
         if all(quad_overlap(quad, other) < 0.3 for other in kept):
             kept.append(quad)
     return Detection(tuple(FoundCard(q) for q in kept), changed)
+
+
+def _within(contour: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    x, y, w, h = cv2.boundingRect(contour)
+    return x >= box[0] and y >= box[1] and x + w <= box[2] and y + h <= box[3]
 
 
 def fit_card_quad(contour: np.ndarray, area: float, settings: DetectSettings,

@@ -18,10 +18,12 @@ import numpy as np
 from vision.classify import UNKNOWN, Reading, Thresholds, card_features, classify
 from vision.colour import field_deck, scene_gain
 from vision.complete import completions
-from vision.detect import FIELD_SETTINGS, DetectSettings, Detection, EmptyTable, detect
+from vision import regions
+from vision.detect import FIELD_SETTINGS, DetectSettings, Detection, EmptyTable
 from vision.profile import DeckProfile
 from vision.reader import index_block, index_regions, index_rows
 from vision.realfind import RealSettings
+from vision.regions import LastFind
 from vision.reuse import KeptReading, keep, kept_reading
 
 # A built-in deck's card read "unknown" whose symbol still looks like a card's (a card
@@ -139,8 +141,20 @@ class Recognizer:
         """`read`, taking the reading of a card that lies as it lay, its pixels unchanged,
         from `kept` (`vision.reuse`) instead of reading it again; and the readings to keep
         for the next frame."""
+        reading, keeping, _ = self.read_changed(frame, kept, None)
+        return reading, keeping
+
+    def read_changed(self, frame: np.ndarray, kept: Sequence[KeptReading], last: LastFind | None
+                     ) -> tuple[FrameReading, list[KeptReading], LastFind]:
+        """`read_keeping`, finding cards again only where the frame changed since `last`
+        (`vision.regions`; None: the whole frame); and what the next frame is compared with."""
         small, scale = to_working_size(frame)
-        detection = detect(small, self.table, self.settings)
+        detection, found = regions.find(small, self.table, self.settings, last)
+        reading, keeping = self._read_found(frame, detection, scale, kept)
+        return reading, keeping, found
+
+    def _read_found(self, frame: np.ndarray, detection: Detection, scale: float,
+                    kept: Sequence[KeptReading]) -> tuple[FrameReading, list[KeptReading]]:
         if scale != 1.0:
             detection = detection.scaled(1 / scale, (frame.shape[1], frame.shape[0]))
         if not field_deck(self.profile.inks):
@@ -257,7 +271,9 @@ class StillFrames:
     a slow drift still ends in a reading. It costs a resize of the frame to the
     thumbnail and one comparison (well under a millisecond at 640x480). A frame that
     changed is read with the readings of the cards that lie as they lay, their pixels
-    unchanged, kept (`vision.reuse`): only the cards that changed are read again.
+    unchanged, kept (`vision.reuse`): only the cards that changed are read again, and
+    cards are found again only where the frame changed since the last frame read
+    (`vision.regions`).
 
     One per camera loop (it holds the last frame); `forget()` when the recognizer changes
     (readings are kept only for the recognizer that read them)."""
@@ -267,6 +283,7 @@ class StillFrames:
     reused: int = 0
     kept: list[KeptReading] = dataclasses.field(default_factory=list)
     kept_by: Recognizer | None = None
+    found: LastFind | None = None
 
     def read(self, recognizer: Recognizer, frame: np.ndarray) -> FrameReading:
         thumb = thumbnail(frame)
@@ -276,8 +293,9 @@ class StillFrames:
             self.reused += 1
             return self.reading
         if isinstance(recognizer, Recognizer):
-            kept = self.kept if recognizer is self.kept_by else []
-            self.reading, self.kept = recognizer.read_keeping(frame, kept)
+            mine = recognizer is self.kept_by
+            self.reading, self.kept, self.found = recognizer.read_changed(
+                frame, self.kept if mine else [], self.found if mine else None)
             self.kept_by = recognizer
         else:   # a stand-in that only reads (tests' counting or misreading wrappers)
             self.reading = recognizer.read(frame)
@@ -285,7 +303,7 @@ class StillFrames:
         return self.reading
 
     def forget(self) -> None:
-        self.thumb, self.reading, self.kept, self.kept_by = None, None, [], None
+        self.thumb, self.reading, self.kept, self.kept_by, self.found = None, None, [], None, None
 
 
 def thumbnail(frame: np.ndarray, width: int = THUMB_WIDTH) -> np.ndarray:

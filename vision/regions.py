@@ -1,0 +1,153 @@
+"""Finding cards again only where the frame changed.
+
+At the table a frame that changed usually shows one card laid in one place: finding
+every card of the frame again (the empty-table finder, `vision.detect`) costs the whole
+frame for that one card. Here the frame (at the working size) is compared with the last
+frame whose cards were found, on grey copies `SHRINK` times smaller (as the still-frame
+test compares its thumbnails): the boxes of the pixels that changed by more than
+`DIFFERENCE` grey levels, grown by `MARGIN` pixels, and grown again around every earlier
+outline they touch (with the margin), are searched, each cut from the frame and from
+the empty table, with the whole frame's changed-pixels mask cut to it (so its noise
+level is the frame's). Outlines found there are kept when they stay `BORDER` pixels
+inside their box wherever it is not the frame's border (a card cut by the box is not a
+card), and the earlier outlines lying outside every box are kept as they were.
+
+The whole frame is searched when there is no earlier finding (a new recognizer, or no
+empty table), or when the boxes would cover more than `WHOLE_SHARE` of the frame (a hand
+over the table, a change of light): there the boxes cost more than the whole frame.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.detect import (DetectSettings, Detection, EmptyTable, FoundCard, FramePart, changed_pixels,
+                           detect)
+from vision.warp import quad_overlap
+
+SHRINK = 4          # the compared grey copies are this many times smaller (160 x 120)
+DIFFERENCE = 10     # grey levels: as the still-frame test's (`pipeline.STILL_DIFFERENCE`)
+MARGIN = 24         # working-size pixels around what changed: the finder's reach (edge
+                    # groups, the changed regions' opening, the second look's padding)
+CONTEXT = 12        # pixels around an earlier outline near a change: its edges and shadow
+BORDER = 4          # an outline found this near its box's cut side is cut by it
+WHOLE_SHARE = 1 / 3  # boxes covering more of the frame than this: the whole frame
+
+
+@dataclass(frozen=True, eq=False)
+class LastFind:
+    """What the last frame whose cards were found showed: its grey copy `SHRINK` times
+    smaller and what was found in it (at the working size). One per camera loop, held
+    with the readings kept (`pipeline.StillFrames`)."""
+
+    grey: np.ndarray
+    detection: Detection
+    shape: tuple[int, ...]
+
+
+def shrunk(frame: np.ndarray) -> np.ndarray:
+    """The frame's grey copy `SHRINK` times smaller (area-averaged: noise averages out)."""
+    h, w = frame.shape[:2]
+    small = cv2.resize(frame, (max(1, w // SHRINK), max(1, h // SHRINK)), interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+
+
+def find(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettings,
+         last: LastFind | None) -> tuple[Detection, LastFind]:
+    """The cards of `frame` (as `detect` finds them), searched only where it changed
+    since `last` when that can be done; and what to compare the next frame with."""
+    grey = shrunk(frame)
+    detection = None
+    if last is not None and table is not None and last.shape == frame.shape \
+            and last.grey.shape == grey.shape:
+        search = changed_boxes(last.grey, grey, last.detection.cards, frame.shape)
+        if search is not None:
+            detection = _find_within(frame, table, settings, *search)
+    if detection is None:
+        detection = detect(frame, table, settings)
+    return detection, LastFind(grey, detection, frame.shape)
+
+
+Box = tuple[int, int, int, int]   # x0, y0, x1, y1 (exclusive) in working-size pixels
+
+
+def changed_boxes(then: np.ndarray, now: np.ndarray, cards: tuple[FoundCard, ...],
+                  shape: tuple[int, ...]) -> tuple[list[Box], list[FoundCard]] | None:
+    """The boxes to search: what changed between two grey copies grown by MARGIN, each
+    grown again around the earlier outlines it touches (by CONTEXT), merged where they
+    overlap; and the earlier outlines to keep (those no change's box touches). None
+    when the boxes cover more than WHOLE_SHARE of the frame (search the whole frame)."""
+    h, w = shape[:2]
+    diff = cv2.absdiff(then, now)
+    _, mask = cv2.threshold(diff, DIFFERENCE, 255, cv2.THRESH_BINARY)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    boxes = [_grown((x * SHRINK, y * SHRINK, (x + bw) * SHRINK, (y + bh) * SHRINK), MARGIN, w, h)
+             for x, y, bw, bh, _ in stats[1:count]]
+    kept, near = [], []
+    for card in cards:
+        box = _box_of(card.corners)
+        if any(_touch(box, b) for b in boxes):
+            near.append(_grown(box, CONTEXT, w, h))
+        else:
+            kept.append(card)
+    boxes = _merged(boxes + near)
+    if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) > WHOLE_SHARE * w * h:
+        return None
+    return boxes, kept
+
+
+def _find_within(frame: np.ndarray, table: EmptyTable, settings: DetectSettings,
+                 boxes: list[Box], earlier: list[FoundCard]) -> Detection:
+    """The earlier outlines kept, and what the finder finds in each box: outlines not
+    cut by the box's side and not lying on an earlier outline kept (a card beside the
+    change that the box takes in part of)."""
+    h, w = frame.shape[:2]
+    changed = changed_pixels(cv2.GaussianBlur(frame, (3, 3), 0), table, settings)
+    cards = list(earlier)
+    for x0, y0, x1, y1 in boxes:
+        within = (BORDER if x0 > 0 else 0, BORDER if y0 > 0 else 0,
+                  x1 - x0 - BORDER if x1 < w else x1 - x0, y1 - y0 - BORDER if y1 < h else y1 - y0)
+        lo, hi = np.float32(within[:2]) - 1, np.float32(within[2:]) + 1
+        found = detect(frame[y0:y1, x0:x1], EmptyTable(table.image[y0:y1, x0:x1], table.edges[y0:y1, x0:x1]),
+                       settings, FramePart(changed[y0:y1, x0:x1], float(h * w), within))
+        for card in found.cards:
+            # the outline fitted to a contour within the box may still reach past it a little
+            if (card.corners >= lo).all() and (card.corners <= hi).all():
+                corners = (card.corners + np.float32([x0, y0])).astype(np.float32)
+                if all(quad_overlap(corners, old.corners) < 0.3 for old in earlier):
+                    cards.append(FoundCard(corners))
+    return Detection(tuple(cards), changed)
+
+
+def _box_of(corners: np.ndarray) -> Box:
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
+    return int(x0), int(y0), int(x1), int(y1)
+
+
+def _grown(box: Box, by: int, w: int, h: int) -> Box:
+    return max(0, box[0] - by), max(0, box[1] - by), min(w, box[2] + by), min(h, box[3] + by)
+
+
+def _touch(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _merged(boxes: list[Box]) -> list[Box]:
+    """The boxes with every overlapping pair replaced by the box around both, sorted."""
+    boxes = list(boxes)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                if _touch(boxes[i], boxes[j]):
+                    a, b = boxes[i], boxes.pop(j)
+                    boxes[i] = min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+                    merged = True
+                    break
+            if merged:
+                break
+    return sorted(set(boxes))
