@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vision import regions  # noqa: E402
-from vision.detect import detect  # noqa: E402
+from vision.detect import changed_pixels, detect  # noqa: E402
 from vision.pipeline import Recognizer  # noqa: E402
 from vision.profile import builtin_profile  # noqa: E402
 from vision.render.scene import random_scene  # noqa: E402
@@ -80,8 +80,9 @@ def main() -> int:
         _, last = regions.find(before, r.table, r.settings, None)
         whole, ms = timed(detect, scene.image, r.table, r.settings)
         whole_ms.append(ms)
+        changed = changed_pixels(cv2.GaussianBlur(scene.image, (3, 3), 0), r.table, r.settings)
         whole_falls += regions.changed_boxes(last.grey, regions.shrunk(scene.image), last.detection.cards,
-                                             scene.image.shape) is None
+                                             changed) is None
         (part, landed), ms = timed(regions.find, scene.image, r.table, r.settings, last)
         part_ms.append(ms)
         same_landed += same_outlines(whole, part)

@@ -32,6 +32,7 @@ DIFFERENCE = 10     # grey levels: as the still-frame test's (`pipeline.STILL_DI
 MARGIN = 24         # working-size pixels around what changed: the finder's reach (edge
                     # groups, the changed regions' opening, the second look's padding)
 CONTEXT = 12        # pixels around an earlier outline near a change: its edges and shadow
+UNCOVERED = 150     # square pixels (a tenth of the smallest card, `DetectSettings.min_short_side`)
 BORDER = 4          # an outline found this near its box's cut side is cut by it
 WHOLE_SHARE = 1 / 3  # boxes covering more of the frame than this: the whole frame
 
@@ -62,9 +63,10 @@ def find(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettings,
     detection = None
     if last is not None and table is not None and last.shape == frame.shape \
             and last.grey.shape == grey.shape:
-        search = changed_boxes(last.grey, grey, last.detection.cards, frame.shape)
+        changed = changed_pixels(cv2.GaussianBlur(frame, (3, 3), 0), table, settings)
+        search = changed_boxes(last.grey, grey, last.detection.cards, changed)
         if search is not None:
-            detection = _find_within(frame, table, settings, *search)
+            detection = _find_within(frame, table, settings, changed, *search)
     if detection is None:
         detection = detect(frame, table, settings)
     return detection, LastFind(grey, detection, frame.shape)
@@ -74,17 +76,23 @@ Box = tuple[int, int, int, int]   # x0, y0, x1, y1 (exclusive) in working-size p
 
 
 def changed_boxes(then: np.ndarray, now: np.ndarray, cards: tuple[FoundCard, ...],
-                  shape: tuple[int, ...]) -> tuple[list[Box], list[FoundCard]] | None:
-    """The boxes to search: what changed between two grey copies grown by MARGIN, each
-    grown again around the earlier outlines it touches (by CONTEXT), merged where they
-    overlap; and the earlier outlines to keep (those no change's box touches). None
-    when the boxes cover more than WHOLE_SHARE of the frame (search the whole frame)."""
-    h, w = shape[:2]
+                  changed: np.ndarray) -> tuple[list[Box], list[FoundCard]] | None:
+    """The boxes to search and the earlier outlines to keep: what changed between two
+    grey copies, grown by MARGIN; the box of every earlier outline those touch, grown by
+    CONTEXT; and the box (grown by CONTEXT) of every region of `changed` (what differs
+    from the empty table, at the working size) they touch that reaches out of the boxes
+    and of every earlier outline by more than UNCOVERED (a card a hand uncovered changed
+    only in part, and must be searched whole); merged where they overlap. The earlier
+    outlines no box touches are kept. None when the boxes cover more than WHOLE_SHARE of
+    the frame (search the whole frame)."""
+    h, w = changed.shape[:2]
     diff = cv2.absdiff(then, now)
     _, mask = cv2.threshold(diff, DIFFERENCE, 255, cv2.THRESH_BINARY)
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     boxes = [_grown((x * SHRINK, y * SHRINK, (x + bw) * SHRINK, (y + bh) * SHRINK), MARGIN, w, h)
              for x, y, bw, bh, _ in stats[1:count]]
+    if not boxes:
+        return [], list(cards)
     kept, near = [], []
     for card in cards:
         box = _box_of(card.corners)
@@ -92,19 +100,31 @@ def changed_boxes(then: np.ndarray, now: np.ndarray, cards: tuple[FoundCard, ...
             near.append(_grown(box, CONTEXT, w, h))
         else:
             kept.append(card)
-    boxes = _merged(boxes + near)
+    boxes += near
+    # what differs from the empty table, sampled every SHRINK pixels: its regions
+    sampled = changed[::SHRINK, ::SHRINK]
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(sampled, connectivity=8)
+    outside = np.ones(sampled.shape, np.uint8)
+    for x0, y0, x1, y1 in boxes + [_grown(_box_of(card.corners), CONTEXT, w, h) for card in kept]:
+        outside[y0 // SHRINK:-(-y1 // SHRINK), x0 // SHRINK:-(-x1 // SHRINK)] = 0
+    reaching = np.bincount(labels[outside > 0], minlength=count)
+    for i in range(1, count):
+        x, y, bw, bh, _ = stats[i]
+        thing = (x * SHRINK, y * SHRINK, (x + bw) * SHRINK, (y + bh) * SHRINK)
+        if reaching[i] * SHRINK * SHRINK > UNCOVERED and any(_touch(thing, b) for b in boxes[:len(boxes) - len(near)]):
+            boxes.append(_grown(thing, CONTEXT, w, h))
+    boxes = _merged(boxes)
     if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) > WHOLE_SHARE * w * h:
         return None
     return boxes, kept
 
 
-def _find_within(frame: np.ndarray, table: EmptyTable, settings: DetectSettings,
+def _find_within(frame: np.ndarray, table: EmptyTable, settings: DetectSettings, changed: np.ndarray,
                  boxes: list[Box], earlier: list[FoundCard]) -> Detection:
     """The earlier outlines kept, and what the finder finds in each box: outlines not
     cut by the box's side and not lying on an earlier outline kept (a card beside the
     change that the box takes in part of)."""
     h, w = frame.shape[:2]
-    changed = changed_pixels(cv2.GaussianBlur(frame, (3, 3), 0), table, settings)
     cards = list(earlier)
     for x0, y0, x1, y1 in boxes:
         within = (BORDER if x0 > 0 else 0, BORDER if y0 > 0 else 0,

@@ -1,0 +1,107 @@
+"""Finding cards only where the frame changed (vision.regions): a card laid beside others
+is found with the outline the whole-frame finder gives it, the others' outlines are kept
+without a search; a card taken away is gone; a large change searches the whole frame."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from test_vision_support import profile
+from vision import regions
+from vision.detect import changed_pixels, detect
+from vision.pipeline import Recognizer, StillFrames
+from vision.render.scene import SceneSpec, render_scene
+
+SPEC = SceneSpec(table="wood", noise=2, card_width=0.11)
+CODES = ["R3", "G7", "B5", "Y2", "R9"]
+
+
+def scene():
+    return render_scene("solo", CODES, SPEC, np.random.default_rng(5))
+
+
+def without(s, code):
+    """The scene before the card `code` was laid: its place painted with the empty table."""
+    card = next(c for c in s.cards if c.code == code)
+    mask = np.zeros(s.image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(card.corners).astype(np.int32), 255)
+    mask = cv2.dilate(mask, np.ones((13, 13), np.uint8)) > 0
+    before = s.image.copy()
+    before[mask] = s.empty[mask]
+    return before
+
+
+def search(last, frame, r):
+    """What `regions.find` searches in `frame` after `last`: (boxes, outlines kept) or None."""
+    changed = changed_pixels(cv2.GaussianBlur(frame, (3, 3), 0), r.table, r.settings)
+    return regions.changed_boxes(last.grey, regions.shrunk(frame), last.detection.cards, changed)
+
+
+def same(a, b) -> bool:
+    """Whether two findings hold the same outlines (every corner within 1.5 px), in any order."""
+    left = [c.corners for c in b.cards]
+    for card in a.cards:
+        match = next((i for i, o in enumerate(left) if float(np.abs(o - card.corners).max()) <= 1.5), None)
+        if match is None:
+            return False
+        left.pop(match)
+    return not left
+
+
+def test_a_card_laid_beside_others_is_found_where_it_changed_as_in_the_whole_frame():
+    s = scene()
+    r = Recognizer.create(profile("solo"), s.empty)
+    before = without(s, "B5")
+    first, last = regions.find(before, r.table, r.settings, None)
+    assert len(first.cards) == len(CODES) - 1
+    boxes, kept = search(last, s.image, r)
+    share = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) / (s.image.shape[0] * s.image.shape[1])
+    assert share < 0.2 and len(kept) >= 2        # a small part searched, cards away from it kept
+    landed, _ = regions.find(s.image, r.table, r.settings, last)
+    whole = detect(s.image, r.table, r.settings)
+    assert len(whole.cards) == len(CODES) and same(landed, whole)
+    assert sum(any(k is c for c in landed.cards) for k in kept) == len(kept)   # kept, not found again
+    assert np.array_equal(landed.changed, whole.changed)                      # the tracker's mask too
+
+
+def test_a_card_taken_away_is_gone():
+    s = scene()
+    r = Recognizer.create(profile("solo"), s.empty)
+    _, last = regions.find(s.image, r.table, r.settings, None)
+    before = without(s, "G7")
+    assert search(last, before, r) is not None
+    gone, _ = regions.find(before, r.table, r.settings, last)
+    g7 = next(c for c in s.cards if c.code == "G7").corners.mean(axis=0)
+    assert len(gone.cards) == len(CODES) - 1
+    assert all(np.linalg.norm(c.corners.mean(axis=0) - g7) > 20 for c in gone.cards)
+    assert same(gone, detect(before, r.table, r.settings))
+
+
+def test_a_large_change_or_no_earlier_finding_searches_the_whole_frame(monkeypatch):
+    s = scene()
+    r = Recognizer.create(profile("solo"), s.empty)
+    _, last = regions.find(s.image, r.table, r.settings, None)
+    brighter = np.clip(s.image.astype(np.int16) + 30, 0, 255).astype(np.uint8)   # the light changed
+    assert search(last, brighter, r) is None
+    calls = []
+    real = regions.detect
+    monkeypatch.setattr(regions, "detect", lambda frame, *a: calls.append(frame.shape) or real(frame, *a))
+    found, _ = regions.find(brighter, r.table, r.settings, last)
+    assert calls == [brighter.shape] and same(found, real(brighter, r.table, r.settings))
+    calls.clear()
+    regions.find(s.image, r.table, r.settings, None)
+    assert calls == [s.image.shape]
+
+
+def test_the_camera_loop_reads_a_landing_as_a_whole_reading_does():
+    s = scene()
+    r = Recognizer.create(profile("solo"), s.empty)
+    loop = StillFrames()
+    loop.read(r, without(s, "Y2"))
+    assert loop.found is not None
+    landed = loop.read(r, s.image)
+    whole = r.read(s.image)
+    assert sorted(c.label for c in landed.cards) == sorted(c.label for c in whole.cards) == sorted(CODES)
+    assert same(landed.detection, whole.detection)
+    loop.forget()
+    assert loop.found is None
