@@ -80,7 +80,7 @@ def changed_boxes(then: np.ndarray, now: np.ndarray, cards: tuple[FoundCard, ...
     """The boxes to search and the earlier outlines to keep: what changed between two
     grey copies, grown by MARGIN; the box of every earlier outline those touch, grown by
     CONTEXT; and the box (grown by CONTEXT) of every region of `changed` (what differs
-    from the empty table, at the working size) they touch that reaches out of the boxes
+    from the empty table, at the working size) that changed and reaches out of the boxes
     and of every earlier outline by more than UNCOVERED (a card a hand uncovered changed
     only in part, and must be searched whole); merged where they overlap. The earlier
     outlines no box touches are kept. None when the boxes cover more than WHOLE_SHARE of
@@ -108,11 +108,11 @@ def changed_boxes(then: np.ndarray, now: np.ndarray, cards: tuple[FoundCard, ...
     for x0, y0, x1, y1 in boxes + [_grown(_box_of(card.corners), CONTEXT, w, h) for card in kept]:
         outside[y0 // SHRINK:-(-y1 // SHRINK), x0 // SHRINK:-(-x1 // SHRINK)] = 0
     reaching = np.bincount(labels[outside > 0], minlength=count)
-    for i in range(1, count):
+    rows, cols = min(mask.shape[0], labels.shape[0]), min(mask.shape[1], labels.shape[1])
+    for i in np.unique(labels[:rows, :cols][mask[:rows, :cols] > 0]):   # the regions that changed
         x, y, bw, bh, _ = stats[i]
-        thing = (x * SHRINK, y * SHRINK, (x + bw) * SHRINK, (y + bh) * SHRINK)
-        if reaching[i] * SHRINK * SHRINK > UNCOVERED and any(_touch(thing, b) for b in boxes[:len(boxes) - len(near)]):
-            boxes.append(_grown(thing, CONTEXT, w, h))
+        if i and reaching[i] * SHRINK * SHRINK > UNCOVERED:
+            boxes.append(_grown((x * SHRINK, y * SHRINK, (x + bw) * SHRINK, (y + bh) * SHRINK), CONTEXT, w, h))
     boxes = _merged(boxes)
     if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) > WHOLE_SHARE * w * h:
         return None
