@@ -11,6 +11,7 @@ from vision import regions
 from vision.detect import changed_pixels, detect
 from vision.pipeline import Recognizer, StillFrames
 from vision.render.scene import SceneSpec, render_scene
+from vision.render.sequence import card_landing_sequence
 
 SPEC = SceneSpec(table="wood", noise=2, card_width=0.11)
 CODES = ["R3", "G7", "B5", "Y2", "R9"]
@@ -105,3 +106,19 @@ def test_the_camera_loop_reads_a_landing_as_a_whole_reading_does():
     assert same(landed.detection, whole.detection)
     loop.forget()
     assert loop.found is None
+
+
+def test_a_card_a_hand_uncovers_is_found_whole():
+    """The hand lays a card and leaves: the frame where the hand moves off it changes
+    over only part of the card (the part the hand covered), yet the card is found, and
+    every frame of the clip gives the cards a whole reading gives."""
+    rng = np.random.default_rng(3)
+    rng.integers(10)     # the state in which this clip's hand covers the card as it is laid
+    clip = card_landing_sequence("hitthedeck", "HIT-3", rng, still_before=3, flight=6, retreat=5, still_after=8)
+    r = Recognizer.create(profile("hitthedeck"), clip.empty)
+    loop = StillFrames()
+    for frame in clip.frames:
+        seen, whole = loop.read(r, frame), r.read(frame)
+        assert sorted(c.label for c in seen.cards) == sorted(c.label for c in whole.cards)
+        assert same(seen.detection, whole.detection)
+    assert "HIT-3" in [c.label for c in seen.cards]
