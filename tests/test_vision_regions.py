@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from test_vision_support import profile
+from test_vision_support import profile, without
 from vision import regions
 from vision.detect import changed_pixels, detect
 from vision.pipeline import Recognizer, StillFrames
@@ -19,17 +19,6 @@ CODES = ["R3", "G7", "B5", "Y2", "R9"]
 
 def scene():
     return render_scene("solo", CODES, SPEC, np.random.default_rng(5))
-
-
-def without(s, code):
-    """The scene before the card `code` was laid: its place painted with the empty table."""
-    card = next(c for c in s.cards if c.code == code)
-    mask = np.zeros(s.image.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, np.round(card.corners).astype(np.int32), 255)
-    mask = cv2.dilate(mask, np.ones((13, 13), np.uint8)) > 0
-    before = s.image.copy()
-    before[mask] = s.empty[mask]
-    return before
 
 
 def search(last, frame, r):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from test_vision_support import profile
+from test_vision_support import profile, without
 from vision.pipeline import Recognizer, StillFrames
 from vision.render.scene import SceneSpec, render_scene
 from vision.reuse import keep, kept_reading, unchanged
@@ -31,19 +31,6 @@ def reads(monkeypatch):
 
     monkeypatch.setattr(Recognizer, "read_card", counting)
     return count
-
-
-def without(s, code):
-    """The scene before the card `code` was laid: its place painted with the empty table."""
-    import cv2
-
-    card = next(c for c in s.cards if c.code == code)
-    mask = np.zeros(s.image.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, np.round(card.corners).astype(np.int32), 255)
-    mask = cv2.dilate(mask, np.ones((13, 13), np.uint8)) > 0
-    before = s.image.copy()
-    before[mask] = s.empty[mask]
-    return before
 
 
 def labels(reading):

@@ -31,3 +31,16 @@ def match(found, truth_cards, tolerance: float = 0.3, among=None):
             if gaps[best] < tolerance * short:
                 owner[id(among[best])] = f
     return [(card, owner.get(id(card))) for card in truth_cards]
+
+
+def without(scene, code):
+    """A rendered scene before the card `code` was laid: its place painted with the empty table."""
+    import cv2
+
+    card = next(c for c in scene.cards if c.code == code)
+    mask = np.zeros(scene.image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(card.corners).astype(np.int32), 255)
+    mask = cv2.dilate(mask, np.ones((13, 13), np.uint8)) > 0
+    before = scene.image.copy()
+    before[mask] = scene.empty[mask]
+    return before
