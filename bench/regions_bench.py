@@ -8,7 +8,9 @@ table, as the vision bench's speed section does) is found whole; then the frame 
 card is found regionally and whole (the card landing), and the frame without it again
 (the card taken away). Printed: how many scenes give the same outlines both ways (every
 corner within 1.5 px), how many fell back to the whole frame, and the finder's CPU time
-(this process, one thread) median and p95 both ways, with the load average.
+(this process, one thread) median and p95 both ways; and the camera loop's whole changed
+frame (`StillFrames`: finding, then reading the cards that changed) with the whole frame
+searched (as before `vision.regions`) and only where it changed; with the load average.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vision import regions  # noqa: E402
 from vision.detect import changed_pixels, detect  # noqa: E402
-from vision.pipeline import Recognizer  # noqa: E402
+from vision.pipeline import Recognizer, StillFrames  # noqa: E402
 from vision.profile import builtin_profile  # noqa: E402
 from vision.render.scene import random_scene  # noqa: E402
 from vision_bench import _one_card_away  # noqa: E402
@@ -68,8 +70,8 @@ def main() -> int:
     cv2.setNumThreads(1)
     profile = builtin_profile(args.game)
     rng = np.random.default_rng(args.seed)
-    whole_ms, part_ms, gone_whole_ms, gone_part_ms = [], [], [], []
-    scenes = same_landed = same_gone = whole_falls = 0
+    whole_ms, part_ms, gone_whole_ms, gone_part_ms, loop_whole_ms, loop_part_ms = [], [], [], [], [], []
+    scenes = same_landed = same_gone = whole_falls = same_labels = 0
     for _ in range(args.scenes):
         scene = random_scene(args.game, rng, n_cards=8, photo_tables=args.photo_tables)
         before = _one_card_away(scene)
@@ -86,6 +88,15 @@ def main() -> int:
         (part, landed), ms = timed(regions.find, scene.image, r.table, r.settings, last)
         part_ms.append(ms)
         same_landed += same_outlines(whole, part)
+        for regional, times in ((False, loop_whole_ms), (True, loop_part_ms)):
+            loop = StillFrames()
+            loop.read(r, before)
+            if not regional:
+                loop.found = None     # as before vision.regions: the whole frame searched
+            landed_reading, ms = timed(loop.read, r, scene.image)
+            times.append(ms)
+            same_labels += regional and sorted(c.label for c in landed_reading.cards) == \
+                sorted(c.label for c in r.read(scene.image).cards)
         gone, ms = timed(detect, before, r.table, r.settings)
         gone_whole_ms.append(ms)
         (gone_part, _), ms = timed(regions.find, before, r.table, r.settings, landed)
@@ -101,6 +112,9 @@ def main() -> int:
     print(f"  a card lands: the same outlines both ways in {same_landed} of {scenes}; "
           f"the whole frame searched (change too large) in {whole_falls}")
     print(f"    finder CPU, whole frame {figures(whole_ms)}; only where it changed {figures(part_ms)}")
+    print(f"  the camera loop's changed frame (StillFrames: finding and reading the cards that changed), CPU:"
+          f" finding in the whole frame {figures(loop_whole_ms)}; only where it changed {figures(loop_part_ms)};"
+          f" the labels a whole reading's in {same_labels} of {scenes}")
     print(f"  the card taken away: the same outlines in {same_gone} of {scenes}")
     print(f"    finder CPU, whole frame {figures(gone_whole_ms)}; only where it changed {figures(gone_part_ms)}")
     return 0
