@@ -72,6 +72,7 @@ class FoundCard:
     shape 4x2), upright up to a 180-degree turn."""
 
     corners: np.ndarray
+    rank: int = 0          # the source that outlined it (`detect`'s cards come in (rank, larger) order)
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -128,7 +129,7 @@ class Detection:
 
     def scaled(self, factor: float, size: tuple[int, int]) -> "Detection":
         """The same detection for the frame `factor` times larger, of `size` (w, h)."""
-        cards = tuple(FoundCard((c.corners * factor).astype(np.float32)) for c in self.cards)
+        cards = tuple(FoundCard((c.corners * factor).astype(np.float32), c.rank) for c in self.cards)
         changed = None if self.changed is None else \
             cv2.resize(self.changed, size, interpolation=cv2.INTER_NEAREST)
         return Detection(cards, changed)
@@ -383,11 +384,11 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
     # Edge groups first, then cells: both follow the card's own edge. A changed region
     # also takes in the card's shadow, so it only counts where nothing else was found.
     candidates.sort(key=lambda c: (c[0], -c[1]))
-    kept: list[np.ndarray] = []
-    for _, _, quad in candidates:
-        if all(quad_overlap(quad, other) < 0.3 for other in kept):
-            kept.append(quad)
-    return Detection(tuple(FoundCard(q) for q in kept), changed)
+    kept: list[FoundCard] = []
+    for rank, _, quad in candidates:
+        if all(quad_overlap(quad, other.corners) < 0.3 for other in kept):
+            kept.append(FoundCard(quad, rank))
+    return Detection(tuple(kept), changed)
 
 
 def _within(contour: np.ndarray, box: tuple[int, int, int, int]) -> bool:

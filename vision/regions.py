@@ -137,7 +137,9 @@ def _find_within(frame: np.ndarray, table: EmptyTable, settings: DetectSettings,
             if (card.corners >= lo).all() and (card.corners <= hi).all():
                 corners = (card.corners + np.float32([x0, y0])).astype(np.float32)
                 if all(quad_overlap(corners, old.corners) < 0.3 for old in earlier):
-                    cards.append(FoundCard(corners))
+                    cards.append(FoundCard(corners, card.rank))
+    # in the whole-frame finder's order: the tracker takes the first of cards read alike
+    cards.sort(key=lambda c: (c.rank, -cv2.contourArea(c.corners)))
     return Detection(tuple(cards), changed)
 
 
