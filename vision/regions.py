@@ -111,8 +111,10 @@ def changed_boxes(then: np.ndarray, now: np.ndarray, cards: tuple[FoundCard, ...
     rows, cols = min(mask.shape[0], labels.shape[0]), min(mask.shape[1], labels.shape[1])
     for i in np.unique(labels[:rows, :cols][mask[:rows, :cols] > 0]):   # the regions that changed
         x, y, bw, bh, _ = stats[i]
-        if i and reaching[i] * SHRINK * SHRINK > UNCOVERED:
-            boxes.append(_grown((x * SHRINK, y * SHRINK, (x + bw) * SHRINK, (y + bh) * SHRINK), CONTEXT, w, h))
+        thing = _grown((x * SHRINK, y * SHRINK, (x + bw) * SHRINK, (y + bh) * SHRINK), CONTEXT, w, h)
+        # reaching out of the boxes, or so near a box's side that a card in it may be cut
+        if i and (reaching[i] * SHRINK * SHRINK > UNCOVERED or not any(_holds(b, thing) for b in boxes)):
+            boxes.append(thing)
     boxes = _merged(boxes)
     if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) > WHOLE_SHARE * w * h:
         return None
@@ -151,6 +153,10 @@ def _box_of(corners: np.ndarray) -> Box:
 
 def _grown(box: Box, by: int, w: int, h: int) -> Box:
     return max(0, box[0] - by), max(0, box[1] - by), min(w, box[2] + by), min(h, box[3] + by)
+
+
+def _holds(a: Box, b: Box) -> bool:
+    return a[0] <= b[0] and a[1] <= b[1] and a[2] >= b[2] and a[3] >= b[3]
 
 
 def _touch(a: Box, b: Box) -> bool:
