@@ -4,13 +4,16 @@ At the table a frame that changed usually shows one card laid in one place: find
 every card of the frame again (the empty-table finder, `vision.detect`) costs the whole
 frame for that one card. Here the frame (at the working size) is compared with the last
 frame whose cards were found, on grey copies `SHRINK` times smaller (as the still-frame
-test compares its thumbnails): the boxes of the pixels that changed by more than
-`DIFFERENCE` grey levels, grown by `MARGIN` pixels, and grown again around every earlier
-outline they touch (with the margin), are searched, each cut from the frame and from
-the empty table, with the whole frame's changed-pixels mask cut to it (so its noise
-level is the frame's). Outlines found there are kept when they stay `BORDER` pixels
-inside their box wherever it is not the frame's border (a card cut by the box is not a
-card), and the earlier outlines lying outside every box are kept as they were.
+test compares its thumbnails). Searched: the boxes of the pixels that changed by more
+than `DIFFERENCE` grey levels, grown by `MARGIN` pixels; the box of every earlier outline
+they touch and of every region of what differs from the empty table whose own pixels
+changed (a card a hand uncovers changed only in part), each grown by `CONTEXT`. Each box
+is cut from the frame and from the empty table and searched with the whole frame's
+changed-pixels mask cut to it (so its noise level is the frame's). Outlines found there
+are kept when they stay `BORDER` pixels inside their box wherever it is not the frame's
+border (a card cut by the box is not a card) and lie on no earlier outline kept; the
+earlier outlines no box touches are kept as they were; the cards come in the whole
+finder's order.
 
 The whole frame is searched when there is no earlier finding (a new recognizer, or no
 empty table), or when the boxes would cover more than `WHOLE_SHARE` of the frame (a hand
