@@ -75,9 +75,13 @@ def test_a_large_change_or_no_earlier_finding_searches_the_whole_frame(monkeypat
     assert search(last, brighter, r) is None
     calls = []
     real = regions.detect
-    monkeypatch.setattr(regions, "detect", lambda frame, *a: calls.append(frame.shape) or real(frame, *a))
+    monkeypatch.setattr(regions, "detect", lambda frame, *a, **k: calls.append(frame.shape) or real(frame, *a, **k))
+    masks = []
+    real_mask = regions.changed_pixels
+    monkeypatch.setattr(regions, "changed_pixels", lambda *a: masks.append(1) or real_mask(*a))
     found, _ = regions.find(brighter, r.table, r.settings, last)
     assert calls == [brighter.shape] and same(found, real(brighter, r.table, r.settings))
+    assert masks == []   # too large a change is seen on the grey copies, before the costly mask
     calls.clear()
     regions.find(s.image, r.table, r.settings, None)
     assert calls == [s.image.shape]

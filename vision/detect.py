@@ -310,9 +310,10 @@ class FramePart:
 
 
 def detect(frame: np.ndarray, table: EmptyTable | None = None,
-           settings: DetectSettings = DetectSettings(), part: FramePart | None = None) -> Detection:
+           settings: DetectSettings = DetectSettings(), part: FramePart | None = None,
+           changed: np.ndarray | None = None) -> Detection:
     """The cards of `find_cards` and the changed-pixels mask (`part`: of a part of a
-    larger frame)."""
+    larger frame; `changed`: the whole frame's mask, `changed_pixels`, computed already)."""
     if table is None and settings.real is not None:
         # A photograph with no picture of the empty table (`deckhand recognize`, teaching
         # from photos, a camera not yet set up): the real-table outlines alone. On real
@@ -324,7 +325,7 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
     h, w = frame.shape[:2]
     min_area = settings.min_short_side ** 2 * settings.aspect
     max_area = settings.max_area_fraction * (part.frame_area if part else h * w)
-    sources, changed, thick = outlines(frame, table, settings, part.changed if part else None)
+    sources, changed, thick = outlines(frame, table, settings, part.changed if part else changed)
     candidates: list[tuple[int, float, np.ndarray]] = []   # (source rank, area, quad)
     by_frames: list[np.ndarray] = []   # the card outlines that printed frames' insides give
 

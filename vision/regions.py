@@ -63,16 +63,33 @@ def find(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettings,
     """The cards of `frame` (as `detect` finds them), searched only where it changed
     since `last` when that can be done; and what to compare the next frame with."""
     grey = shrunk(frame)
-    detection = None
+    detection, changed = None, None
     if last is not None and table is not None and last.shape == frame.shape \
-            and last.grey.shape == grey.shape:
+            and last.grey.shape == grey.shape and not _too_large(_moved(last.grey, grey, frame.shape), frame.shape):
+        # (a hand over the table is too large a change before anything costly is done)
         changed = changed_pixels(cv2.GaussianBlur(frame, (3, 3), 0), table, settings)
         search = changed_boxes(last.grey, grey, last.detection.cards, changed)
         if search is not None:
             detection = _find_within(frame, table, settings, changed, *search)
     if detection is None:
-        detection = detect(frame, table, settings)
+        detection = detect(frame, table, settings, changed=changed)
     return detection, LastFind(grey, detection, frame.shape)
+
+
+def _moved(then: np.ndarray, now: np.ndarray, shape: tuple[int, ...]) -> list[Box]:
+    """The boxes (in the pixels of a frame of `shape`, grown by MARGIN) of what changed
+    between two grey copies: the least `changed_boxes` searches."""
+    h, w = shape[:2]
+    _, mask = cv2.threshold(cv2.absdiff(then, now), DIFFERENCE, 255, cv2.THRESH_BINARY)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return [_grown((x * SHRINK, y * SHRINK, (x + bw) * SHRINK, (y + bh) * SHRINK), MARGIN, w, h)
+            for x, y, bw, bh, _ in stats[1:count]]
+
+
+def _too_large(boxes: list[Box], shape: tuple[int, ...]) -> bool:
+    """Whether boxes merged cover more than WHOLE_SHARE of the frame. `changed_boxes` only
+    adds and merges boxes, so what is too large here is too large there."""
+    return sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in _merged(boxes)) > WHOLE_SHARE * shape[0] * shape[1]
 
 
 Box = tuple[int, int, int, int]   # x0, y0, x1, y1 (exclusive) in working-size pixels
@@ -89,11 +106,8 @@ def changed_boxes(then: np.ndarray, now: np.ndarray, cards: tuple[FoundCard, ...
     outlines no box touches are kept. None when the boxes cover more than WHOLE_SHARE of
     the frame (search the whole frame)."""
     h, w = changed.shape[:2]
-    diff = cv2.absdiff(then, now)
-    _, mask = cv2.threshold(diff, DIFFERENCE, 255, cv2.THRESH_BINARY)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    boxes = [_grown((x * SHRINK, y * SHRINK, (x + bw) * SHRINK, (y + bh) * SHRINK), MARGIN, w, h)
-             for x, y, bw, bh, _ in stats[1:count]]
+    _, mask = cv2.threshold(cv2.absdiff(then, now), DIFFERENCE, 255, cv2.THRESH_BINARY)
+    boxes = _moved(then, now, changed.shape)
     if not boxes:
         return [], list(cards)
     kept, near = [], []
@@ -118,10 +132,9 @@ def changed_boxes(then: np.ndarray, now: np.ndarray, cards: tuple[FoundCard, ...
         # reaching out of the boxes, or so near a box's side that a card in it may be cut
         if i and (reaching[i] * SHRINK * SHRINK > UNCOVERED or not any(_holds(b, thing) for b in boxes)):
             boxes.append(thing)
-    boxes = _merged(boxes)
-    if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) > WHOLE_SHARE * w * h:
+    if _too_large(boxes, changed.shape):
         return None
-    return boxes, kept
+    return _merged(boxes), kept
 
 
 def _find_within(frame: np.ndarray, table: EmptyTable, settings: DetectSettings, changed: np.ndarray,
