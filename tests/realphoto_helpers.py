@@ -1,5 +1,7 @@
-"""The real photographs (../shared/realphotos/cards-edje) and bench/realphotos_find.py's
-own labels, matching and scoring, shared by the finder's tests (not a test module)."""
+"""The real photographs (../shared/realphotos/cards-edje) and the benches that use them,
+loaded from their files: bench/realphotos_find.py's own labels, matching and scoring,
+shared by the finder's tests, and bench/realphotos_read.py's teaching draws and outlines,
+shared by the reader's tests (not a test module)."""
 from __future__ import annotations
 
 import importlib.util
@@ -19,6 +21,16 @@ def bench():
     spec = importlib.util.spec_from_file_location("realphotos_find", ROOT / "bench" / "realphotos_find.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@lru_cache(maxsize=1)
+def read_bench():
+    """bench/realphotos_read.py, loaded from its file."""
+    spec = importlib.util.spec_from_file_location("realphotos_read", ROOT / "bench" / "realphotos_read.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 

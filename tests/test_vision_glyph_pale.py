@@ -3,18 +3,14 @@ GLYPH_LOW and GLYPH_LEVELS): on webcam photos a court card's red index lies at a
 the corner region's strongest ink (the pip below it, the picture's frame beside it), and
 at one level alone its strokes fell apart or vanished, so the index read another rank.
 The photos stay in the shared folder beside the repository (CI has a copy there)."""
-import importlib.util
-import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
 from vision.reader import INDEX_PIXELS, find_glyph, index_regions, region_ink
+from tests.realphoto_helpers import PHOTOS, read_bench
 
-ROOT = Path(__file__).resolve().parents[1]
-PHOTOS = ROOT.parent / "shared" / "realphotos" / "cards-edje"
 
 # court cards alone on the table in webcam photos, by their label box: before, neither
 # corner region of the finder's outline showed a glyph
@@ -24,19 +20,11 @@ PALE = (("images/train_cam_image12.jpg", (362, 149, 560, 389)),     # K of diamo
         ("images/train_cam_image47.jpg", (513, 17, 712, 258)))      # J
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location("realphotos_read", ROOT / "bench" / "realphotos_read.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("realphotos_read", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.skipif(not (PHOTOS / "labels.csv").exists(),
                     reason=f"the real photos are not at {PHOTOS} (the shared folder beside the repository)")
 @pytest.mark.parametrize("file, box", PALE)
 def test_a_pale_court_index_is_found_in_both_corners(file, box):
-    bench = _bench()
+    bench = read_bench()
     image = cv2.imread(str(PHOTOS / file))
     inks = region_ink(index_regions(image, bench.box_outline(image, box)))
     glyphs = [find_glyph(ink) for ink in inks]

@@ -8,10 +8,7 @@ a pale glyph's strokes, `vision.reader.GLYPH_LOW`: its corners now read that car
 the agreement); the photos stay in the shared folder beside the repository (CI has a
 copy there)."""
 import dataclasses
-import importlib.util
-import sys
 from collections import defaultdict
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -21,9 +18,8 @@ from vision.detect import find_cards
 from vision.pipeline import Recognizer
 from vision.profile import load_profile_file, save_profile
 from vision.reader import INDEX_DIM
+from tests.realphoto_helpers import PHOTOS, read_bench
 
-ROOT = Path(__file__).resolve().parents[1]
-PHOTOS = ROOT.parent / "shared" / "realphotos" / "cards-edje"
 if not (PHOTOS / "labels.csv").exists():
     pytest.skip(f"the real photos are not at {PHOTOS} (the shared folder beside the repository)",
                 allow_module_level=True)
@@ -34,17 +30,9 @@ JACKS = ("images/train_IMG_2411.jpg", "images/train_IMG_2490.jpg", "images/train
 QUEEN = ("images/train_IMG_2562.jpg", (24, 196, 157, 297))   # its file and label box
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location("realphotos_read", ROOT / "bench" / "realphotos_read.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("realphotos_read", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def bench_and_profile():
-    bench = _bench()
+    bench = read_bench()
     cards = bench.load_cards(PHOTOS)
     images = {}
     teaching = bench.teaching_draw(cards, shots=2, seed=0)
