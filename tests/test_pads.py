@@ -230,6 +230,26 @@ def test_tick_clock_places_mock_ticks_on_the_monotonic_clock(factory):
     assert clock.to_ns(ticks + 0.001) - clock.to_ns(ticks) == 1 * MS
 
 
+def test_tick_clock_anchors_on_the_narrowest_of_its_samples():
+    """A thread switched out between the first tick sample and the clock read (40 us
+    lost) must not shift every edge by 20 us: the tightest sample pair is the anchor."""
+    class Stalling:
+        def __init__(self):
+            self.reads = iter([0.0, 40e-6, 41e-6, 41e-6, 42e-6, 42e-6, 43e-6, 43e-6, 44e-6, 44e-6])
+
+        def ticks(self):
+            return next(self.reads)
+
+        @staticmethod
+        def ticks_diff(later, earlier):
+            return later - earlier
+
+    mono = iter([40_000, 41_000, 42_000, 43_000, 44_000])   # monotonic ns, read between tick samples
+    clock = TickClock(Stalling(), monotonic_ns=lambda: next(mono))
+    # true relation: ticks t <-> t * 1e9 ns, which the second sample pair pins exactly
+    assert clock.to_ns(0.000100) == 100_000
+
+
 class WrappingFactory:
     """Ticks like pigpio's: microseconds in 32 bits, wrapping."""
 
