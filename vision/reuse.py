@@ -61,9 +61,12 @@ def unchanged(then: np.ndarray, now: np.ndarray, difference: int = DIFFERENCE) -
     than `difference` in any channel."""
     if then.shape != now.shape or then.size == 0:
         return False
+    if cv2.norm(then, now, cv2.NORM_INF) <= difference:
+        return True   # no pixel differs by more, so no average of them does
     diff = cv2.absdiff(then, now)
     if diff.ndim == 3:
-        diff = diff.max(axis=2)
+        # (numpy's max along the last axis costs ten times as much: 1 ms for a card's box)
+        diff = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2])
     return float(cv2.blur(diff, (5, 5)).max()) <= difference
 
 
