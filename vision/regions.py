@@ -64,24 +64,30 @@ def find(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettings,
     since `last` when that can be done; and what to compare the next frame with."""
     grey = shrunk(frame)
     detection, changed = None, None
-    if last is not None and table is not None and last.shape == frame.shape \
-            and last.grey.shape == grey.shape and not _too_large(_moved(last.grey, grey, frame.shape), frame.shape):
+    if last is not None and table is not None and last.shape == frame.shape and last.grey.shape == grey.shape:
+        difference = _difference(last.grey, grey)
+        moved = _moved(difference, frame.shape)
         # (a hand over the table is too large a change before anything costly is done)
-        changed = changed_pixels(cv2.GaussianBlur(frame, (3, 3), 0), table, settings)
-        search = changed_boxes(last.grey, grey, last.detection.cards, changed)
-        if search is not None:
-            detection = _find_within(frame, table, settings, changed, *search)
+        if not _too_large(moved, frame.shape):
+            changed = changed_pixels(cv2.GaussianBlur(frame, (3, 3), 0), table, settings)
+            search = _boxes_to_search(difference, moved, last.detection.cards, changed)
+            if search is not None:
+                detection = _find_within(frame, table, settings, changed, *search)
     if detection is None:
         detection = detect(frame, table, settings, changed=changed)
     return detection, LastFind(grey, detection, frame.shape)
 
 
-def _moved(then: np.ndarray, now: np.ndarray, shape: tuple[int, ...]) -> list[Box]:
+def _difference(then: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """The pixels of two grey copies that differ by more than DIFFERENCE (uint8 0/255)."""
+    return cv2.threshold(cv2.absdiff(then, now), DIFFERENCE, 255, cv2.THRESH_BINARY)[1]
+
+
+def _moved(difference: np.ndarray, shape: tuple[int, ...]) -> list[Box]:
     """The boxes (in the pixels of a frame of `shape`, grown by MARGIN) of what changed
-    between two grey copies: the least `changed_boxes` searches."""
+    between two grey copies (`_difference`): the least `changed_boxes` searches."""
     h, w = shape[:2]
-    _, mask = cv2.threshold(cv2.absdiff(then, now), DIFFERENCE, 255, cv2.THRESH_BINARY)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(difference, connectivity=8)
     return [_grown((x * SHRINK, y * SHRINK, (x + bw) * SHRINK, (y + bh) * SHRINK), MARGIN, w, h)
             for x, y, bw, bh, _ in stats[1:count]]
 
@@ -105,9 +111,15 @@ def changed_boxes(then: np.ndarray, now: np.ndarray, cards: tuple[FoundCard, ...
     only in part, and must be searched whole); merged where they overlap. The earlier
     outlines no box touches are kept. None when the boxes cover more than WHOLE_SHARE of
     the frame (search the whole frame)."""
+    difference = _difference(then, now)
+    return _boxes_to_search(difference, _moved(difference, changed.shape), cards, changed)
+
+
+def _boxes_to_search(mask: np.ndarray, moved: list[Box], cards: tuple[FoundCard, ...],
+                     changed: np.ndarray) -> tuple[list[Box], list[FoundCard]] | None:
+    """`changed_boxes` from the grey copies' difference `mask` and its boxes `moved`."""
     h, w = changed.shape[:2]
-    _, mask = cv2.threshold(cv2.absdiff(then, now), DIFFERENCE, 255, cv2.THRESH_BINARY)
-    boxes = _moved(then, now, changed.shape)
+    boxes = list(moved)
     if not boxes:
         return [], list(cards)
     kept, near = [], []
@@ -126,7 +138,8 @@ def changed_boxes(then: np.ndarray, now: np.ndarray, cards: tuple[FoundCard, ...
         outside[y0 // SHRINK:-(-y1 // SHRINK), x0 // SHRINK:-(-x1 // SHRINK)] = 0
     reaching = np.bincount(labels[outside > 0], minlength=count)
     rows, cols = min(mask.shape[0], labels.shape[0]), min(mask.shape[1], labels.shape[1])
-    for i in np.unique(labels[:rows, :cols][mask[:rows, :cols] > 0]):   # the regions that changed
+    # the regions that changed (numpy 2's np.unique imports numpy.ma on its first call: 50 ms)
+    for i in np.flatnonzero(np.bincount(labels[:rows, :cols][mask[:rows, :cols] > 0], minlength=count)):
         x, y, bw, bh, _ = stats[i]
         thing = _grown((x * SHRINK, y * SHRINK, (x + bw) * SHRINK, (y + bh) * SHRINK), CONTEXT, w, h)
         # reaching out of the boxes, or so near a box's side that a card in it may be cut
