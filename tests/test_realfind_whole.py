@@ -113,8 +113,15 @@ def test_a_whole_card_replaces_the_piece_the_case_held_and_the_case():
     assert len(out) == 1, out
     x, y, w, h = cv2.boundingRect(np.round(out[0]).astype(np.int32))
     assert abs(x - 110) <= 3 and abs(y - 60) <= 3 and abs(w - 120) <= 4 and abs(h - 168) <= 4
-    # and nothing is looked for where no outline held a smaller one
-    assert _added([case], [], white) == [case]
+    # nothing is looked for where no outline held a smaller one, unless the outline is a
+    # large share of the frame and no card's face (the default: a card merged with a page)
+    nowhere = wholecards.WholeSettings(look=())
+    assert _added([case], [], white, nowhere) == [case]
+    assert wholecards.WholeSettings().look == ("large",)
+    found = _added([case], [], white)
+    assert len(found) == 1, found   # the card, and the case holding it dropped
+    x, y, w, h = cv2.boundingRect(np.round(found[0]).astype(np.int32))
+    assert abs(x - 110) <= 3 and abs(y - 60) <= 3 and abs(w - 120) <= 4 and abs(h - 168) <= 4
 
 
 def test_two_cards_side_by_side_are_not_made_one():

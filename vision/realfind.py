@@ -44,7 +44,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision import edgequads, wholecards
+from vision import edgequads, shadedcards, wholecards
 from vision.fieldfind import framed_fields
 from vision.lines import corners_of
 from vision.partial import over_frame_corner, restored_corner, visible_part
@@ -125,6 +125,9 @@ class RealSettings:
     whole: wholecards.WholeSettings | None = wholecards.WholeSettings()   # also whole cards
                                           # from four straight sides where the maps give pieces
                                           # of them or merge them (`vision.wholecards`; None: not)
+    shaded: shadedcards.ShadedSettings | None = shadedcards.ShadedSettings()   # also whole
+                                          # cards a shadow cuts across, from the lit piece kept
+                                          # (`vision.shadedcards`; None: not)
     framed_fields: bool = False           # also colour fields grown to their white frame
                                           # (`vision.fieldfind`: taught decks and teaching)
     field_side_ratio: float = 2.9         # ... their side ratio at most (a field and its white
@@ -891,6 +894,11 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
                                 lambda quad, angles, unlike: _whole_gates(quad, angles, unlike, edges, white,
                                                                           (sw, sh), settings),
                                 _unlike_card, settings.whole, faceless)
+    if settings.shaded is not None:
+        kept = shadedcards.wholes(kept, gray, white, edges, (settings.min_short_side, math.sqrt(2 * max_area)),
+                                  lambda quad, angles, unlike: _whole_gates(quad, angles, unlike, edges, white,
+                                                                            (sw, sh), settings),
+                                  _unlike_card, settings.shaded)
     if scale >= 1:
         return [order_corners(q) for q in kept]
     reach = settings.refine_reach / scale

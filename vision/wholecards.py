@@ -66,7 +66,7 @@ class WholeSettings:
     frame_card_unlike: float = 0.2  # ... the card grown from it this near a card's side ratio
     frame_share: float = 0.0        # ... the card's outline this share edged (on a plate or a
                                     # page the card's own edge often shows none)
-    look: tuple[str, ...] = ()      # where else to look: "unlike", "large" (`_where_to_look`)
+    look: tuple[str, ...] = ("large",)   # where else to look: "unlike", "large" (`_where_to_look`)
     grow: int = 20                  # pixels the box looked in is grown by all round
     large: float = 0.2              # an outline this share of the frame may be what cards lie on
 
@@ -98,21 +98,24 @@ def _looks_like_a_card(quad: np.ndarray, white: np.ndarray, settings: WholeSetti
     return margins[1] >= settings.margin_paper
 
 
-def _where_to_look(kept: list[np.ndarray], areas: list[float], others: list[np.ndarray],
-                   shape: tuple[int, ...], unlike, settings: WholeSettings) -> tuple[int, int, int, int] | None:
+def _where_to_look(kept: list[np.ndarray], areas: list[float], others: list[np.ndarray], white: np.ndarray,
+                   unlike, settings: WholeSettings) -> tuple[int, int, int, int] | None:
     """The box (x, y, w, h) around the outlines kept that may hold a whole card the maps
     broke or merged with what it lies on: those holding a smaller outline the finder
     dropped for them (a piece of a card on a book, a game's case, or beside a postcard),
-    and, in `settings.look`, those of no card's shape or of a large share of the frame;
+    and, in `settings.look`, those of no card's shape or of a large share of the frame
+    (a card merged with a postcard or a page it lies over) whose inside is no card's face;
     None when there is none."""
+    shape = white.shape
     chosen = []
     other_areas = [cv2.contourArea(o) for o in others]
     centres = [o.mean(axis=0).tolist() for o in others]
     for i, quad in enumerate(kept):
         box = cv2.boundingRect(np.round(quad).astype(np.int32))
         x, y, w, h = box
-        if "unlike" in settings.look and unlike(quad) > settings.max_unlike or \
-                "large" in settings.look and areas[i] >= settings.large * shape[0] * shape[1] or \
+        if ("unlike" in settings.look and unlike(quad) > settings.max_unlike or
+                "large" in settings.look and areas[i] >= settings.large * shape[0] * shape[1]) and \
+                not _looks_like_a_card(quad, white, settings) or \
                 any(a < settings.same_size[0] * areas[i] and x <= cx <= x + w and y <= cy <= y + h and
                     quad_overlap(o, quad) >= settings.piece_inside
                     for o, a, (cx, cy) in zip(others, other_areas, centres)):
@@ -129,10 +132,10 @@ def _where_to_look(kept: list[np.ndarray], areas: list[float], others: list[np.n
 
 
 def _segment_quads(kept: list[np.ndarray], areas: list[float], others: list[np.ndarray], gray: np.ndarray,
-                   sizes: tuple[float, float], unlike, settings: WholeSettings) -> list[np.ndarray]:
+                   white: np.ndarray, sizes: tuple[float, float], unlike, settings: WholeSettings) -> list[np.ndarray]:
     """Quadrilaterals from line segments where a whole card may lie (`_where_to_look`),
     best covered first, those at least `min_cover` on segments."""
-    box = _where_to_look(kept, areas, others, gray.shape, unlike, settings)
+    box = _where_to_look(kept, areas, others, white, unlike, settings)
     if box is None:
         return []
     x, y, w, h = box
@@ -185,7 +188,7 @@ def added(kept: list[np.ndarray], others: list[np.ndarray], gray: np.ndarray, wh
     ratio is from a card's (absolute log)."""
     areas = [cv2.contourArea(q) for q in kept]
     tried = [(quad, settings.min_share, settings.max_unlike)
-             for quad in _segment_quads(kept, areas, others, gray, sizes, unlike, settings)]
+             for quad in _segment_quads(kept, areas, others, gray, white, sizes, unlike, settings)]
     tried += [(grown_frame(quad, settings), settings.frame_share, settings.frame_card_unlike) for quad in frames
               if unlike(quad) <= settings.frame_unlike and
               _half_turn_alike(quad, gray) >= settings.frame_symmetry]
