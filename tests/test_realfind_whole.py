@@ -87,14 +87,14 @@ def _outline(size: tuple[int, int] = (120, 168)) -> np.ndarray:
 
 def test_a_card_face_passes_the_face_check_and_a_blank_tile_does_not():
     settings = wholecards.WholeSettings()
-    assert wholecards._looks_like_a_card(_outline(), _card_face(), settings)
+    assert wholecards.looks_like_a_card(_outline(), _card_face(), settings)
     tile = np.full_like(_card_face(), 40)
     tile[20:188, 20:140] = 235   # paper-white, no index: a tile, a sheet
-    assert not wholecards._looks_like_a_card(_outline(), tile, settings)
+    assert not wholecards.looks_like_a_card(_outline(), tile, settings)
     printed = _card_face()   # a court card's frame: its picture (two thirds ink) right up to it
     ys, xs = np.mgrid[20:188, 20:140]
     printed[20:188, 20:140] = np.where((ys // 12 + xs // 12) % 3 == 0, 235, 40)
-    assert not wholecards._looks_like_a_card(_outline(), printed, settings)
+    assert not wholecards.looks_like_a_card(_outline(), printed, settings)
 
 
 def _added(kept: list[np.ndarray], others: list[np.ndarray], white: np.ndarray,

@@ -505,6 +505,19 @@ class _Judge:
     min_area: float
     max_area: float
     seen: set
+    flat: np.ndarray | None = None   # the whiteness with the light evened out, made when needed
+
+    def _face_in_shade(self, quad: np.ndarray, share: float) -> bool:
+        """Whether a card whose corner's tip is off the frame, too little of it paper-white
+        (a card lying in the shade), is well outlined and shows a card's face once the
+        light is evened out (`vision.shadedcards`): it shows nearly all of its face."""
+        shaded = self.settings.shaded
+        if shaded is None or share < self.settings.min_cut_outline:
+            return False
+        if self.flat is None:
+            self.flat = shadedcards.shade_flattened(self.white, shaded)
+        return shadedcards.face_in_shade(quad, self.white, self.flat, shaded.min_tip_lit,
+                                         self.settings.whole or wholecards.WholeSettings())
 
     def __call__(self, contour: np.ndarray, area: float, kind: str):
         gated = self.gates(contour, area, kind)
@@ -574,7 +587,8 @@ class _Judge:
         settings, quad, cut = self.settings, gated.quad, gated.cut
         if (cut >= 0 or gated.corner) and share < settings.min_cut_outline:
             return None
-        if cut != -1 and _paper_share(quad, self.white, settings.paper) < settings.min_cut_paper:
+        if cut != -1 and _paper_share(quad, self.white, settings.paper) < settings.min_cut_paper and \
+                not (cut == TIP and not gated.corner and self._face_in_shade(quad, share)):
             return None
         if gated.restored and (share < settings.min_covered_outline or
                                _paper_share(quad, self.white, settings.paper) < settings.min_restored_paper):

@@ -42,7 +42,9 @@ class ShadedSettings:
     touch: float = 0.1              # another outline kept overlapping it this much: not a card
     flat_window: int = 9            # pixels (at the finder's 320): the local maximum's window
     flat_paper: int = 235           # the local maximum is taken to this whiteness
-    min_lit: int = 150              # the outline kept (the lit piece) at least this white
+    min_lit: int = 150              # the whole's paper (90th percentile) at least this white
+    min_tip_lit: int = 120          # ... that of a card whose corner's tip is off the frame
+                                    # (`vision.realfind`: the whole card lies in the shade)
 
 
 def shade_flattened(white: np.ndarray, settings: ShadedSettings) -> np.ndarray:
@@ -51,6 +53,14 @@ def shade_flattened(white: np.ndarray, settings: ShadedSettings) -> np.ndarray:
     k = settings.flat_window
     most = cv2.blur(cv2.dilate(white, np.ones((k, k), np.uint8)), (k, k))
     return cv2.divide(white, cv2.max(most, 1), scale=settings.flat_paper)
+
+
+def face_in_shade(quad: np.ndarray, white: np.ndarray, flat: np.ndarray, least: int,
+                  face: wholecards.WholeSettings = wholecards.WholeSettings()) -> bool:
+    """Whether the quad's inside is a card's face once the light is evened out (`flat`:
+    `shade_flattened(white)`), its paper at least `least` white in `white` somewhere (a
+    dark table evened out is white too, but was not white to begin with)."""
+    return _lit(quad, white) >= least and wholecards.looks_like_a_card(quad, flat, face)
 
 
 def _lit(quad: np.ndarray, white: np.ndarray) -> float:
@@ -140,7 +150,7 @@ def wholes(kept: list[np.ndarray], gray: np.ndarray, white: np.ndarray, edges: n
     areas = [cv2.contourArea(q) for q in kept]
     for i, piece in enumerate(kept):
         sides = [] if out[i] is not piece else _continued_sides(piece, edges, settings)
-        if not sides or wholecards._looks_like_a_card(piece, white, face):
+        if not sides or wholecards.looks_like_a_card(piece, white, face):
             continue   # (a card's face whole: its sides ran on along something else)
         boxes = np.array([_look_box(piece, side, gray.shape, settings) for side in sides])
         x0, y0 = boxes[:, :2].min(axis=0).tolist()
@@ -161,7 +171,7 @@ def wholes(kept: list[np.ndarray], gray: np.ndarray, white: np.ndarray, edges: n
                 continue
             if flat is None:
                 flat = shade_flattened(white, settings)
-            if _lit(quad, white) >= settings.min_lit and wholecards._looks_like_a_card(quad, flat, face):
+            if face_in_shade(quad, white, flat, settings.min_lit, face):
                 out[i] = quad
                 for j in pieces:
                     out[j] = None

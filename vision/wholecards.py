@@ -78,7 +78,7 @@ _MARGIN = ((slice(1, 4), slice(8, 42)), (slice(8, 62), slice(46, 49)),
            (slice(66, 69), slice(8, 42)), (slice(8, 62), slice(1, 4)))
 
 
-def _looks_like_a_card(quad: np.ndarray, white: np.ndarray, settings: WholeSettings) -> bool:
+def looks_like_a_card(quad: np.ndarray, white: np.ndarray, settings: WholeSettings) -> bool:
     """Whether the inside, seen upright, is a card's face: paper-white, an index (ink) in
     two opposite corners, and a white margin along three sides at least (a court card's
     printed frame has its picture in every corner and no margin; a picture, a tile or a
@@ -115,7 +115,7 @@ def _where_to_look(kept: list[np.ndarray], areas: list[float], others: list[np.n
         x, y, w, h = box
         if ("unlike" in settings.look and unlike(quad) > settings.max_unlike or
                 "large" in settings.look and areas[i] >= settings.large * shape[0] * shape[1]) and \
-                not _looks_like_a_card(quad, white, settings) or \
+                not looks_like_a_card(quad, white, settings) or \
                 any(a < settings.same_size[0] * areas[i] and x <= cx <= x + w and y <= cy <= y + h and
                     quad_overlap(o, quad) >= settings.piece_inside
                     for o, a, (cx, cy) in zip(others, other_areas, centres)):
@@ -208,7 +208,7 @@ def added(kept: list[np.ndarray], others: list[np.ndarray], gray: np.ndarray, wh
         share = gates(quad, settings.angles, most_unlike)
         if share is None or share < least:
             continue
-        if not _looks_like_a_card(quad, white, settings):
+        if not looks_like_a_card(quad, white, settings):
             continue
         pieces = [i for i, ratio, _ in near if ratio < low]
         if any(areas[i] < settings.half * area and unlike(kept[i]) <= settings.max_unlike for i in pieces):
