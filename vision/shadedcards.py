@@ -79,20 +79,16 @@ def _continued_sides(piece: np.ndarray, edges: np.ndarray, settings: ShadedSetti
     next to it both run on, straight, past it along an edge (the card's own sides going
     on into the shade). A whole card's sides run on into the table instead."""
     h, w = edges.shape
-    t = np.linspace(0.05, settings.reach, 8, dtype=np.float32)[:, None]
-    out = []
-    for j in range(4):
-        a, b = piece[j], piece[(j + 1) % 4]
-        runs = []
-        for start, end in ((piece[j - 1], a), (piece[(j + 2) % 4], b)):   # the side ending at a, at b
-            d = end - start
-            pts = end + t * d
-            x, y = pts[:, 0].round().astype(np.int32), pts[:, 1].round().astype(np.int32)
-            inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-            runs.append(float((edges[y[inside], x[inside]] > 0).sum()) / len(t))
-        if min(runs) >= settings.min_run:
-            out.append(j)
-    return out
+    t = np.linspace(0.05, settings.reach, 8, dtype=np.float32)[None, :, None]
+    # side j runs from corner j to j + 1: the side ending at j runs on past it from j - 1,
+    # the side ending at j + 1 from j + 2 (all eight runs at once)
+    ends = np.concatenate((piece, np.roll(piece, -1, axis=0)))
+    starts = np.concatenate((np.roll(piece, 1, axis=0), np.roll(piece, -2, axis=0)))
+    points = ends[:, None, :] + t * (ends - starts)[:, None, :]
+    x, y = np.rint(points[..., 0]).astype(np.int32), np.rint(points[..., 1]).astype(np.int32)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    runs = ((edges[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)] > 0) & inside).mean(axis=1)
+    return np.flatnonzero(np.minimum(runs[:4], runs[4:]) >= settings.min_run).tolist()
 
 
 def _look_box(piece: np.ndarray, side: int, shape: tuple[int, int], settings: ShadedSettings) -> tuple[int, int, int, int]:
