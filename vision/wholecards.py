@@ -86,16 +86,31 @@ def looks_like_a_card(quad: np.ndarray, white: np.ndarray, settings: WholeSettin
     w, h = _FACE
     upright = np.float32(((0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)))
     face = cv2.warpPerspective(white, cv2.getPerspectiveTransform(order_corners(quad), upright), _FACE)
-    paper = float(np.percentile(face, 90))
+    paper = _percentile_90(face)
     if paper < settings.min_paper:
         return False
     ink = face < paper - settings.ink_step
-    cells = [float(ink[rows, cols].mean()) for rows, cols in _INDEX]
+    cells = [np.count_nonzero(ink[rows, cols]) / _CELL for rows, cols in _INDEX]
     if max(min(cells[0], cells[2]), min(cells[1], cells[3])) < settings.index_ink:
         return False
     papery = face >= paper - settings.paper_spread
-    margins = sorted(float(papery[rows, cols].mean()) for rows, cols in _MARGIN)
+    margins = sorted(np.count_nonzero(papery[rows, cols]) / size for (rows, cols), size in zip(_MARGIN, _MARGIN_SIZES))
     return margins[1] >= settings.margin_paper
+
+
+_CELL = 15 * 10   # pixels of an index cell (`_INDEX`)
+_MARGIN_SIZES = (3 * 34, 54 * 3, 3 * 34, 54 * 3)   # ... and of each margin (`_MARGIN`)
+
+
+def _percentile_90(face: np.ndarray) -> float:
+    """`np.percentile(face, 90)` (linear between the two nearest values), from a partial
+    sort: the same number for a fraction of the cost."""
+    values = face.ravel()
+    at = 0.9 * (values.size - 1)
+    k = int(at)
+    low, high = np.partition(values, (k, k + 1))[[k, k + 1]].tolist()
+    t = at - k
+    return float(low + (high - low) * t) if t < 0.5 else float(high - (high - low) * (1 - t))
 
 
 def _where_to_look(kept: list[np.ndarray], areas: list[float], others: list[np.ndarray], white: np.ndarray,
