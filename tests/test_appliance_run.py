@@ -108,12 +108,24 @@ def test_deckhand_run_serves_a_live_table_and_stops_cleanly_on_sigterm(tmp_path)
 
 # --- the parts, with real threads ----------------------------------------------------------
 
+def actions_in_effect(table: LiveTable) -> int:
+    """The actions in effect summed over every match in the store (an undo takes one
+    back and is a row itself)."""
+    total = 0
+    for match in table.history():
+        kinds = [row["action"]["type"] for row in table.match_rows(match["id"])]
+        total += len(kinds) - 2 * kinds.count("undo")
+    return total
+
+
 def test_appliance_parts_run_with_real_threads(tmp_path):
     options = RunOptions(game="flip7", speed=20, camera="sim", db=tmp_path / "a.db", seed=3)
     appliance = Appliance(options, Config()).start()
     try:
         assert set(appliance.lines) >= {"store", "camera", "pads", "bots", "watchdog"}
-        deadline = time.monotonic() + 25
+        # a give-up time, not a pace: 8 actions take about 5 s quietly, far longer on a
+        # loaded machine
+        deadline = time.monotonic() + 120
         while appliance.bots.stats.actions < 8:
             assert time.monotonic() < deadline, appliance.bots.stats
             time.sleep(0.1)
@@ -123,8 +135,9 @@ def test_appliance_parts_run_with_real_threads(tmp_path):
         assert appliance.pads.presses >= 1             # the mock pins went through debounce
         stats = appliance.bots.stats
         assert stats.seen_by_camera >= 1 and stats.pad_presses >= 1
-        match = appliance.table.current_match
-        assert match.timeline.depth >= stats.actions - 1
+        # the store holds the bots' actions (one may be on its way), over every match the
+        # bots played: on a slow machine they may have given one up and started the next
+        assert actions_in_effect(appliance.table) >= stats.actions - 1, stats
         app = appliance.web_app()
         client = app.test_client()
         assert client.get("/api/state").get_json()["match"]["game"] == "flip7"
