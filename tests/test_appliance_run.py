@@ -6,6 +6,7 @@ zones are checked and its picture is a real JPEG.
 """
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
@@ -62,7 +63,7 @@ def test_deckhand_run_serves_a_live_table_and_stops_cleanly_on_sigterm(tmp_path)
             try:
                 status, body = fetch(port, "/api/state")
                 break
-            except OSError:
+            except (OSError, http.client.HTTPException):   # not up, or connected to itself
                 assert proc.poll() is None, log.read_text()
                 assert time.monotonic() < deadline, "no answer from deckhand run"
                 time.sleep(0.1)

@@ -13,6 +13,7 @@ After every restart:
 """
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
@@ -62,7 +63,9 @@ def wait_up(port: int, proc: subprocess.Popen, timeout: float = 30.0) -> dict:
             raise AssertionError(f"deckhand run exited with {proc.returncode}")
         try:
             return get_json(port, "/api/state")
-        except OSError:
+        except (OSError, http.client.HTTPException):
+            # not up yet; or a connection made to itself (nothing listens on the port
+            # yet and the client drew the same port: it reads its own request)
             time.sleep(0.1)
     raise AssertionError("deckhand run did not answer in time")
 

@@ -95,7 +95,9 @@ class Server:
                 status, _, _ = request(self.port, "GET", "/api/state", timeout=2)
                 if status == 200:
                     return self
-            except OSError:
+            except (OSError, http.client.HTTPException):
+                # not up yet; or a connection made to itself (nothing listens on the
+                # port yet and the client drew the same port: it reads its own request)
                 pass
             assert self.proc.poll() is None, self.log.read_text()
             assert time.monotonic() < deadline, "the server did not start"

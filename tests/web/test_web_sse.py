@@ -3,6 +3,7 @@ seq; a browser reconnecting with Last-Event-ID gets exactly what it missed; idle
 streams get heartbeats; screen streams carry their rendered live region."""
 from __future__ import annotations
 
+import http.client
 import os
 import socket
 import subprocess
@@ -116,7 +117,7 @@ def test_serve_runs_the_app_and_stops_with_a_stream_open(tmp_path):
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=2) as resp:
                     state = resp.read().decode()
                 break
-            except OSError:
+            except (OSError, http.client.HTTPException):   # not up, or connected to itself
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise AssertionError(proc.stdout.read().decode() if proc.poll() is not None else "no answer")
                 time.sleep(0.1)
