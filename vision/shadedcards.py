@@ -111,24 +111,15 @@ def _look_box(piece: np.ndarray, side: int, shape: tuple[int, int], settings: Sh
 def _wholes_around(piece: np.ndarray, box: tuple[int, int, int, int], gray: np.ndarray,
                    sizes: tuple[float, float], settings: ShadedSettings) -> list[np.ndarray]:
     """Quadrilaterals from line segments in `box`, holding the piece, best covered first."""
-    x0, y0, bw, bh = box
-    quad_settings = edgequads.QuadSettings()
-    segs = edgequads.segments(gray[y0:y0 + bh, x0:x0 + bw], quad_settings.min_segment * sizes[0], quad_settings)
-    if len(segs) < 4:
-        return []
-    found = edgequads.quads(*edgequads.corners(segs, quad_settings), sizes, quad_settings)
-    if not len(found):
-        return []
-    cover = edgequads.covers(found, edgequads.segment_mask((bh, bw), segs))
-    found += np.float32((x0, y0))
-    order = np.argsort(-cover, kind="stable")
+    found = wholecards.segment_quads(gray, box, edgequads.QuadSettings().min_segment * sizes[0], sizes,
+                                     settings.min_cover)
     piece_area = cv2.contourArea(piece)
     low, high = settings.piece_area
     out = []
-    for k in order[cover[order] >= settings.min_cover].tolist():
-        area = cv2.contourArea(found[k])
-        if low * area <= piece_area <= high * area and quad_overlap(piece, found[k]) >= settings.piece_inside:
-            out.append(found[k])
+    for quad in found:
+        area = cv2.contourArea(quad)
+        if low * area <= piece_area <= high * area and quad_overlap(piece, quad) >= settings.piece_inside:
+            out.append(quad)
     return out
 
 

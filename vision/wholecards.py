@@ -153,9 +153,17 @@ def _segment_quads(kept: list[np.ndarray], areas: list[float], others: list[np.n
     box = _where_to_look(kept, areas, others, white, unlike, settings)
     if box is None:
         return []
+    return segment_quads(gray, box, settings.min_segment * sizes[0], sizes, settings.min_cover)
+
+
+def segment_quads(gray: np.ndarray, box: tuple[int, int, int, int], least: float, sizes: tuple[float, float],
+                  min_cover: float) -> list[np.ndarray]:
+    """Quadrilaterals from line segments (`vision.edgequads`, segments at least `least`
+    long) inside `box` (x, y, w, h) of the picture, in its pixels, those at least
+    `min_cover` on segments, best covered first."""
     x, y, w, h = box
     quad_settings = edgequads.QuadSettings()
-    segs = edgequads.segments(gray[y:y + h, x:x + w], settings.min_segment * sizes[0], quad_settings)
+    segs = edgequads.segments(gray[y:y + h, x:x + w], least, quad_settings)
     if len(segs) < 4:
         return []
     found = edgequads.quads(*edgequads.corners(segs, quad_settings), sizes, quad_settings)
@@ -164,7 +172,7 @@ def _segment_quads(kept: list[np.ndarray], areas: list[float], others: list[np.n
     cover = edgequads.covers(found, edgequads.segment_mask((h, w), segs))
     found += np.float32((x, y))
     order = np.argsort(-cover, kind="stable")
-    return [found[k] for k in order[cover[order] >= settings.min_cover].tolist()]
+    return [found[k] for k in order[cover[order] >= min_cover].tolist()]
 
 
 def _half_turn_alike(quad: np.ndarray, gray: np.ndarray) -> float:
