@@ -43,3 +43,16 @@ def score(name: str, settings):
     image = cv2.imread(str(PHOTOS / "images" / f"{name}.jpg"), cv2.IMREAD_COLOR)
     boxes, _, _, _ = module.find_in_photo(image, settings)
     return module.score_photo(labels, boxes)
+
+
+@lru_cache(maxsize=1)
+def taught_draw(seed: int = 0):
+    """bench/realphotos_read.py's teaching draw `seed` (2 photos a rank) taught as the
+    bench teaches it: (the bench module, its labelled cards, the profile). Taught once
+    for the test modules that read with it (about half a minute)."""
+    module = read_bench()
+    cards = module.load_cards(PHOTOS)
+    teaching = module.teaching_draw(cards, shots=2, seed=seed)
+    images = {card.file: cv2.imread(str(PHOTOS / card.file)) for card in teaching}
+    profile = module.teach([(c, images[c.file]) for c in teaching], "cards-edje")[0]
+    return module, cards, profile

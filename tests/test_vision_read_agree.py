@@ -18,7 +18,7 @@ from vision.detect import find_cards
 from vision.pipeline import Recognizer
 from vision.profile import load_profile_file, save_profile
 from vision.reader import INDEX_DIM
-from tests.realphoto_helpers import PHOTOS, read_bench
+from tests.realphoto_helpers import PHOTOS, taught_draw
 
 if not (PHOTOS / "labels.csv").exists():
     pytest.skip(f"the real photos are not at {PHOTOS} (the shared folder beside the repository)",
@@ -32,14 +32,7 @@ QUEEN = ("images/train_IMG_2562.jpg", (24, 196, 157, 297))   # its file and labe
 
 @pytest.fixture(scope="module")
 def bench_and_profile():
-    bench = read_bench()
-    cards = bench.load_cards(PHOTOS)
-    images = {}
-    teaching = bench.teaching_draw(cards, shots=2, seed=0)
-    for card in teaching:
-        images[card.file] = cv2.imread(str(PHOTOS / card.file))
-    profile = bench.teach([(c, images[c.file]) for c in teaching], "cards-edje")[0]
-    return bench, cards, profile
+    return taught_draw(0)
 
 
 def _outline(bench, cards, file, image, settings, box=None):

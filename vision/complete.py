@@ -22,7 +22,8 @@ and keeps a sure answer (`vision.pipeline.Recognizer`).
 Outlines within SAME of another one are given once, and at most MOST (the first ones in
 the order above: each is read, and a card read "unknown" should not cost a frame).
 
-Nothing here reads a card or finds one.
+A completion is read only where a corner showing the corner index is one the outline
+had too (`seen_corner`). Nothing here reads a card or finds one.
 """
 from __future__ import annotations
 
@@ -40,6 +41,14 @@ CORNER_MOVE = 0.08     # the completed far corner must lie this far (shares of t
 GROW = 1.1             # a side taken as partial is grown by this factor at least
 SAME = 0.08            # outlines whose corners are all this near (shares of the short side) are one
 MOST = 6               # whole-card outlines given at most
+# A completed outline is read from its corner index only when a corner showing the glyph
+# lies within this share of its short side of a corner of the outline it completes: a
+# corner the finder saw, not one the completion drew. A glyph at a drawn corner was the
+# table's texture or a wire mesh read as an index (train_ photos, 2 photos a rank, 3
+# draws: the glyphs of the completions read right lie 0-0.36 of the short side from a
+# seen corner, or one of two glyphs does; three of the twelve read wrong 0.42-0.58 with
+# no other glyph).
+SEEN = 0.4
 
 
 def completions(corners: np.ndarray, aspect: float) -> list[np.ndarray]:
@@ -62,6 +71,17 @@ def completions(corners: np.ndarray, aspect: float) -> list[np.ndarray]:
             if len(out) == MOST:
                 break
     return out
+
+
+def seen_corner(whole: np.ndarray, outline: np.ndarray, glyph_corners: list[int]) -> bool:
+    """Whether any of the completed outline `whole`'s corners `glyph_corners` (indices,
+    TL TR BR BL: those whose index region shows a glyph) lies within SEEN of its short
+    side of a corner of `outline`, the outline it completes."""
+    if not glyph_corners:
+        return False
+    short = min(_length(whole[1] - whole[0]), _length(whole[3] - whole[0]))
+    near = np.hypot(*(whole[glyph_corners, None, :] - outline[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+    return bool((near <= SEEN * short).any())
 
 
 def _strips(quad: np.ndarray, aspect: float) -> list[np.ndarray]:

@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.classify import UNKNOWN, Reading, Thresholds, card_features, classify
 from vision.colour import field_deck, scene_gain
-from vision.complete import completions
+from vision.complete import completions, seen_corner
 from vision import regions
 from vision.detect import FIELD_SETTINGS, DetectSettings, Detection, EmptyTable
 from vision.profile import DeckProfile
@@ -209,13 +209,16 @@ class Recognizer:
         a corner on the table). The surest reading at COMPLETE_BAR or above is taken; else
         the first. A reader of the corner index reads only outlines whose corner regions
         show a glyph (a whole card's do): two small warps and a blob search, where the
-        whole read costs about four times as much (2 of 3 outlines tried show none)."""
+        whole read costs about four times as much (2 of 3 outlines tried show none); and
+        only at a corner the first outline has too (`vision.complete.seen_corner`)."""
         glyphs = getattr(self.profile.reader, "index", False)
         best, best_corners = first, corners
         for whole in completions(corners, self.profile.aspect):
             regions = index_regions(frame, whole) if glyphs else None
-            rows = index_rows(regions) if glyphs else None
-            if glyphs and not len(rows):
+            # the top-left region's rows, then the bottom-right's (`index_rows` of both)
+            each = [index_rows(regions[i:i + 1]) for i in (0, 1)] if glyphs else None
+            rows = np.concatenate(each) if glyphs else None
+            if glyphs and not seen_corner(whole, corners, [i * 2 for i in (0, 1) if len(each[i])]):
                 continue
             # the block just computed is the one reading needs: the regions show a glyph,
             # so the wider ones are never cut
