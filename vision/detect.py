@@ -34,6 +34,11 @@ FRAME_AGREES = 0.12  # an edge group and a printed frame's outline this near (sh
                      # the short side) are one card (a shadow or a faint edge: 0.07)
 # taught decks and teaching photos: the real-table outlines and framed colour fields
 FIELD_SETTINGS = RealSettings(framed_fields=True)
+# A deck whose face is no colour field (Deckhand's own printings, standard playing cards):
+# the regions of saturated colour left out. On the real photos' train_ split they found no
+# card the other maps did not (found isolated 321, all 445 -> 446; false outlines 70 -> 65)
+# and cost about a tenth of the finding (docs/vision.md, "Session 8, frame-fast").
+PLAIN_SETTINGS = RealSettings(colour_fields=False)
 
 
 @dataclass(frozen=True)

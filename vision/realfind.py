@@ -128,6 +128,9 @@ class RealSettings:
     shaded: shadedcards.ShadedSettings | None = shadedcards.ShadedSettings()   # also whole
                                           # cards a shadow cuts across, from the lit piece kept
                                           # (`vision.shadedcards`; None: not)
+    colour_fields: bool = True            # also regions of saturated colour (`_fields`: a face
+                                          # printed as a colour field in a white frame, which
+                                          # whiteness cannot see; False for a deck with none)
     framed_fields: bool = False           # also colour fields grown to their white frame
                                           # (`vision.fieldfind`: taught decks and teaching)
     field_side_ratio: float = 2.9         # ... their side ratio at most (a field and its white
@@ -852,7 +855,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     candidates: list[tuple[float, float, np.ndarray]] = []
     whites, edged = _regions(white, edges, settings)
     regions = [(c, WHITE) for c in whites] + [(c, EDGED) for c in edged] + \
-        [(c, FIELD) for c in _fields(smooth, settings)]
+        [(c, FIELD) for c in (_fields(smooth, settings) if settings.colour_fields else ())]
     judge = _Judge(settings, edges, white, (sw, sh), min_area, max_area, seen)
     lengths, areas = contour_areas([c for c, _ in regions])
     # specks (a card's outline has at least its four corners) and regions of no card's

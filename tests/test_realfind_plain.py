@@ -1,0 +1,37 @@
+"""A deck whose face is no colour field (Deckhand's own printings, standard playing cards)
+is looked for without the regions of saturated colour (`detect.PLAIN_SETTINGS`): on the
+real photos' train_ split they found no card the other maps did not, only false outlines,
+and cost about a tenth of the finding. Taught decks with colours keep them (the UNO
+family's face is a colour field)."""
+import dataclasses
+
+import pytest
+
+from tests.realphoto_helpers import PHOTOS, score
+from tests.test_fieldfind import taught
+from vision.detect import FIELD_SETTINGS, PLAIN_SETTINGS, DetectSettings
+from vision.pipeline import Recognizer
+from vision.profile import builtin_profile
+
+
+def test_decks_with_no_colour_field_are_looked_for_with_the_plain_settings():
+    printed = builtin_profile("solo")
+    ranks = dataclasses.replace(printed, colours=("",) * len(printed.colours))   # playing cards by rank
+    for profile in (printed, taught(ranks)):
+        real = Recognizer.create(profile).settings.real
+        assert real == PLAIN_SETTINGS and not real.colour_fields
+    coloured = Recognizer.create(taught(printed)).settings.real
+    assert coloured == FIELD_SETTINGS and coloured.colour_fields
+
+
+needs_photos = pytest.mark.skipif(not PHOTOS.is_dir(), reason=f"no real photos at {PHOTOS} (../shared beside the repository)")
+
+
+@needs_photos
+@pytest.mark.parametrize("name", ["train_IMG_2497",   # a painted stone's orange patch
+                                  "train_IMG_2533"])
+def test_the_colour_regions_gave_false_outlines_only(name):
+    every = score(name, DetectSettings())
+    plain = score(name, DetectSettings(real=PLAIN_SETTINGS))
+    assert (every.found, every.false) == (1, 1)
+    assert (plain.found, plain.isolated_found, plain.false) == (1, every.isolated_found, 0)
