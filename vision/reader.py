@@ -439,6 +439,16 @@ class LinearReader:
         first, second = np.argmax((rows - self.mean[start:]) @ self.weights[start:], axis=1)
         return bool(first == second and self.classes[first] >= 0)
 
+    def index_score(self, block: np.ndarray) -> float:
+        """How like a taught card's index the corner index block (`index_block`) is to the
+        reader: its own part of the best card class's score (about the block's share of
+        the score for a glyph like the taught ones, near 0 for a glyph unlike any)."""
+        if not self.index:
+            return 0.0
+        start = len(self.mean) - INDEX_DIM
+        scores = (block - self.mean[start:]) @ self.weights[start:]
+        return float(scores[self.classes >= 0].max())
+
     def probabilities(self, scores: np.ndarray) -> np.ndarray:
         """Per class (C,); what they leave short of 1 is the doubt's."""
         z = np.append(scores, self.doubt) * self.temperature
