@@ -164,3 +164,43 @@ def test_a_completed_outline_is_read_with_the_index_block_its_glyph_check_comput
                 assert given.dtype == alone.dtype and np.array_equal(given, alone), file
                 compared += 1
     assert compared >= 5
+
+
+def test_a_completion_whose_corner_glyph_is_like_no_taught_index_is_not_read(taught, monkeypatch):
+    """The second look reads a whole-card outline only when the reader's index block alone
+    scores its corner glyph at COMPLETE_GLYPH or more: on the real part outlines above, a
+    read for each part and one for each completion scored at the bar or above, the same
+    cards; with every glyph scored below it, the first reads only (the cards unknown)."""
+    import vision.pipeline as pipeline
+    from vision.reader import LinearReader
+    profile = taught[0].profile
+    recognizer = pipeline.Recognizer.create(profile)
+    real_classify, real_score = pipeline.classify, LinearReader.index_score
+    reads, scores = [], []
+    monkeypatch.setattr(pipeline, "classify", lambda *a, **k: reads.append(1) or real_classify(*a, **k))
+    monkeypatch.setattr(LinearReader, "index_score", lambda self, block: scores.append(real_score(self, block))
+                        or scores[-1])
+
+    def read_parts():
+        reads.clear()
+        scores.clear()
+        return [recognizer.reading(cv2.imread(str(PHOTOS / file)), np.float32(part))[0].label
+                for file, (_, part) in PARTS.items()]
+
+    assert read_parts() == [rank for rank, _ in PARTS.values()]
+    assert scores and len(reads) == len(PARTS) + sum(s >= pipeline.COMPLETE_GLYPH for s in scores)
+    monkeypatch.setattr(LinearReader, "index_score", lambda self, block: pipeline.COMPLETE_GLYPH - 0.01)
+    assert read_parts() == [UNKNOWN] * len(PARTS) and len(reads) == len(PARTS)
+
+
+def test_the_index_score_of_a_taught_glyph_is_high_and_needs_an_index_reader(taught):
+    import dataclasses
+    from vision.pipeline import COMPLETE_GLYPH
+    from vision.reader import index_features, index_regions
+    reader = taught[0].profile.reader
+    cards = single_cards()
+    file, _, box = cards[len(cards) // 2]
+    image = cv2.imread(str(PHOTOS / file))
+    block = index_features(index_regions(image, outline_in_box(image, box)))
+    assert block.any() and reader.index_score(block) >= COMPLETE_GLYPH
+    assert dataclasses.replace(reader, index=False).index_score(block) == 0.0
