@@ -331,3 +331,27 @@ def test_the_card_and_its_glyphs_in_one_pass_of_hog_are_each_alone_bit_for_bit()
                 assert rows.shape == alone.shape and np.array_equal(rows, alone)
                 kinds.add(len(rows))
     assert kinds >= {0, 1, 2}, "outlines with no, one and two glyphs are all compared"
+
+
+def plain_region_ink(regions):
+    n, h, w, _ = regions.shape
+    sample = regions[:, ::2, ::2].reshape(n, -1, 3)
+    kth = int(0.85 * (sample.shape[1] - 1))
+    paper = np.partition(sample, kth, axis=1)[:, kth].astype(np.float32)
+    scale = (100 / np.maximum(paper, 12.0)).astype(np.float32)
+    f = regions.astype(np.float32) * scale[:, None, None, :]
+    darkest = np.minimum(np.minimum(f[..., 0], f[..., 1]), f[..., 2])
+    return np.clip(100 - darkest, 0, INK_CAP)
+
+
+def test_the_corner_regions_ink_is_the_plain_one_bit_for_bit():
+    rng = np.random.default_rng(3)
+    sets = [index_regions(face, outline, cut) for face in FACES for outline in outlines(face)
+            for cut in (None, INDEX_WIDE)]
+    # and regions of every 8-bit value, of a dark paper (the scale's floor) and of one region
+    sets += [rng.integers(0, 256, (2, 45, 40, 3), dtype=np.uint8), rng.integers(0, 12, (2, 45, 40, 3), dtype=np.uint8),
+             rng.integers(0, 256, (1, 45, 40, 3), dtype=np.uint8)]
+    for regions in sets:
+        mine, plain = region_ink(regions), plain_region_ink(regions)
+        assert mine.dtype == plain.dtype == np.float32 and mine.shape == plain.shape
+        assert np.array_equal(mine.view(np.uint32), plain.view(np.uint32))
