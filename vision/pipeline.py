@@ -153,12 +153,13 @@ class Recognizer:
         reading, keeping, _ = self.read_changed(frame, kept, None)
         return reading, keeping
 
-    def read_changed(self, frame: np.ndarray, kept: Sequence[KeptReading], last: LastFind | None
-                     ) -> tuple[FrameReading, list[KeptReading], LastFind]:
+    def read_changed(self, frame: np.ndarray, kept: Sequence[KeptReading], last: LastFind | None,
+                     anchors: Sequence[LastFind] = ()) -> tuple[FrameReading, list[KeptReading], LastFind]:
         """`read_keeping`, finding cards again only where the frame changed since `last`
-        (`vision.regions`; None: the whole frame); and what the next frame is compared with."""
+        or one of `anchors` (the last still frames), the one it differs from least
+        (`vision.regions`; none: the whole frame); and what the next frame is compared with."""
         small, scale = to_working_size(frame)
-        detection, found = regions.find(small, self.table, self.settings, last)
+        detection, found = regions.find(small, self.table, self.settings, last, anchors)
         reading, keeping = self._read_found(frame, detection, scale, kept)
         return reading, keeping, found
 
@@ -278,6 +279,7 @@ class Recognizer:
 
 
 THUMB_WIDTH = 80          # the still-frame test compares grey thumbnails this wide
+ANCHORS = 3               # still frames a changed frame is compared with besides the last
 STILL_DIFFERENCE = 10     # grey levels: a thumbnail pixel changed by more is a change
 
 
@@ -291,7 +293,11 @@ class StillFrames:
     changed is read with the readings of the cards that lie as they lay, their pixels
     unchanged, kept (`vision.reuse`): only the cards that changed are read again, and
     cards are found again only where the frame changed since the last frame read
-    (`vision.regions`).
+    (`vision.regions`), or since one of the last `ANCHORS` still frames (frames read and
+    then seen again alike), where the frame differs least: the frame after a hand went
+    away differs from the frame with the hand by the hand, from the table before the
+    hand came only by the card laid. The still frames' kept readings serve too (a card a
+    hand uncovers, lying as it lay, its pixels unchanged, is not read again).
 
     One per camera loop (it holds the last frame); `forget()` when the recognizer changes
     (readings are kept only for the recognizer that read them)."""
@@ -302,6 +308,9 @@ class StillFrames:
     kept: list[KeptReading] = dataclasses.field(default_factory=list)
     kept_by: Recognizer | None = None
     found: LastFind | None = None
+    # the findings of the last still frames, newest first, and the readings kept with them
+    anchors: tuple[LastFind, ...] = ()
+    anchor_kept: tuple[list[KeptReading], ...] = ()
 
     def read(self, recognizer: Recognizer, frame: np.ndarray) -> FrameReading:
         thumb = thumbnail(frame)
@@ -309,11 +318,17 @@ class StillFrames:
                 and self.reading.size == (frame.shape[1], frame.shape[0]) \
                 and not changed(self.thumb, thumb):
             self.reused += 1
+            if self.found is not None and not (self.anchors and self.anchors[0] is self.found):
+                self.anchors = (self.found, *self.anchors)[:ANCHORS]
+                self.anchor_kept = (self.kept, *self.anchor_kept)[:ANCHORS]
             return self.reading
         if isinstance(recognizer, Recognizer):
             mine = recognizer is self.kept_by
+            kept = list(self.kept)
+            for old in self.anchor_kept if mine else ():
+                kept += [k for k in old if not any(k is c for c in kept)]
             self.reading, self.kept, self.found = recognizer.read_changed(
-                frame, self.kept if mine else [], self.found if mine else None)
+                frame, kept if mine else [], self.found if mine else None, self.anchors if mine else ())
             self.kept_by = recognizer
         else:   # a stand-in that only reads (tests' counting or misreading wrappers)
             self.reading = recognizer.read(frame)
@@ -322,6 +337,7 @@ class StillFrames:
 
     def forget(self) -> None:
         self.thumb, self.reading, self.kept, self.kept_by, self.found = None, None, [], None, None
+        self.anchors, self.anchor_kept = (), ()
 
 
 def thumbnail(frame: np.ndarray, width: int = THUMB_WIDTH) -> np.ndarray:

@@ -18,10 +18,19 @@ finder's order.
 The whole frame is searched when there is no earlier finding (a new recognizer, or no
 empty table), or when the boxes would cover more than `WHOLE_SHARE` of the frame (a hand
 over the table, a change of light): there the boxes cost more than the whole frame.
+
+The frame after a hand differs from the frame with the hand over the table by the whole
+hand, yet from the table as it lay still before the hand came only by what the hand
+changed there (a card laid, a card taken). So the frame is also compared with the last
+few STILL frames (`anchors`: frames the camera loop saw twice alike; a hand held still
+over the table makes one too, hence a few) and searched where it differs least from one
+of them; any finding serves as the earlier one, as long as the frame is compared with
+the picture that finding was made in.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -59,20 +68,31 @@ def shrunk(frame: np.ndarray) -> np.ndarray:
 
 
 def find(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettings,
-         last: LastFind | None) -> tuple[Detection, LastFind]:
+         last: LastFind | None, anchors: Sequence[LastFind] = ()) -> tuple[Detection, LastFind]:
     """The cards of `frame` (as `detect` finds them), searched only where it changed
-    since `last` when that can be done; and what to compare the next frame with."""
+    since `last` or since one of `anchors` (the last still frames), the one it differs
+    from least, when that can be done; and what to compare the next frame with."""
     grey = shrunk(frame)
     detection, changed = None, None
-    if last is not None and table is not None and last.shape == frame.shape and last.grey.shape == grey.shape:
-        difference = _difference(last.grey, grey)
+    candidates = []
+    for earlier in (last, *anchors):
+        if earlier is None or table is None or earlier.shape != frame.shape or earlier.grey.shape != grey.shape \
+                or any(earlier is seen for seen, *_ in candidates):
+            continue
+        difference = _difference(earlier.grey, grey)
         moved = _moved(difference, frame.shape)
-        # (a hand over the table is too large a change before anything costly is done)
-        if not _too_large(moved, frame.shape):
+        candidates.append((earlier, difference, moved, _area(moved)))
+    # the least change first (`last` where two are alike); a hand over the table is too
+    # large a change before anything costly is done
+    for earlier, difference, moved, area in sorted(candidates, key=lambda c: c[3]):
+        if area > WHOLE_SHARE * frame.shape[0] * frame.shape[1]:
+            break
+        if changed is None:
             changed = changed_pixels(cv2.GaussianBlur(frame, (3, 3), 0), table, settings)
-            search = _boxes_to_search(difference, moved, last.detection.cards, changed)
-            if search is not None:
-                detection = _find_within(frame, table, settings, changed, *search)
+        search = _boxes_to_search(difference, moved, earlier.detection.cards, changed)
+        if search is not None:
+            detection = _find_within(frame, table, settings, changed, *search)
+            break
     if detection is None:
         detection = detect(frame, table, settings, changed=changed)
     return detection, LastFind(grey, detection, frame.shape)
@@ -95,7 +115,12 @@ def _moved(difference: np.ndarray, shape: tuple[int, ...]) -> list[Box]:
 def _too_large(boxes: list[Box], shape: tuple[int, ...]) -> bool:
     """Whether boxes merged cover more than WHOLE_SHARE of the frame. `changed_boxes` only
     adds and merges boxes, so what is too large here is too large there."""
-    return sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in _merged(boxes)) > WHOLE_SHARE * shape[0] * shape[1]
+    return _area(boxes) > WHOLE_SHARE * shape[0] * shape[1]
+
+
+def _area(boxes: list[Box]) -> int:
+    """The pixels the boxes cover, merged where they overlap."""
+    return sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in _merged(boxes))
 
 
 Box = tuple[int, int, int, int]   # x0, y0, x1, y1 (exclusive) in working-size pixels
