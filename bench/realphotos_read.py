@@ -246,7 +246,7 @@ def teaching_draw(cards: list[Card], shots: int, seed: int) -> list[Card]:
 
 
 def run(shots: int, seed: int, cards: list[Card], images: dict[str, np.ndarray],
-        with_finder: bool = True) -> dict[str, Score]:
+        with_finder: bool = True, listing: list | None = None) -> dict[str, Score]:
     from vision.pipeline import Recognizer
     teaching = teaching_draw(cards, shots, seed)
     started, cpu = time.perf_counter(), time.process_time()
@@ -287,6 +287,8 @@ def run(shots: int, seed: int, cards: list[Card], images: dict[str, np.ndarray],
                 finder_cpu += time.process_time() - t0
                 answer = answer()
                 finder_reads += 1
+                if listing is not None and answer[0] != card.rank:
+                    listing.append((seed, card, answer, found[best[1]]))
             for key in keys:
                 if best[0] >= 0.5:
                     scores[key].add(card.rank, *answer)
@@ -302,6 +304,28 @@ def run(shots: int, seed: int, cards: list[Card], images: dict[str, np.ndarray],
     return scores
 
 
+def write_listing(folder: Path, shots: int, listing: list, images: dict[str, np.ndarray]) -> None:
+    """Print the cards found and not read right, and write each one's picture into `folder`:
+    the photo around the finder's outline (drawn) beside the outline's warp."""
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"== {shots} photo(s) a rank: {len(listing)} cards found and not read right (pictures in {folder})")
+    for seed, card, (answer, guess, confidence), corners in sorted(
+            listing, key=lambda item: (not item[1].isolated, item[1].file, item[1].box, item[0])):
+        name = f"{'iso' if card.isolated else 'ovl'}_{Path(card.file).stem}_{card.box[0]}_{card.box[1]}_s{seed}"
+        print(f"  {name}: label {card.rank}, read {answer} (guess {guess} {confidence:.2f})"
+              f"{'  [label known wrong]' if card.file in KNOWN_BAD else ''}")
+        image = images[card.file]
+        x1, y1, x2, y2 = (int(v) for v in quad_box(corners))
+        pad = max(x2 - x1, y2 - y1) // 4
+        h, w = image.shape[:2]
+        shown = image[max(0, y1 - pad):min(h, y2 + pad), max(0, x1 - pad):min(w, x2 + pad)].copy()
+        cv2.polylines(shown, [np.int32(corners - [max(0, x1 - pad), max(0, y1 - pad)])], True, (0, 0, 255), 2)
+        face = warp_card(image, np.float32(corners), CANONICAL_SIZE)
+        scale = face.shape[0] / shown.shape[0]
+        shown = cv2.resize(shown, (max(1, int(shown.shape[1] * scale)), face.shape[0]))
+        cv2.imwrite(str(folder / f"{name}.png"), np.hstack([shown, face]))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shots", default="1,2,3", help="teaching photos per rank (comma list)")
@@ -311,6 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reader", choices=("linear", "cnn"), default="linear",
                         help="the learned reader taught: the linear HOG reader (as `deckhand teach`) "
                              "or the tiny CNN experiment (vision/cnn_train.py; needs torch and onnx)")
+    parser.add_argument("--list", metavar="DIR",
+                        help="list every card found and read wrong or unknown (through the finder) and "
+                             "write its photo's neighbourhood with the outline and its warp into DIR")
     parser.add_argument("--no-self-check", action="store_true",
                         help="skip teaching's held-out self-check (its reader is trained apart and "
                              "changes nothing read here; halves the CNN's teaching time)")
@@ -337,10 +364,13 @@ def main(argv: list[str] | None = None) -> int:
           f" of the lines \"good labels\": " + "; ".join(f"{f} ({why})" for f, why in KNOWN_BAD.items()))
     for shots in (int(s) for s in args.shots.split(",")):
         total = {k: Score() for k in KEYS}
+        listing: list | None = [] if args.list else None
         for seed in range(args.seeds):
             print(f"teach {shots} photo(s) a rank, seed {seed}:")
-            for key, score in run(shots, seed, cards, images, not args.no_finder).items():
+            for key, score in run(shots, seed, cards, images, not args.no_finder, listing).items():
                 total[key].merge(score)
+        if listing is not None:
+            write_listing(Path(args.list), shots, listing, images)
         print(f"== {shots} photo(s) a rank, {args.seeds} seed(s) together:")
         for key, score in total.items():
             if score.answers or score.missed:
