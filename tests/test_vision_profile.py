@@ -45,16 +45,16 @@ def test_bad_profile_files_are_refused_in_words(tmp_path):
         load_profile_file(junk)
 
 
-def test_a_taught_profiles_ink_cap_and_confidence_bar_survive_saving(tmp_path):
+def test_a_taught_profiles_ink_cap_confidence_bar_and_glyph_height_survive_saving(tmp_path):
     import dataclasses
 
     from vision.profile import profile_from_faces
 
     faces = [(code, "", render_card("flip7", code, "alt")) for code in ("3", "8", "FREEZE")]
     taught = profile_from_faces("mine", faces, views=2, harsh=True, ink_cap=30.0)
-    taught = dataclasses.replace(taught, min_confidence=0.4)
+    taught = dataclasses.replace(taught, min_confidence=0.4, glyph_height=0.11)
     again = load_profile_file(save_profile(taught, tmp_path / "mine"))
-    assert (again.ink_cap, again.min_confidence) == (30.0, 0.4)
+    assert (again.ink_cap, again.min_confidence, again.glyph_height) == (30.0, 0.4, 0.11)
     features = face_features(render_card("flip7", "8", "alt"), again.ink_cap)
     assert classify(features, again) == classify(features, taught)
     assert classify(features, again).label == "8"

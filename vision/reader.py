@@ -360,16 +360,31 @@ def find_glyph(ink: np.ndarray) -> tuple[np.ndarray, float] | None:
     strongest was the table past an outline a pixel or two off, or a court card's frame)
     is searched again with its own as the strongest, and that glyph taken when there is
     one (a pale stroke of the letter had fallen off it)."""
+    found = _find_glyph(ink)
+    return None if found is None else found[:2]
+
+
+def index_glyph_height(regions: np.ndarray, cut: tuple[float, float, float, float] | None = None) -> float:
+    """The height of the tallest glyph (`find_glyph`) the corner regions
+    `index_regions(image, corners, cut)` show, a share of the card's height; 0 when none
+    shows one."""
+    v0, v1 = (cut[2], cut[3]) if cut is not None else (0.0, INDEX_REGION[1])
+    found = [_find_glyph(ink) for ink in region_ink(regions)]
+    return max((glyph[3] for glyph in found if glyph is not None), default=0.0) / INDEX_PIXELS[1] * (v1 - v0)
+
+
+def _find_glyph(ink: np.ndarray) -> tuple[np.ndarray, float, float, int] | None:
+    """`find_glyph`, with the glyph's own strongest ink and its height in pixels."""
     top = max(float(ink.max()), 20.0)
     found = _glyph_at(ink, top)
     if found is not None and found[2] < GLYPH_OWN * top:
         found = _glyph_at(ink, max(found[2], 20.0)) or found
-    return None if found is None else found[:2]
+    return found
 
 
-def _glyph_at(ink: np.ndarray, top: float) -> tuple[np.ndarray, float, float] | None:
+def _glyph_at(ink: np.ndarray, top: float) -> tuple[np.ndarray, float, float, int] | None:
     """`find_glyph`'s search with `top` as the strongest ink: the glyph, its width /
-    height and its own strongest ink."""
+    height, its own strongest ink and its height in pixels."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > GLYPH_LOW * top).astype(np.uint8),
                                                                connectivity=8)
     strong = np.zeros(count, bool)
@@ -383,7 +398,7 @@ def _glyph_at(ink: np.ndarray, top: float) -> tuple[np.ndarray, float, float] | 
     return found
 
 
-def _glyph_of(ink: np.ndarray, components: list[list[int]]) -> tuple[np.ndarray, float, float] | None:
+def _glyph_of(ink: np.ndarray, components: list[list[int]]) -> tuple[np.ndarray, float, float, int] | None:
     """`find_glyph`'s choice among the blobs of one threshold (x, y, w, h, area rows)."""
     h, w = ink.shape
     blobs = [row for row in components if row[4] >= 4]   # plain ints: quicker
@@ -400,7 +415,7 @@ def _glyph_of(ink: np.ndarray, components: list[list[int]]) -> tuple[np.ndarray,
             x, y, x2, y2 = min(x, xi), min(y, yi), max(x2, xi + wi), max(y2, yi + hi)
     crop = ink[max(0, y - 1):y2 + 1, max(0, x - 1):x2 + 1]
     return (cv2.resize(crop, GLYPH_SIZE, interpolation=cv2.INTER_AREA), (x2 - x) / max(y2 - y, 1),
-            float(ink[y:y2, x:x2].max()))
+            float(ink[y:y2, x:x2].max()), y2 - y)
 
 
 @dataclass(frozen=True, eq=False)

@@ -39,6 +39,7 @@ from vision.colour import deck_inks, ink_examples, measure_inks, symbol_groups
 from vision.learn import Example, train_reader
 from vision.detect import FIELD_SETTINGS, DetectSettings, EmptyTable, find_cards
 from vision.profile import DeckProfile, camera_views, measure_frame_insets, profile_from_faces
+from vision.reader import index_glyph_height, index_regions
 from vision.teachcrop import Crop, best_crop, poor
 from vision.warp import CANONICAL_SIZE, CARD_ASPECT, order_corners, warp_card
 from vision.whiteframe import frame_sides, prints_white_frame
@@ -303,7 +304,20 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
     framed = prints_white_frame([frame_sides(s.face) for s in shots if s.colour])
     return dataclasses.replace(profile, reader=reader, inks=deck_inks(names, measure_inks(samples)),
                                ink_examples=ink_examples(samples), white_frame=framed,
+                               glyph_height=taught_glyph_height([s.face for s in shots]) if reader.index else 0.0,
                                min_confidence=LEARNED_MIN_CONFIDENCE)
+
+
+def taught_glyph_height(faces: Sequence[np.ndarray]) -> float:
+    """The median height of the corner index glyphs the taught faces show
+    (`vision.reader.index_glyph_height`, a share of the card's height; 0 when none shows one)."""
+    heights = []
+    for face in faces:
+        h, w = face.shape[:2]
+        height = index_glyph_height(index_regions(face, np.float32([[0, 0], [w, 0], [w, h], [0, h]])))
+        if height > 0:
+            heights.append(height)
+    return float(np.median(heights)) if heights else 0.0
 
 
 def card_face(image: np.ndarray, aspect: float = CARD_ASPECT, empty_table: np.ndarray | None = None,

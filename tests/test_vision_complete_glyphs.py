@@ -1,0 +1,49 @@
+"""Which whole-card outlines a taught card read "unknown" is read again from
+(`vision.pipeline.Recognizer._completed`): one whose corner regions show no glyph is judged
+by the wider regions reading searches then (an outline cut by the photo's edge), and one
+whose glyph is too small for it (COMPLETE_HEIGHT of the taught glyphs' height,
+`DeckProfile.glyph_height`) is not read (an outline of two overlapping cards completed to
+a card half as large again). The real photos and outlines are bench/realphotos_read.py's
+first teaching draw's (the shared folder beside the repository; CI has a copy there)."""
+import cv2
+import numpy as np
+import pytest
+
+from vision import pipeline
+from tests.realphoto_helpers import PHOTOS, taught_draw
+
+pytestmark = pytest.mark.skipif(not (PHOTOS / "labels.csv").exists(),
+                                reason=f"the real photos are not at {PHOTOS} (the shared folder beside the repository)")
+
+
+def _reading(file: str, outline: list) -> tuple[str, float]:
+    from vision.pipeline import Recognizer
+    _, _, profile = taught_draw(0)
+    reading, _ = Recognizer.create(profile).reading(cv2.imread(str(PHOTOS / file)), np.float32(outline))
+    return reading.label, reading.confidence
+
+
+def test_the_taught_glyphs_height_is_the_decks_index():
+    _, _, profile = taught_draw(0)
+    # the deck's rank glyphs are about a ninth of the card's height
+    assert 0.09 <= profile.glyph_height <= 0.13
+
+
+def test_an_ace_cut_by_the_photos_corner_reads_from_the_wider_regions(monkeypatch):
+    # the finder's outline of the ace of clubs in the photo's top-left corner (label box 1, 1,
+    # 56, 98): the card goes on past the photo's edges, its index shows at the bottom right
+    outline = [[0.0, 0.0], [52.96, 0.0], [44.71, 97.13], [0.0, 93.35]]
+    label, confidence = _reading("images/train_IMG_2642.jpg", outline)
+    assert label == "A" and confidence >= pipeline.COMPLETE_BAR
+    monkeypatch.setattr(pipeline, "_wide_rows", lambda frame, whole: (None, [np.zeros((0, 1))] * 2))
+    assert _reading("images/train_IMG_2642.jpg", outline)[0] == "unknown"   # as before
+
+
+def test_two_overlapping_cards_are_not_completed_to_one_with_the_others_index(monkeypatch):
+    # the finder's outline of the queen of clubs (label box 130, 130, 352, 393) holds the nine of
+    # clubs she overlaps too: completed along its long side it reads the nine's index
+    outline = [[33.1, 322.75], [75.31, 100.73], [350.9, 208.43], [263.81, 388.14]]
+    assert _reading("images/train_IMG_2661.jpg", outline)[0] == "unknown"
+    monkeypatch.setattr(pipeline, "COMPLETE_HEIGHT", 0.0)   # any glyph's height, as before
+    label, confidence = _reading("images/train_IMG_2661.jpg", outline)
+    assert label == "9" and confidence >= pipeline.COMPLETE_BAR
