@@ -245,6 +245,8 @@ class Recognizer:
         judged = glyphs and hasattr(reader, "index_score")
         best, best_corners = first, corners
         for whole in completions(corners, self.profile.aspect):
+            if glyphs and not seen_corner(whole, corners, [0, 2]):
+                continue   # no glyph it could show would be at a corner the outline had
             regions = index_regions(frame, whole) if glyphs else None
             # the top-left region's rows, then the bottom-right's (`index_rows` of both)
             each = [index_rows(regions[i:i + 1]) for i in (0, 1)] if glyphs else None
