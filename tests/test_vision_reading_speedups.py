@@ -355,3 +355,33 @@ def test_the_corner_regions_ink_is_the_plain_one_bit_for_bit():
         mine, plain = region_ink(regions), plain_region_ink(regions)
         assert mine.dtype == plain.dtype == np.float32 and mine.shape == plain.shape
         assert np.array_equal(mine.view(np.uint32), plain.view(np.uint32))
+
+
+def test_the_gradients_are_opencvs_sobel_bit_for_bit():
+    """`reader._gradients` (two subtractions) against `cv2.Sobel(..., ksize=1)` on the
+    ink maps of the faces and their glyph-sized shrinks, noise, a flat map and one too
+    small for the subtractions (OpenCV's then)."""
+    from vision.reader import _gradients
+    rng = np.random.default_rng(9)
+    images = [face_features(face).ink for face in FACES[::3]]
+    images += [cv2.resize(image, (16, 24), interpolation=cv2.INTER_AREA) for image in images]
+    images += [rng.random((45, 40)).astype(np.float32) * 60, np.zeros((24, 16), np.float32),
+               rng.random((2, 5)).astype(np.float32)]
+    for image in images:
+        gx, gy = _gradients(image)
+        for quick, dx, dy in ((gx, 1, 0), (gy, 0, 1)):
+            plain = cv2.Sobel(image, cv2.CV_32F, dx, dy, ksize=1)
+            assert quick.dtype == plain.dtype and np.array_equal(quick, plain)
+            assert np.array_equal(np.signbit(quick), np.signbit(plain))   # and the zeros' signs
+
+
+def test_the_paper_plane_in_two_products_is_the_basis_product_bit_for_bit():
+    """`classify._plane` against the basis' product it replaced, for planes of every
+    slope a card's paper shows and a grid of another size."""
+    from vision.classify import _BASIS, _FACTORS, _plane, _plane_basis, _plane_factors
+    rng = np.random.default_rng(10)
+    for basis, factors in ((_BASIS, _FACTORS), (_plane_basis(50, 37), _plane_factors(_plane_basis(50, 37)))):
+        h, w = basis.shape[:2]
+        for scale in (0.01, 0.3, 1.0, 3.0):
+            coef = ((rng.normal(size=(3, 3)) * [[0.3], [0.1], [0.1]] + [[0.7], [0], [0]]) * scale).astype(np.float32)
+            assert np.array_equal(_plane(factors, coef), (basis.reshape(-1, 3) @ coef).reshape(h, w, 3))
