@@ -3,7 +3,8 @@
 by the wider regions reading searches then (an outline cut by the photo's edge), and one
 whose glyph is too small for it (COMPLETE_HEIGHT of the taught glyphs' height,
 `DeckProfile.glyph_height`) is not read (an outline of two overlapping cards completed to
-a card half as large again). The real photos and outlines are bench/realphotos_read.py's
+a card half as large again); a card none of them reads is read from its outline grown
+(GROWN_OUTLINE). The real photos and outlines are bench/realphotos_read.py's
 first teaching draw's (the shared folder beside the repository; CI has a copy there)."""
 import cv2
 import numpy as np
@@ -47,3 +48,13 @@ def test_two_overlapping_cards_are_not_completed_to_one_with_the_others_index(mo
     monkeypatch.setattr(pipeline, "COMPLETE_HEIGHT", 0.0)   # any glyph's height, as before
     label, confidence = _reading("images/train_IMG_2661.jpg", outline)
     assert label == "9" and confidence >= pipeline.COMPLETE_BAR
+
+
+def test_a_queen_whose_outline_cuts_her_index_reads_from_the_outline_grown(monkeypatch):
+    # the finder's outline of the queen of spades (label box 74, 195, 201, 386) lies a little
+    # inside the card: her corner index cut at the top, no completion reads her
+    outline = [[76.25, 233.81], [182.88, 211.45], [206.93, 364.99], [113.89, 384.87]]
+    label, confidence = _reading("images/train_IMG_2556.jpg", outline)
+    assert label == "Q" and confidence >= pipeline.COMPLETE_BAR
+    monkeypatch.setattr(pipeline, "GROWN_OUTLINE", 1.0)   # the outline as found, as before
+    assert _reading("images/train_IMG_2556.jpg", outline)[0] == "unknown"
