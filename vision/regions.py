@@ -30,7 +30,7 @@ the picture that finding was made in.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -74,17 +74,13 @@ def find(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettings,
     from least, when that can be done; and what to compare the next frame with."""
     grey = shrunk(frame)
     detection, changed = None, None
-    candidates = []
+    earliers: list[LastFind] = []
     for earlier in (last, *anchors):
-        if earlier is None or table is None or earlier.shape != frame.shape or earlier.grey.shape != grey.shape \
-                or any(earlier is seen for seen, *_ in candidates):
-            continue
-        difference = _difference(earlier.grey, grey)
-        moved = _moved(difference, frame.shape)
-        candidates.append((earlier, difference, moved, _area(moved)))
-    # the least change first (`last` where two are alike); a hand over the table is too
-    # large a change before anything costly is done
-    for earlier, difference, moved, area in sorted(candidates, key=lambda c: c[3]):
+        if earlier is not None and table is not None and earlier.shape == frame.shape \
+                and earlier.grey.shape == grey.shape and not any(earlier is seen for seen in earliers):
+            earliers.append(earlier)
+    # a hand over the table is too large a change before anything costly is done
+    for earlier, difference, moved, area in _least_changed(earliers, grey, frame.shape):
         if area > WHOLE_SHARE * frame.shape[0] * frame.shape[1]:
             break
         if changed is None:
@@ -96,6 +92,30 @@ def find(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettings,
     if detection is None:
         detection = detect(frame, table, settings, changed=changed)
     return detection, LastFind(grey, detection, frame.shape)
+
+
+def _least_changed(earliers: list[LastFind], grey: np.ndarray, shape: tuple[int, ...]
+                   ) -> Iterator[tuple[LastFind, np.ndarray, list[Box], int]]:
+    """The earlier findings with their grey copies' difference, its boxes (`_moved`) and
+    their area, the least area first (the one given first where two are alike). A
+    finding's boxes are worked out only when it may come next: its changed pixels alone,
+    `SHRINK` x `SHRINK` each, cover no more than the least area worked out so far (at the
+    table the older still frames differ by more than the last frame, and their boxes
+    would cost as much as the last frame's)."""
+    items = [[i, earlier, difference, None, None, cv2.countNonZero(difference) * SHRINK * SHRINK]
+             for i, earlier in enumerate(earliers) for difference in (_difference(earlier.grey, grey),)]
+    while items:
+        while True:
+            worked = [it for it in items if it[4] is not None]
+            best = min(worked, key=lambda it: (it[4], it[0]), default=None)
+            may = [it for it in items if it[4] is None and (best is None or (it[5], it[0]) < (best[4], best[0]))]
+            if not may:
+                break
+            it = min(may, key=lambda it: (it[5], it[0]))
+            it[3] = _moved(it[2], shape)
+            it[4] = _area(it[3])
+        items.remove(best)
+        yield best[1], best[2], best[3], best[4]
 
 
 def _difference(then: np.ndarray, now: np.ndarray) -> np.ndarray:
