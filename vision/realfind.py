@@ -44,7 +44,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision import edgequads, shadedcards, wholecards
+from vision import edgequads, inkcards, shadedcards, wholecards
 from vision.fieldfind import framed_fields
 from vision.lines import corners_of
 from vision.partial import over_frame_corner, restored_corner, visible_part
@@ -128,6 +128,8 @@ class RealSettings:
     shaded: shadedcards.ShadedSettings | None = shadedcards.ShadedSettings()   # also whole
                                           # cards a shadow cuts across, from the lit piece kept
                                           # (`vision.shadedcards`; None: not)
+    ink: inkcards.InkSettings | None = inkcards.InkSettings()   # also pip cards placed from
+                                          # their ink where no edge shows (`vision.inkcards`)
     colour_fields: bool = True            # also regions of saturated colour (`_fields`: a face
                                           # printed as a colour field in a white frame, which
                                           # whiteness cannot see; False for a deck with none)
@@ -916,6 +918,13 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
                                   lambda quad, angles, unlike: _whole_gates(quad, angles, unlike, edges, white,
                                                                             (sw, sh), settings),
                                   _unlike_card, settings.shaded)
+    if settings.ink is not None:   # only around paper that no card found holds (a page is no card)
+        where = _unexplained_paper(white, [(1.0, 0.0, q) for q in kept
+                                           if cv2.contourArea(q) < settings.ink.large * sh * sw], settings)
+        if where is not None:
+            kept = inkcards.added(kept, white, where, (settings.min_short_side, math.sqrt(2 * max_area)),
+                                  lambda quad: _cut_side(quad, (sw, sh)) == -1 and _unlike_card(quad) <= 0.15,
+                                  settings.ink)
     if scale >= 1:
         return [order_corners(q) for q in kept]
     reach = settings.refine_reach / scale
