@@ -81,16 +81,18 @@ def _symmetric(centres: np.ndarray, sizes: np.ndarray, settings: InkSettings) ->
     alike = np.maximum(sizes[i], sizes[j]) <= settings.pair_ratio * np.minimum(sizes[i], sizes[j])
     i, j = i[alike], j[alike]
     middles = (centres[i] + centres[j]) / 2
-    tolerance = settings.pair_reach * float(np.median(sizes))
+    tolerance = settings.pair_reach * _middle(sizes)
     # the fullest cell of midpoints (cells `tolerance` wide, and those shifted by half a cell)
     best, most = middles[:1], 0
+    low = middles.min(axis=0)
     for shift in (0.0, 0.5):
-        cells = np.floor(middles / tolerance + shift).astype(np.int64)
-        keys = cells[:, 0] * 100003 + cells[:, 1]
-        values, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
-        if counts.max() > most:
-            most = int(counts.max())
-            best = middles[inverse.ravel() == int(np.argmax(counts))]
+        cells = np.floor((middles - low) / tolerance + shift).astype(np.int64)
+        keys = cells[:, 0] * (int(cells[:, 1].max()) + 1) + cells[:, 1]
+        counts = np.bincount(keys)
+        fullest = int(np.argmax(counts))
+        if counts[fullest] > most:
+            most = int(counts[fullest])
+            best = middles[keys == fullest]
     centre = best.mean(axis=0)
     # then every blob whose mirror about that centre lies near a blob of a like size, the
     # nearer the centre the nearer (a slight tilt moves the far corners' indices most)
@@ -99,6 +101,11 @@ def _symmetric(centres: np.ndarray, sizes: np.ndarray, settings: InkSettings) ->
     reach = tolerance + settings.pair_slack * np.hypot(*(centres - centre).T)
     like = np.maximum(sizes[:, None], sizes[None, :]) <= settings.pair_ratio * np.minimum(sizes[:, None], sizes[None, :])
     return np.flatnonzero(((apart <= reach[:, None]) & like).any(axis=1))
+
+
+def _middle(values: np.ndarray) -> float:
+    """The median of a few values (the upper of the middle two)."""
+    return float(np.sort(values)[len(values) // 2])
 
 
 def _card_around(pips: np.ndarray, size: float, settings: InkSettings) -> np.ndarray | None:
@@ -128,7 +135,8 @@ def added(kept: list[np.ndarray], white: np.ndarray, box: tuple[int, int, int, i
     flat = cv2.divide(roi, cv2.max(paper, 1), scale=settings.flat_paper)
     ink = cv2.bitwise_and(cv2.compare(flat, settings.flat_paper - settings.ink_step, cv2.CMP_LT),
                           cv2.compare(paper, settings.min_paper, cv2.CMP_GE))
-    count, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    # (Grana's algorithm: the same labels as the default for under half its cost here)
+    count, _, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
     if count <= settings.min_paired:
         return kept
     boxes = stats[1:, 2].astype(np.float32) * stats[1:, 3]
@@ -148,8 +156,8 @@ def added(kept: list[np.ndarray], white: np.ndarray, box: tuple[int, int, int, i
         group = group[_symmetric(centres[group], pip_sizes[group], settings)]
         if len(group) < settings.min_paired:
             continue
-        group = group[pip_sizes[group] >= settings.pip_size * float(np.median(pip_sizes[group]))]
-        quad = _card_around(centres[group], float(np.median(pip_sizes[group])), settings)
+        group = group[pip_sizes[group] >= settings.pip_size * _middle(pip_sizes[group])]
+        quad = _card_around(centres[group], _middle(pip_sizes[group]), settings)
         if quad is None or not gates(quad + offset):
             continue
         card_area = cv2.contourArea(quad)
