@@ -187,10 +187,14 @@ def test_a_completion_whose_corner_glyph_is_like_no_taught_index_is_not_read(tau
         return [recognizer.reading(cv2.imread(str(PHOTOS / file)), np.float32(part))[0].label
                 for file, (_, part) in PARTS.items()]
 
+    # the glyph's height not judged (COMPLETE_HEIGHT), and an unknown card read once more from
+    # its outline as found (GROWN_OUTLINE 1: the same reading), to count this gate alone
+    monkeypatch.setattr(pipeline, "COMPLETE_HEIGHT", 0.0)
+    monkeypatch.setattr(pipeline, "GROWN_OUTLINE", 1.0)
     assert read_parts() == [rank for rank, _ in PARTS.values()]
     assert scores and len(reads) == len(PARTS) + sum(s >= pipeline.COMPLETE_GLYPH for s in scores)
     monkeypatch.setattr(LinearReader, "index_score", lambda self, block: pipeline.COMPLETE_GLYPH - 0.01)
-    assert read_parts() == [UNKNOWN] * len(PARTS) and len(reads) == len(PARTS)
+    assert read_parts() == [UNKNOWN] * len(PARTS) and len(reads) == 2 * len(PARTS)
 
 
 def test_the_index_score_of_a_taught_glyph_is_high_and_needs_an_index_reader(taught):
