@@ -119,18 +119,23 @@ def _light(picture: np.ndarray, side: int, rng: np.random.Generator) -> np.ndarr
     h, w = picture.shape[:2]
     ramp_x = (np.arange(w, dtype=np.float32) / side - 0.5) * rng.uniform(-0.4, 0.4)
     ramp_y = (np.arange(h, dtype=np.float32) / side - 0.5) * rng.uniform(-0.4, 0.4)
-    tilt = 1 + ramp_y[:, None] + ramp_x[None, :]
+    # Each row's channels as one run of w x 3 values (numpy steps slowly along a three-long
+    # axis): the same float32 products, (value x gain) x tilt, in the same order.
+    tilt = 1 + ramp_y[:, None] + np.repeat(ramp_x, 3)[None, :]
     gains = (rng.uniform(0.7, 1.2, 3) * rng.uniform(0.45, 1.15)).astype(np.float32)
-    picture = picture * gains[None, None, :] * tilt[..., None]
+    rows = picture.reshape(h, w * 3) * np.tile(gains, w)
+    rows *= tilt
     gamma = rng.uniform(0.7, 1.4, 3) * rng.uniform(0.85, 1.2)
     table = (255.0 * (np.arange(256)[:, None] / 255.0) ** gamma[None, :]).astype(np.uint8)
-    picture = cv2.LUT(np.clip(picture, 0, 255).astype(np.uint8), table.reshape(256, 1, 3)).astype(np.float32)
+    np.clip(rows, 0, 255, out=rows)
+    picture = cv2.LUT(rows.astype(np.uint8).reshape(h, w, 3), table.reshape(256, 1, 3)).astype(np.float32)
     if rng.random() < 0.3:
         cx, cy = rng.uniform(0.1, 0.9, 2) * (w, h)
         radius = rng.uniform(0.1, 0.35) * side
         gx = np.exp(-((np.arange(w, dtype=np.float32) - cx) ** 2) / (2 * radius ** 2))
         gy = np.exp(-((np.arange(h, dtype=np.float32) - cy) ** 2) / (2 * radius ** 2))
-        picture += (rng.uniform(40, 160) * gy[:, None] * gx[None, :])[..., None]
+        glare = rng.uniform(40, 160) * gy[:, None] * np.repeat(gx, 3)[None, :]
+        picture.reshape(h, w * 3)[:] += glare
     return picture
 
 
