@@ -60,6 +60,13 @@ def served(table):
         yield f"http://127.0.0.1:{srv.port}", table
 
 
+# The host's page after the PIN is the first page of a new app to render its host
+# templates (Jinja compiles them then, about 0.35 s CPU): on a loaded machine (load 12-14)
+# the click's wait for that navigation overran 5 s (the flaky failures of
+# test_a_new_match_during_a_running_one_asks_first were here). It is waited for longer.
+LOGIN_MS = 30_000
+
+
 def new_page(browser, base, host=False, width=420):
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
@@ -67,8 +74,8 @@ def new_page(browser, base, host=False, width=420):
     if host:
         page.goto(f"{base}/host")
         page.fill("input[name=pin]", PIN)
-        page.click("button[type=submit]")
-        page.wait_for_selector("#match-form")
+        page.click("button[type=submit]", timeout=LOGIN_MS)
+        page.wait_for_selector("#match-form", timeout=LOGIN_MS)
     return page
 
 
