@@ -94,28 +94,42 @@ def find(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettings,
     return detection, LastFind(grey, detection, frame.shape)
 
 
+@dataclass(eq=False)
+class _Earlier:
+    """An earlier finding as a frame may be compared with it: its place in the list, its
+    difference from the frame, the pixels that difference covers at least (its changed
+    pixels alone, `SHRINK` x `SHRINK` each) and, once worked out, its boxes and their area."""
+    order: int
+    finding: LastFind
+    difference: np.ndarray
+    at_least: int
+    boxes: list[Box] | None = None
+    area: int | None = None
+
+
 def _least_changed(earliers: list[LastFind], grey: np.ndarray, shape: tuple[int, ...]
                    ) -> Iterator[tuple[LastFind, np.ndarray, list[Box], int]]:
     """The earlier findings with their grey copies' difference, its boxes (`_moved`) and
     their area, the least area first (the one given first where two are alike). A
-    finding's boxes are worked out only when it may come next: its changed pixels alone,
-    `SHRINK` x `SHRINK` each, cover no more than the least area worked out so far (at the
-    table the older still frames differ by more than the last frame, and their boxes
-    would cost as much as the last frame's)."""
-    items = [[i, earlier, difference, None, None, cv2.countNonZero(difference) * SHRINK * SHRINK]
-             for i, earlier in enumerate(earliers) for difference in (_difference(earlier.grey, grey),)]
-    while items:
+    finding's boxes are worked out only when it may come next: its changed pixels alone
+    cover no more than the least area worked out so far (at the table the older still
+    frames differ by more than the last frame, and their boxes would cost as much as the
+    last frame's)."""
+    left = []
+    for order, finding in enumerate(earliers):
+        difference = _difference(finding.grey, grey)
+        left.append(_Earlier(order, finding, difference, cv2.countNonZero(difference) * SHRINK * SHRINK))
+    while left:
         while True:
-            worked = [it for it in items if it[4] is not None]
-            best = min(worked, key=lambda it: (it[4], it[0]), default=None)
-            may = [it for it in items if it[4] is None and (best is None or (it[5], it[0]) < (best[4], best[0]))]
+            best = min((e for e in left if e.area is not None), key=lambda e: (e.area, e.order), default=None)
+            may = [e for e in left if e.area is None and (best is None or (e.at_least, e.order) < (best.area, best.order))]
             if not may:
                 break
-            it = min(may, key=lambda it: (it[5], it[0]))
-            it[3] = _moved(it[2], shape)
-            it[4] = _area(it[3])
-        items.remove(best)
-        yield best[1], best[2], best[3], best[4]
+            nearest = min(may, key=lambda e: (e.at_least, e.order))
+            nearest.boxes = _moved(nearest.difference, shape)
+            nearest.area = _area(nearest.boxes)
+        left.remove(best)
+        yield best.finding, best.difference, best.boxes, best.area
 
 
 def _difference(then: np.ndarray, now: np.ndarray) -> np.ndarray:
