@@ -183,6 +183,7 @@ class SimScene:
     def __init__(self, game: str, seed: int, size: tuple[int, int] = (640, 480),
                  noise: float = 2.0, table: str = "felt", blur: float = 0.0,
                  card_width: float = 0.16, light: str = "warm", style: str = "deckhand"):
+        from vision.render.live import LiveTable
         from vision.render.scene import SceneSpec, set_table
         self.game = game
         self.style = style      # the cards' printing (vision.render.cards.STYLES)
@@ -190,6 +191,12 @@ class SimScene:
         self._spec = SceneSpec(table=table, tilt_deg=8.0, light=light, noise=noise, blur=blur,
                                jpeg_quality=None, size=size, card_width=card_width)
         self._table = set_table(self._spec, self._rng)
+        # drawn for less than `compose` draws a benchmark's scene (vision.render.live): the
+        # simulator's drawing is on the camera thread, where a real camera costs nothing
+        self._camera = LiveTable(self._table, game, style)
+        # the scene's changes counted, (cards, hand): an unchanged scene is not drawn again,
+        # and a hand reaching in or going away is drawn on the cards as they were laid
+        self._version = (0, 0)
         self._lock = threading.Lock()
         self._piles: dict[str, _Pile] = {}
         self._hand = None
@@ -201,7 +208,7 @@ class SimScene:
         return self._spec
 
     def empty_frame(self) -> np.ndarray:
-        return self._render([], None)
+        return self._render([], None, None)
 
     def zone_rects(self) -> dict[str, tuple[float, float, float, float]]:
         """Each zone's bounding rectangle in the picture, normalized (x0, y0, x1, y1)."""
@@ -241,6 +248,7 @@ class SimScene:
             base = below.angle_deg if below is not None else float(rng.uniform(-20, 20))
             p = Placement(code, x, y, base + float(rng.uniform(-25, 25)), zone, True, self.game)
             pile.placements = [replace(q, top=False) for q in pile.placements][-(self.MAX_PILE - 1):] + [p]
+            self._changed(cards=True)
 
     def clear(self, zone: str | None = None) -> None:
         with self._lock:
@@ -248,6 +256,7 @@ class SimScene:
                 self._piles.clear()
             else:
                 self._piles.pop(zone, None)
+            self._changed(cards=True)
 
     def reach(self, zone: str) -> None:
         """A hand reaches over the zone's pile (as when a card is being put down)."""
@@ -259,23 +268,28 @@ class SimScene:
                 from vision.render.scene import image_corners
                 target = image_corners(self._table, pile.placements[-1])
             self._hand = hand_over(self._table, self._rng, target, float(self._rng.uniform(0.3, 0.7)))
+            self._changed(cards=False)
 
     def withdraw(self) -> None:
         with self._lock:
             self._hand = None
+            self._changed(cards=False)
+
+    def _changed(self, cards: bool) -> None:
+        """Count a change of the cards laid or of the hand (the lock held)."""
+        laid, hand = self._version
+        self._version = (laid + 1, hand) if cards else (laid, hand + 1)
 
     def render(self, index: int = 0) -> np.ndarray:
         with self._lock:
             placements = [p for pile in self._piles.values() for p in pile.placements]
-            hand = self._hand
-        return self._render(placements, hand)
+            hand, version = self._hand, self._version
+        return self._render(placements, hand, version)
 
-    def _render(self, placements: list, hand: Any) -> np.ndarray:
-        from vision.render.scene import compose
-        scene = compose(self._table, self.game, placements, self._frame_rng,
-                        [hand] if hand is not None else [], style=self.style)
+    def _render(self, placements: list, hand: Any, version: tuple[int, int] | None) -> np.ndarray:
+        image = self._camera.picture(placements, [hand] if hand is not None else [], self._frame_rng, version)
         self.frames_rendered += 1
-        return scene.image
+        return image
 
 
 # --- the bots at the live table ----------------------------------------------------------

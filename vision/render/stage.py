@@ -284,6 +284,26 @@ def compose(table: Table, game: str, placements: Sequence[Placement], rng: np.ra
             ) -> Scene:
     """Lay `placements` (bottom first) and `objects` on `table`, reach in with `hands`,
     and take the picture."""
+    w, h = table.size
+    img, dirty, all_corners, hand_union = lay_out(table, game, placements, rng, hands, objects, style)
+    cards = []
+    for i, p in enumerate(placements):
+        if not p.face_up:
+            continue
+        vis = _visible(all_corners[i], all_corners[i + 1:], hand_union, (w, h))
+        cards.append(PlacedCard(p.game or game, p.code, all_corners[i], vis, p.zone, p.top))
+    spec = table.spec
+    image = sensor(_develop_changes(table, img, dirty), spec.noise, spec.jpeg_quality, rng)
+    return Scene(image, table.empty, tuple(cards), tuple(distractors), table.homography,
+                 zone_polygons(table), hand_union, spec)
+
+
+def lay_out(table: Table, game: str, placements: Sequence[Placement], rng: np.random.Generator,
+            hands: Sequence[HandPose] = (), objects: Sequence[FlatObject] = (), style: str = "deckhand",
+            ) -> tuple[np.ndarray, Box | None, list[np.ndarray], np.ndarray | None]:
+    """`compose`'s picture before light and noise: the table with `objects` and
+    `placements` laid on it and `hands` over them (uint8); the box of the pixels that
+    differ from the bare table (None: none), every placement's corners, the hands' mask."""
     if style not in STYLES:
         raise ValueError(f"unknown card style {style!r}; styles: {', '.join(STYLES)}")
     w, h = table.size
@@ -313,24 +333,26 @@ def compose(table: Table, game: str, placements: Sequence[Placement], rng: np.ra
         m, box = draw_hand(img, pose)
         dirty = _union(dirty, box)
         hand_union = m if hand_union is None else np.maximum(hand_union, m)
-    cards = []
-    for i, p in enumerate(placements):
-        if not p.face_up:
-            continue
-        vis = _visible(all_corners[i], all_corners[i + 1:], hand_union, (w, h))
-        cards.append(PlacedCard(p.game or game, p.code, all_corners[i], vis, p.zone, p.top))
-    spec = table.spec
-    image = sensor(_develop_changes(table, img, dirty), spec.noise, spec.jpeg_quality, rng)
-    return Scene(image, table.empty, tuple(cards), tuple(distractors), table.homography,
-                 zone_polygons(table), hand_union, spec)
+    return img, dirty, all_corners, hand_union
 
 
 def _develop_changes(table: Table, img: np.ndarray, dirty: Box | None) -> np.ndarray:
     """Light and blur the picture, reusing the developed background outside the changes
     (light is per pixel and blur reaches only `optics_margin`, so the result is the same)."""
     out = table.developed.copy()
+    part = developed_part(table, img, dirty)
+    if part is not None:
+        (x0, y0, x1, y1), pixels = part
+        out[y0:y1, x0:x1] = pixels
+    return out
+
+
+def developed_part(table: Table, img: np.ndarray, dirty: Box | None) -> tuple[Box, np.ndarray] | None:
+    """The box of the developed picture that differs from the developed bare table (the
+    `dirty` box grown by how far light and blur reach) and its developed pixels (float32),
+    or None when nothing differs."""
     if dirty is None:
-        return out
+        return None
     h, w = img.shape[:2]
     m = optics_margin(table.spec.blur, table.motion)
     x0, y0, x1, y1 = dirty
@@ -340,8 +362,7 @@ def _develop_changes(table: Table, img: np.ndarray, dirty: Box | None) -> np.nda
     part = develop(img[cy0:cy1, cx0:cx1], light.gain[cy0:cy1, cx0:cx1],
                    None if light.glare is None else light.glare[cy0:cy1, cx0:cx1],
                    table.spec.blur, table.motion)
-    out[py0:py1, px0:px1] = part[py0 - cy0:py1 - cy0, px0 - cx0:px1 - cx0]
-    return out
+    return (px0, py0, px1, py1), part[py0 - cy0:py1 - cy0, px0 - cx0:px1 - cx0]
 
 
 def zone_polygons(table: Table, rects: dict | None = None) -> dict[str, np.ndarray]:
