@@ -44,7 +44,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision import edgequads, inkcards, shadedcards, wholecards
+from vision import edgequads, inkcards, palecovered, shadedcards, wholecards
 from vision.fieldfind import framed_fields
 from vision.lines import corners_of
 from vision.partial import over_frame_corner, restored_corner, visible_part
@@ -128,6 +128,8 @@ class RealSettings:
     shaded: shadedcards.ShadedSettings | None = shadedcards.ShadedSettings()   # also whole
                                           # cards a shadow cuts across, from the lit piece kept
                                           # (`vision.shadedcards`; None: not)
+    pale: palecovered.PaleSettings | None = palecovered.PaleSettings()   # also partly covered
+                                          # cards in the shade (`vision.palecovered`)
     ink: inkcards.InkSettings | None = inkcards.InkSettings()   # also pip cards placed from
                                           # their ink where no edge shows (`vision.inkcards`)
     colour_fields: bool = True            # also regions of saturated colour (`_fields`: a face
@@ -511,6 +513,8 @@ class _Judge:
     max_area: float
     seen: set
     flat: np.ndarray | None = None   # the whiteness with the light evened out, made when needed
+    pale: list | None = None   # partly covered outlines refused for their paper alone
+                               # (`vision.palecovered`), when a list
 
     def _face_in_shade(self, quad: np.ndarray, share: float) -> bool:
         """Whether a card whose corner's tip is off the frame, too little of it paper-white
@@ -595,11 +599,13 @@ class _Judge:
         if cut != -1 and _paper_share(quad, self.white, settings.paper) < settings.min_cut_paper and \
                 not (cut == TIP and not gated.corner and self._face_in_shade(quad, share)):
             return None
-        if gated.restored and (share < settings.min_covered_outline or
-                               _paper_share(quad, self.white, settings.paper) < settings.min_restored_paper):
+        if (gated.restored or gated.covered) and share < settings.min_covered_outline:
             return None
-        if gated.covered and (share < settings.min_covered_outline or
-                              _paper_share(quad, self.white, settings.paper) < settings.min_covered_paper):
+        if (gated.restored or gated.covered) and _paper_share(quad, self.white, settings.paper) < \
+                max(settings.min_restored_paper if gated.restored else 0.0,
+                    settings.min_covered_paper if gated.covered else 0.0):
+            if self.pale is not None and cut == -1:
+                self.pale.append((share, gated.area, quad))
             return None
         if share >= settings.min_outline:
             return share, gated.area, quad
@@ -858,7 +864,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     whites, edged = _regions(white, edges, settings)
     regions = [(c, WHITE) for c in whites] + [(c, EDGED) for c in edged] + \
         [(c, FIELD) for c in (_fields(smooth, settings) if settings.colour_fields else ())]
-    judge = _Judge(settings, edges, white, (sw, sh), min_area, max_area, seen)
+    judge = _Judge(settings, edges, white, (sw, sh), min_area, max_area, seen,
+                   pale=[] if settings.pale is not None else None)
     lengths, areas = contour_areas([c for c, _ in regions])
     # specks (a card's outline has at least its four corners) and regions of no card's
     # size (twice the largest: it may be two cards) are passed over; most are that
@@ -925,6 +932,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
             kept = inkcards.added(kept, white, where, (settings.min_short_side, math.sqrt(2 * max_area)),
                                   lambda quad: _cut_side(quad, (sw, sh)) == -1 and _unlike_card(quad) <= 0.15,
                                   settings.ink)
+    if judge.pale:   # after every other pass: a piece of a card found there is no card
+        kept = palecovered.added(kept, judge.pale, white, settings.pale, settings.shaded or shadedcards.ShadedSettings())
     if scale >= 1:
         return [order_corners(q) for q in kept]
     reach = settings.refine_reach / scale
