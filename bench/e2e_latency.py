@@ -244,12 +244,16 @@ def main(argv: list[str] | None = None) -> int:
 
     store_module.EventStore.append = append
 
+    table_cpu: list[float] = []      # the camera thread's CPU ms for the table's part of each card
+
     def observe(observation, source):
         before = table.seq
         arrived = time.monotonic_ns()
         count = len(appends)
+        cpu_start = time.thread_time_ns()
         result = real_observe(observation, source)
         if source == "camera" and laid and result["seq"] > before:
+            table_cpu.append((time.thread_time_ns() - cpu_start) / 1e6)
             logged.append((len(laid) - 1, result["seq"]))
             observed.setdefault(len(laid) - 1, arrived)
             logged_at.setdefault(len(laid) - 1, time.monotonic_ns())
@@ -314,6 +318,26 @@ def main(argv: list[str] | None = None) -> int:
         return html
 
     fragments.get = get
+    # the CPU of rendering the phone's region, wherever it is rendered (a stream thread, or
+    # web.prepare's thread during the commit where that exists)
+    render_cpu: dict[int, float] = {}
+    import importlib
+    import web.live
+    for name in ("web.views.api", "web.prepare"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        real_render_live = getattr(module, "render_live", web.live.render_live)
+
+        def timed_render(screen, snapshot, lang, *a, _real=real_render_live, **k):
+            start = time.thread_time_ns()
+            html = _real(screen, snapshot, lang, *a, **k)
+            if screen == "phone":
+                render_cpu.setdefault(int(snapshot["seq"]), (time.thread_time_ns() - start) / 1e6)
+            return html
+
+        module.render_live = timed_render
     if args.server == "front":
         from web.front import FrontServer
         server = FrontServer(app)
@@ -385,6 +409,12 @@ def main(argv: list[str] | None = None) -> int:
     if table_parts:
         print("  table part by card (median / p95 ms): " + ", ".join(
             f"{name} {statistics.median(v):.1f} / {pct(v, 0.95):.1f}" for name, v in table_parts.items()))
+    counted = [render_cpu[seq] for _, seq in logged[args.warmup:] if seq in render_cpu]
+    if table_cpu[args.warmup:] and counted:
+        cam = table_cpu[args.warmup:]
+        print(f"  table part CPU (median / p95 ms): camera thread's referee + commit + publish"
+              f" {statistics.median(cam):.2f} / {pct(cam, 0.95):.2f}, the phone region's render"
+              f" {statistics.median(counted):.2f} / {pct(counted, 0.95):.2f}")
     print(f"  camera loop: {frames / elapsed:.1f} frames/s read over {elapsed:.0f} s "
           f"(a frame every {1000 / max(frames / elapsed, 1e-9):.0f} ms)")
     print_breakdown([i for i in sorted(seen_once) if i in frame_of and i < len(shown)],
