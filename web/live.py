@@ -26,13 +26,14 @@ LIVE_TEMPLATES = {
     "pad": "live/pad.html",
     "seat": "live/seat.html",
 }
-_CACHE_SIZE = 64
+_CACHE_SIZE = 128   # a region and its encoded message a key
 
 
 class FragmentCache:
-    """Rendered live regions by (screen, language, seq, extra): many phones, one render.
-    The first stream to ask renders; the others asking for the same key meanwhile wait
-    for it rather than render it again."""
+    """Rendered live regions by key (screen, language, seq, extra): many phones, one
+    render (and their SSE message's JSON text, by the key and the event's kind: one
+    encoding). The first stream to ask renders; the others asking for the same key
+    meanwhile wait for it rather than render it again."""
 
     def __init__(self, size: int = _CACHE_SIZE):
         self._size = size
@@ -74,11 +75,17 @@ def render_live(screen: str, snapshot: Mapping[str, Any], lang: str,
     return render_template(LIVE_TEMPLATES[screen], s=present(snapshot, lang, recent), **extra)
 
 
-def sse(event_id: int | None, data: Mapping[str, Any], event: str | None = None) -> str:
-    """One SSE message; JSON has no raw newlines, so `data:` is a single line."""
+def json_data(data: Mapping[str, Any]) -> str:
+    """`data` as the JSON text of an SSE message's `data:` line."""
+    return json.dumps(data, separators=(',', ':'))
+
+
+def sse(event_id: int | None, data: Mapping[str, Any] | str, event: str | None = None) -> str:
+    """One SSE message; JSON has no raw newlines, so `data:` is a single line. `data` as
+    a str is JSON text already (`json_data`: one encoding shared by many streams)."""
     head = f"id: {event_id}\n" if event_id is not None else ""
     kind = f"event: {event}\n" if event else ""
-    return f"{head}{kind}data: {json.dumps(data, separators=(',', ':'))}\n\n"
+    return f"{head}{kind}data: {data if isinstance(data, str) else json_data(data)}\n\n"
 
 
 # A stream wakes at least this often (seconds) to notice the server shutting down.
@@ -87,7 +94,7 @@ WAKE = 1.0
 
 def event_stream(events_since: Callable[[int, float], list[dict[str, Any]]],
                  current: Callable[[], dict[str, Any]], since: int | None,
-                 payload: Callable[[dict[str, Any]], dict[str, Any]],
+                 payload: Callable[[dict[str, Any]], dict[str, Any] | str],
                  heartbeat: float, stopping: threading.Event | None = None,
                  clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
     """The SSE text for one browser: from `since` on (or the current snapshot first if

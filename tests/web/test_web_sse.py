@@ -194,3 +194,26 @@ def test_fragment_cache_renders_each_key_once_for_many_streams():
     for seq in (2, 3):
         cache.get(("phone", "en", seq), lambda: "y")
     assert cache.get(("phone", "en", 1), lambda: "again") == "again"  # evicted: oldest first
+
+
+def test_phones_of_one_view_share_one_encoding_of_each_message(app, table, monkeypatch):
+    import web.views.api as api
+    encoded: list[int] = []
+    real = api.json_data
+
+    def counting(data):
+        encoded.append(data["seq"])
+        return real(data)
+
+    monkeypatch.setattr(api, "json_data", counting)
+    table.new_match({"type": "start", **FLIP7}, "host")
+    with ServerThread(app) as srv:
+        phones = [SSEReader(srv.port, "/api/events?view=phone") for _ in range(3)]
+        for phone in phones:
+            phone.event()
+        seq = table.submit({"type": "flip", "card": "4"}, "camera")["seq"]
+        got = [phone.event()["data"] for phone in phones]
+        for phone in phones:
+            phone.close()
+    assert got[0]["seq"] == seq and got[0] == got[1] == got[2] and "Bob" in got[0]["html"]
+    assert encoded.count(seq) == 1

@@ -13,7 +13,7 @@ from web.actions import action_schema, settings_schema
 from web.cards import deck_cards
 from web.cues import cue
 from web.words import t as translate
-from web.live import LIVE_TEMPLATES, event_stream, render_live
+from web.live import LIVE_TEMPLATES, event_stream, json_data, render_live
 from web.request import current_lang, deckhand, error, json_body, refuse, require_host, try_pin
 from web.security import csrf_token, is_host, revoke_host
 from web.words import say
@@ -61,12 +61,17 @@ def events():
         return refuse("Host controls are locked: enter the host PIN first.", 401)
     lang = current_lang()
 
-    def payload(ev: dict) -> dict:
+    def payload(ev: dict) -> dict | str:
         if screen is None:
             return ev
         key = (screen, lang, ev["seq"], tuple(sorted(extra.items())))
-        html = d.fragments.get(key, lambda: render_live(screen, ev["snapshot"], lang, **extra))
-        return {"seq": ev["seq"], "kind": ev.get("kind"), "html": html, "cue": cue(ev["snapshot"])}
+
+        def encoded() -> str:   # once for every stream of this view (web.live.sse)
+            html = d.fragments.get(key, lambda: render_live(screen, ev["snapshot"], lang, **extra))
+            return json_data({"seq": ev["seq"], "kind": ev.get("kind"), "html": html,
+                              "cue": cue(ev["snapshot"])})
+
+        return d.fragments.get(key + (ev.get("kind"),), encoded)
 
     stream = event_stream(d.table.events_since, d.table.snapshot, since, payload, d.heartbeat,
                           d.stopping)
