@@ -35,7 +35,7 @@ class NoticeFeed:
         upto = int(snapshot.get("seq", 0))
         with self._lock:
             try:
-                self._catch_up(table, match)
+                self._catch_up(table, match, upto)
             except (IllegalAction, KeyError, ImportError, AttributeError, ValueError):
                 self._match_id = None  # start again next time
                 return []
@@ -48,7 +48,7 @@ class NoticeFeed:
                     break
             return out[:limit]
 
-    def _catch_up(self, table: Any, match: Mapping[str, Any]) -> None:
+    def _catch_up(self, table: Any, match: Mapping[str, Any], upto: int) -> None:
         if match.get("id") != self._match_id or self._timeline is None:
             game = get_game(match["game"])
             spec = MatchSpec.from_json({"type": "start", "game": match["game"],
@@ -59,6 +59,8 @@ class NoticeFeed:
             self._groups, self._applied = [], 0
         rows = table.match_rows(match["id"], self._applied)
         for row in rows:
+            if int(row["seq"]) > upto:
+                break   # a later change's (read next time): its undo would take back what this one shows
             action = parse_action(row["action"], self._timeline.game.actions)
             notices = self._timeline.apply(action)
             if isinstance(action, Undo):

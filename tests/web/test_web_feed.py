@@ -50,3 +50,17 @@ def test_a_new_match_is_read_from_its_first_row(table):
     got = feed.recent(counting, table.snapshot())
     assert counting.rows_read == before + 1
     assert got == NoticeFeed().recent(table, table.snapshot()) and got
+
+
+def test_a_change_rendered_after_a_later_undo_still_says_its_own_play(table):
+    """A stream that renders a change late, when the log already holds the undo made
+    after it, says that change's play (the undo is the next change's)."""
+    table.new_match({"type": "start", **FLIP7}, "host")
+    table.submit({"type": "flip", "card": "4"}, "camera")
+    flipped = table.snapshot()
+    table.submit({"type": "undo"}, "host")
+    feed = NoticeFeed()
+    late = feed.recent(table, flipped)
+    assert late and late == NoticeFeed().recent(table, flipped)
+    assert any(n.get("params", {}).get("card") == "4" for n in late), late
+    assert feed.recent(table, table.snapshot()) == []   # then the undo, read next time
