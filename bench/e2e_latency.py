@@ -199,7 +199,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="each phone reads its stream in a process of its own (as another device would),"
                         " or in a thread of the appliance's process (before 26 Nov session 6: their reading"
                         " took turns with the appliance's threads)")
+    p.add_argument("--switch-ms", type=float, default=None,
+                   help="Python's thread switch interval for the whole process (sys.setswitchinterval)")
     args = p.parse_args(argv)
+    if args.switch_ms is not None:
+        sys.setswitchinterval(args.switch_ms / 1000)
     settings = TrackSettings(stable_frames=args.stable_frames,
                              alone_share=None if args.alone_share == "off" else float(args.alone_share))
 
@@ -397,7 +401,8 @@ def main(argv: list[str] | None = None) -> int:
           f"p95 {pct(from_view, 0.95):.0f} ms  (the hand leaves {150 / args.speed:.0f} ms after the card lands)")
     quick = "off" if settings.alone_share is None else f"{settings.alone_share:g}"
     print(f"  tracker: {settings.stable_frames} stable frames, or one once the hand has gone"
-          f" (alone_share {quick}); load average {os.getloadavg()[0]:.1f}")
+          f" (alone_share {quick}); switch interval {sys.getswitchinterval() * 1000:g} ms;"
+          f" load average {os.getloadavg()[0]:.1f}")
     print(f"  of which camera (frames, recognizer, tracker): median {statistics.median(camera_part):.0f} ms, "
           f"p95 {pct(camera_part, 0.95):.0f} ms; referee + SQLite commit + publish + SSE: median "
           f"{statistics.median(table_part):.0f} ms, p95 {pct(table_part, 0.95):.0f} ms")
