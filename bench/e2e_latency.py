@@ -181,6 +181,31 @@ def table_breakdown(logged, observed, committed, logged_at, asked, rendered, pho
     return parts if done else {}
 
 
+def time_phone_renders() -> dict[int, float]:
+    """From now on, the thread CPU ms of rendering the phone's live region, by seq, wherever
+    it is rendered (a stream thread; web.prepare's thread during the commit, in a tree that
+    has it)."""
+    import importlib
+    import web.live
+    render_cpu: dict[int, float] = {}
+    for name in ("web.views.api", "web.prepare"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        real = getattr(module, "render_live", web.live.render_live)
+
+        def timed(screen, snapshot, lang, *a, _real=real, **k):
+            start = time.thread_time_ns()
+            html = _real(screen, snapshot, lang, *a, **k)
+            if screen == "phone":
+                render_cpu.setdefault(int(snapshot["seq"]), (time.thread_time_ns() - start) / 1e6)
+            return html
+
+        module.render_live = timed
+    return render_cpu
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cards", type=int, default=60)
@@ -322,26 +347,7 @@ def main(argv: list[str] | None = None) -> int:
         return html
 
     fragments.get = get
-    # the CPU of rendering the phone's region, wherever it is rendered (a stream thread, or
-    # web.prepare's thread during the commit where that exists)
-    render_cpu: dict[int, float] = {}
-    import importlib
-    import web.live
-    for name in ("web.views.api", "web.prepare"):
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        real_render_live = getattr(module, "render_live", web.live.render_live)
-
-        def timed_render(screen, snapshot, lang, *a, _real=real_render_live, **k):
-            start = time.thread_time_ns()
-            html = _real(screen, snapshot, lang, *a, **k)
-            if screen == "phone":
-                render_cpu.setdefault(int(snapshot["seq"]), (time.thread_time_ns() - start) / 1e6)
-            return html
-
-        module.render_live = timed_render
+    render_cpu = time_phone_renders()
     if args.server == "front":
         from web.front import FrontServer
         server = FrontServer(app)

@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from e2e_latency import PhoneProcess, pct  # noqa: E402
+from e2e_latency import PhoneProcess, pct, time_phone_renders  # noqa: E402
 
 from device.store import EventStore  # noqa: E402
 from device.table import LiveTable  # noqa: E402
@@ -71,23 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     table.new_match(spec, "host")
     app = create_app(table, host_pin="2468", secret_key="bench")
 
-    render_cpu: dict[int, float] = {}
-    import web.live
-    for name in ("web.views.api", "web.prepare"):
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        real = getattr(module, "render_live", web.live.render_live)
-
-        def timed(screen, snapshot, lang, *a, _real=real, **k):
-            start = time.thread_time_ns()
-            html = _real(screen, snapshot, lang, *a, **k)
-            if screen == "phone":
-                render_cpu.setdefault(int(snapshot["seq"]), (time.thread_time_ns() - start) / 1e6)
-            return html
-
-        module.render_live = timed
+    render_cpu = time_phone_renders()
 
     server = FrontServer(app)
     threading.Thread(target=server.serve, args=("127.0.0.1", 0, False), daemon=True).start()
