@@ -56,3 +56,21 @@ def test_highlights_keep_their_noise_below_white_as_compose_does():
     composed = compose(table, "solo", placements, np.random.default_rng(1)).image
     drawn = LiveTable(table, "solo").picture(placements, [], np.random.default_rng(1))
     assert int(np.abs(drawn.astype(int) - composed.astype(int)).max()) <= 1
+
+
+def test_a_hand_worked_out_once_is_laid_over_any_picture_as_draw_hand_draws_it():
+    """The simulated camera works a hand out once for all the frames it is held still in."""
+    from vision.render.hands import draw_hand, hand_paint, paint_hand
+    from vision.render.layout import hand_over
+    from vision.render.stage import lay_out
+    table = set_table(SceneSpec(table="wood", noise=2.0, size=(320, 240)), np.random.default_rng(3))
+    pose = hand_over(table, np.random.default_rng(4), None, 0.5)
+    paint = hand_paint(table.size, pose)
+    bare = table.background
+    laid = lay_out(table, "solo", [Placement("Y9", 0.45, 0.5, 15.0)], np.random.default_rng(5))[0]
+    for picture in (bare, laid):
+        drawn, painted = picture.copy(), picture.copy()
+        mask, box = draw_hand(drawn, pose)
+        assert box is not None and not np.array_equal(drawn, picture)
+        assert paint_hand(painted, paint)[1] == box
+        assert np.array_equal(painted, drawn)

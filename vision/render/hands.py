@@ -74,34 +74,61 @@ def hand_mask(size, pose: HandPose) -> np.ndarray:
 def draw_hand(img: np.ndarray, pose: HandPose):
     """Draw a hand (and its soft shadow on the table) into `img`; return its mask and the
     box of pixels changed (x0, y0, x1, y1), None if the hand is off the picture."""
-    h, w = img.shape[:2]
+    return paint_hand(img, hand_paint((img.shape[1], img.shape[0]), pose))
+
+
+@dataclass(frozen=True, eq=False)
+class HandPaint:
+    """What a hand at one pose lays over a picture of `size`, whatever the picture: its
+    mask, and in its box the shadow's and the skin's weights and the skin's colours."""
+    mask: np.ndarray
+    box: tuple[int, int, int, int] | None
+    m: np.ndarray | None = None
+    shade: np.ndarray | None = None
+    skin: np.ndarray | None = None
+
+
+def hand_paint(size: tuple[int, int], pose: HandPose) -> HandPaint:
+    """The hand at `pose` over a picture of `size` (w, h), ready to lay over any picture
+    (`paint_hand`): a camera drawing the same hand frame after frame works it out once."""
+    w, h = size
     mask = hand_mask((w, h), pose)
     x, y, bw, bh = cv2.boundingRect(mask)
     if bw == 0:
-        return mask, None
+        return HandPaint(mask, None)
     streak = float(np.hypot(*pose.motion))
     pad = int(pose.width * 0.6 + streak)
     x0, y0 = max(0, x - pad), max(0, y - pad)
     x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
-    roi = img[y0:y1, x0:x1]
     m = mask[y0:y1, x0:x1].astype(np.float32) / 255
     if streak >= 1.5:
         kernel = motion_kernel(streak, float(np.degrees(np.arctan2(pose.motion[1], pose.motion[0]))))
         m = cv2.filter2D(m, -1, kernel)
         mask = mask.copy()
         mask[y0:y1, x0:x1] = np.clip(m * 255 + 0.5, 0, 255).astype(np.uint8)
+    shade = None
     if pose.shadow:
         dx, dy = int(pose.width * 0.2), int(pose.width * 0.25)
         shade = np.zeros_like(m)
         shade[dy:, dx:] = m[:m.shape[0] - dy, :m.shape[1] - dx]
         shade = cv2.stackBlur(shade, (_odd(pose.width * 0.3),) * 2) * 0.45
-        roi = cv2.blendLinear(roi, np.zeros_like(roi), 1 - shade, shade)
     tone = np.asarray(SKIN_TONES[pose.tone % len(SKIN_TONES)], np.float32)
     inner = cv2.stackBlur(m, (_odd(pose.width * 0.2),) * 2)  # darker towards the edges
     skin = (tone * (0.72 + 0.33 * inner)[..., None]).clip(0, 255).astype(np.uint8)
-    img[y0:y1, x0:x1] = cv2.blendLinear(roi, skin, 1 - m, m)  # skin is smooth: smearing
-    # its outline is enough
-    return mask, (x0, y0, x1, y1)
+    return HandPaint(mask, (x0, y0, x1, y1), m, shade, skin)
+
+
+def paint_hand(img: np.ndarray, paint: HandPaint):
+    """Lay the hand `paint` over `img` (drawn in place); its mask and box, as `draw_hand`."""
+    if paint.box is None:
+        return paint.mask, None
+    x0, y0, x1, y1 = paint.box
+    roi = img[y0:y1, x0:x1]
+    if paint.shade is not None:
+        roi = cv2.blendLinear(roi, np.zeros_like(roi), 1 - paint.shade, paint.shade)
+    img[y0:y1, x0:x1] = cv2.blendLinear(roi, paint.skin, 1 - paint.m, paint.m)  # skin is smooth:
+    # smearing its outline is enough
+    return paint.mask, paint.box
 
 
 def _circle(c, r, n=40) -> np.ndarray:

@@ -9,7 +9,8 @@ from a card landing to the phones. `LiveTable` draws the same scene for less:
 
 * the picture before noise is kept while the scene stays as it was (`version`), so most
   frames pay only the noise; the cards laid are kept while they lie as they lay, so a
-  hand reaching in or going away is drawn on them, the cards not laid again;
+  hand reaching in or going away is drawn on them, the cards not laid again; and a hand
+  is worked out once (`hands.hand_paint`), then laid over each new picture as it is;
 * a new scene is lit only where it differs from the bare table (as `compose` does), into
   the bare table's developed picture cut to whole grey levels (int16: a highlight above
   white stays above it until the noise is added, as in `compose`);
@@ -30,7 +31,7 @@ import cv2
 import numpy as np
 
 from vision.render.camera import _BANK_ROWS, _noise_bank
-from vision.render.hands import HandPose, draw_hand
+from vision.render.hands import HandPaint, HandPose, hand_paint, paint_hand
 from vision.render.stage import Box, Placement, Table, _union, developed_part, lay_out
 
 
@@ -53,6 +54,7 @@ class LiveTable:
     _kept: tuple[object, Box | None, np.ndarray | None] | None = None
     # (the cards' version, the table with the cards laid before light and noise, its dirty box)
     _laid: tuple[object, np.ndarray, Box | None] | None = None
+    _hands: tuple[tuple[HandPose, HandPaint], ...] = ()   # the hands drawn last, worked out
 
     def __post_init__(self) -> None:
         self._bare = _whole_levels(self.table.developed)
@@ -92,8 +94,11 @@ class LiveTable:
         img, dirty = laid[1], laid[2]
         if hands:
             img = img.copy()
-            for pose in hands:
-                dirty = _union(dirty, draw_hand(img, pose)[1])
+            known = dict(self._hands)
+            paints = tuple((pose, known.get(pose) or hand_paint(self.table.size, pose)) for pose in hands)
+            self._hands = paints
+            for _, paint in paints:
+                dirty = _union(dirty, paint_hand(img, paint)[1])
         return img, dirty
 
     def _sensor(self, box: Box | None, part: np.ndarray | None,
