@@ -17,6 +17,7 @@ from tests.realphoto_helpers import PHOTOS, score
 
 WITH_PALE = DetectSettings(real=PLAIN_SETTINGS)
 NO_PALE = DetectSettings(real=replace(PLAIN_SETTINGS, pale=None))
+SMALLEST = 20 * 28   # the finder's smallest card at 320 pixels
 needs_photos = pytest.mark.skipif(not PHOTOS.is_dir(), reason=f"the shared photos are not at {PHOTOS}")
 
 
@@ -45,20 +46,26 @@ def _card_in_shade(shade: int) -> tuple[np.ndarray, np.ndarray]:
 
 def test_a_grey_card_with_ink_passes_and_a_blank_grey_patch_does_not():
     white, quad = _card_in_shade(150)            # paper in the shade: under 200
-    assert palecovered.added([], [(0.9, 6000.0, quad)], white) == [quad]
+    assert palecovered.added([], [(0.9, 6000.0, quad)], white, SMALLEST) == [quad]
     blank = np.full((240, 320), 60, np.uint8)
     cv2.fillConvexPoly(blank, quad.astype(np.int32), 150)   # no index, no pips
-    assert palecovered.added([], [(0.9, 6000.0, quad)], blank) == []
+    assert palecovered.added([], [(0.9, 6000.0, quad)], blank, SMALLEST) == []
 
 
 def test_a_piece_beside_a_card_found_is_no_other_card():
     white, quad = _card_in_shade(150)
     found = np.float32(((95, 10), (175, 10), (175, 90), (95, 90)))   # the boxes overlap
-    assert palecovered.added([found], [(0.9, 6000.0, quad)], white) == [found]
+    assert palecovered.added([found], [(0.9, 6000.0, quad)], white, SMALLEST) == [found]
     far = found + np.float32((150, 150))
-    assert len(palecovered.added([far], [(0.9, 6000.0, quad)], white)) == 2
+    assert len(palecovered.added([far], [(0.9, 6000.0, quad)], white, SMALLEST)) == 2
 
 
 def test_a_dark_patch_evened_out_is_no_card():
     white, quad = _card_in_shade(100)            # never white anywhere: a dark table
-    assert palecovered.added([], [(0.9, 6000.0, quad)], white) == []
+    assert palecovered.added([], [(0.9, 6000.0, quad)], white, SMALLEST) == []
+
+
+def test_a_speck_is_no_covered_card():
+    white, quad = _card_in_shade(150)
+    small = (quad - quad.mean(axis=0)) * 0.3 + quad.mean(axis=0)   # a twelfth of it
+    assert palecovered.added([], [(0.9, float(cv2.contourArea(small)), small)], white, SMALLEST) == []

@@ -29,6 +29,8 @@ class PaleSettings:
     min_lit: int = 120              # its paper (90th percentile of whiteness) at least this white
     ink_step: int = 60              # ink: this much darker than the evened-out paper
     min_ink: float = 0.2            # ... this share of its inside at least
+    min_area: float = 2.0           # its area at least this many times the smallest card's (a
+                                    # speck of a patterned table has a covered part's outline too)
     max_box_overlap: float = 0.25   # an outline kept whose box overlaps its box more than this
                                     # share of the smaller box: a piece of that card (a toy across
                                     # it leaves two), or what lies on it
@@ -70,12 +72,14 @@ def features(quad: np.ndarray, white: np.ndarray, settings: PaleSettings = PaleS
 
 
 def added(kept: list[np.ndarray], pale: list[tuple[float, float, np.ndarray]], white: np.ndarray,
-          settings: PaleSettings = PaleSettings(), shade: ShadedSettings = ShadedSettings()) -> list[np.ndarray]:
+          smallest: float, settings: PaleSettings = PaleSettings(),
+          shade: ShadedSettings = ShadedSettings()) -> list[np.ndarray]:
     """`kept` and, after it, the pale outlines (outline share, area, quad) that pass as a
-    card's visible part in the shade, best first (as the finder sorts its outlines)."""
+    card's visible part in the shade, best first (as the finder sorts its outlines).
+    `smallest`: the area of the smallest card the finder takes."""
     out = list(kept)
-    for _, _, quad in sorted(pale, key=lambda c: (-round(c[0], 1), -c[1])):
-        if any(_box_overlap(quad, other) > settings.max_box_overlap for other in out):
+    for _, area, quad in sorted(pale, key=lambda c: (-round(c[0], 1), -c[1])):
+        if area < settings.min_area * smallest or any(_box_overlap(quad, other) > settings.max_box_overlap for other in out):
             continue
         paper, lit, ink = features(quad, white, settings, shade)
         if paper >= settings.min_flat_paper and lit >= settings.min_lit and ink >= settings.min_ink:

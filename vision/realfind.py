@@ -933,7 +933,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
                                   lambda quad: _cut_side(quad, (sw, sh)) == -1 and _unlike_card(quad) <= 0.15,
                                   settings.ink)
     if judge.pale:   # after every other pass: a piece of a card found there is no card
-        kept = palecovered.added(kept, judge.pale, white, settings.pale, settings.shaded or shadedcards.ShadedSettings())
+        kept = palecovered.added(kept, judge.pale, white, min_area * CARD_RATIO, settings.pale,
+                                 settings.shaded or shadedcards.ShadedSettings())
     if scale >= 1:
         return [order_corners(q) for q in kept]
     reach = settings.refine_reach / scale
