@@ -8,7 +8,7 @@ the card landing in the scene (the next frame shows it) to each phone receiving 
 event that logged it is measured.
 
     .venv/bin/python bench/e2e_latency.py [--cards 60] [--phones 5] [--fps 30] [--game flip7]
-        [--stable-frames 3] [--alone-share 0.1|off]
+        [--stable-frames 3] [--alone-share 0.1|off] [--hand-phase bots|random]
 
 Prints median, p95 and max in milliseconds, the camera's frame rate, and what the camera
 part of each card's time is made of: the hand still over the card, the wait for the first
@@ -20,6 +20,11 @@ reaching the phones. Under load from other processes every part but the hand gro
 load average is printed with the figures. `--server werkzeug` (the default, as the
 figures in docs/vision.md were taken) serves the app with werkzeug's threaded server;
 `--server front` with the asyncio front of web/front.py, as `deckhand run` does.
+`--hand-phase random` lets each hand reach a random 0 to 1/fps later than the bots would: the
+bots lay their next card a fixed time after they see the last one logged, and the camera thread
+logs it, so by default the moment the hand leaves is locked to the camera's frames at a phase
+the camera thread's own timing sets (a quicker camera thread moves the hand's leaving earlier
+against the frames, and its saving shows as a longer wait); players are timed by no camera.
 """
 from __future__ import annotations
 
@@ -224,6 +229,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="each phone reads its stream in a process of its own (as another device would),"
                         " or in a thread of the appliance's process (before 26 Nov session 6: their reading"
                         " took turns with the appliance's threads)")
+    p.add_argument("--hand-phase", choices=("bots", "random"), default="bots",
+                   help="when the hand reaches for a card against the camera's frames: as the bots time it (a"
+                        " fixed time after they saw the last action logged, which the camera thread logs: so"
+                        " the hand leaves at a phase set by the camera thread's own timing), or a random 0 to"
+                        " 1/fps later (as a player, who is not timed by the camera: the wait for the first"
+                        " frame after the hand then spreads evenly over a frame)")
     p.add_argument("--switch-ms", type=float, default=None,
                    help="Python's thread switch interval for the whole process (sys.setswitchinterval)")
     args = p.parse_args(argv)
@@ -247,6 +258,15 @@ def main(argv: list[str] | None = None) -> int:
     appliance.vision._game = None
     scene, table = appliance.scene, appliance.table
     real_lay, real_withdraw, real_observe = scene.lay, scene.withdraw, table.observe_event
+    if args.hand_phase == "random":
+        import random
+        phase, real_reach = random.Random(5), scene.reach
+
+        def reach(zone):
+            time.sleep(phase.uniform(0, 1 / args.fps))   # the bots' thread: the hand comes later
+            real_reach(zone)
+
+        scene.reach = reach
     shown: list[int] = []            # monotonic ns of the hand leaving each card in full view
     observed: dict[int, int] = {}    # lay index -> when the camera's observation reached the table
     logged_at: dict[int, int] = {}   # lay index -> when the table had logged and published it
@@ -408,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     quick = "off" if settings.alone_share is None else f"{settings.alone_share:g}"
     print(f"  tracker: {settings.stable_frames} stable frames, or one once the hand has gone"
           f" (alone_share {quick}); switch interval {sys.getswitchinterval() * 1000:g} ms;"
+          f" hand phase {args.hand_phase};"
           f" load average {os.getloadavg()[0]:.1f}")
     print(f"  of which camera (frames, recognizer, tracker): median {statistics.median(camera_part):.0f} ms, "
           f"p95 {pct(camera_part, 0.95):.0f} ms; referee + SQLite commit + publish + SSE: median "
