@@ -12,6 +12,7 @@ import pytest
 
 from vision import inkcards
 from vision.detect import PLAIN_SETTINGS, DetectSettings
+from vision.realfind import _unexplained_paper
 from vision.warp import side_lengths
 
 from tests.realphoto_helpers import PHOTOS, score
@@ -79,3 +80,13 @@ def test_a_page_of_print_is_no_card():
             white[row:row + 7, x:x + width] = 25
             x += width + int(rng.integers(3, 6))
     assert inkcards.added([], white, (0, 0, 320, 240), (20.0, 200.0), lambda quad: True) == []
+
+
+def test_the_ink_is_looked_for_only_where_a_page_of_paper_shows():
+    settings = PLAIN_SETTINGS                  # a card's short side 20 at the finder's scale
+    white = np.full((240, 320), 60, np.uint8)
+    white[40:90, 40:90] = 230                  # paper no outline holds, under 8 short sides squared
+    assert _unexplained_paper(white, [], settings) == (10, 10, 110, 110)   # the line pass looks
+    assert _unexplained_paper(white, [], settings, settings.ink.page) is None
+    white[120:200, 150:250] = 230              # and a page: the box holds both patches
+    assert _unexplained_paper(white, [], settings, settings.ink.page) == (10, 10, 270, 220)

@@ -20,6 +20,7 @@ was found there.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -54,6 +55,10 @@ class InkSettings:
     overlap: float = 0.3            # ... overlapping this much: the card found already
     large: float = 0.2              # looked for where no outline kept of less than this share
                                     # of the frame holds the paper (`vision.realfind`)
+    page: float = 8.0               # ... and only when one such patch of paper is at least this
+                                    # many smallest short sides squared: the card merged with the
+                                    # page it lies on (13.9 to 130 on the 11 train_ frames where
+                                    # a card was placed; under 8 on 37 % of those looked at)
     piece_inside: float = 0.85      # a smaller outline kept this much inside it is a piece of it
 
 
@@ -61,45 +66,59 @@ def _groups(centres: np.ndarray, sizes: np.ndarray, shape: tuple[int, int],
             settings: InkSettings) -> list[np.ndarray]:
     """The groups of `settings.blobs` linked blobs (indexes): a disc of `link` times its
     size across drawn round each blob, the blobs whose discs touch linked."""
-    discs = np.zeros(shape, np.uint8)
-    for (x, y), size in zip(np.rint(centres).astype(int).tolist(), (settings.link / 2 * sizes).tolist()):
-        cv2.circle(discs, (x, y), round(size), 255, -1)
+    points = np.rint(centres).astype(int)
+    radii = [round(r) for r in (settings.link / 2 * sizes).tolist()]
+    # labelled only in the discs' box (from an even corner: the labelling's 2x2 blocks,
+    # and so its labels' order, as in the whole picture); a third of the pixels or fewer
+    reach = max(radii) + 1
+    x0, y0 = max(int(points[:, 0].min()) - reach, 0) & ~1, max(int(points[:, 1].min()) - reach, 0) & ~1
+    x1 = min(int(points[:, 0].max()) + reach + 1, shape[1])
+    y1 = min(int(points[:, 1].max()) + reach + 1, shape[0])
+    local = points - (x0, y0)
+    discs = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for (x, y), radius in zip(local.tolist(), radii):
+        cv2.circle(discs, (x, y), radius, 255, -1)
     _, labelled = cv2.connectedComponents(discs, connectivity=8)
-    x, y = np.rint(centres).astype(int).T
-    labels = labelled[y, x]
+    labels = labelled[local[:, 1], local[:, 0]]
     counts = np.bincount(labels)
     low, high = settings.blobs
     return [np.flatnonzero(labels == r) for r in np.flatnonzero((counts >= low) & (counts <= high)).tolist()]
+
+
+@lru_cache(maxsize=32)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """`np.triu_indices(n)` (it costs more than the rest of a small group's pairing)."""
+    return np.triu_indices(n)
 
 
 def _symmetric(centres: np.ndarray, sizes: np.ndarray, settings: InkSettings) -> np.ndarray:
     """The blobs of the group laid out symmetrically about one point (a pip card's pips and
     indices are, turned half round about its centre): the pairs of blobs of a like size
     (a blob with itself too: a centre pip) whose midpoints agree best; their indexes."""
-    n = len(centres)
-    i, j = np.triu_indices(n)
-    alike = np.maximum(sizes[i], sizes[j]) <= settings.pair_ratio * np.minimum(sizes[i], sizes[j])
+    i, j = _pairs(len(centres))
+    like = np.maximum.outer(sizes, sizes) <= settings.pair_ratio * np.minimum.outer(sizes, sizes)
+    alike = like[i, j]
     i, j = i[alike], j[alike]
     middles = (centres[i] + centres[j]) / 2
     tolerance = settings.pair_reach * _middle(sizes)
     # the fullest cell of midpoints (cells `tolerance` wide, and those shifted by half a cell)
     best, most = middles[:1], 0
-    low = middles.min(axis=0)
+    cells = (middles - middles.min(axis=0)) / tolerance
     for shift in (0.0, 0.5):
-        cells = np.floor((middles - low) / tolerance + shift).astype(np.int64)
-        keys = cells[:, 0] * (int(cells[:, 1].max()) + 1) + cells[:, 1]
+        cell = np.floor(cells + shift).astype(np.int64)
+        keys = cell[:, 0] * (int(cell[:, 1].max()) + 1) + cell[:, 1]
         counts = np.bincount(keys)
-        fullest = int(np.argmax(counts))
+        fullest = int(counts.argmax())
         if counts[fullest] > most:
             most = int(counts[fullest])
             best = middles[keys == fullest]
-    centre = best.mean(axis=0)
+    centre = np.add.reduce(best, axis=0) / len(best)   # (its mean, to the bit, for less)
     # then every blob whose mirror about that centre lies near a blob of a like size, the
     # nearer the centre the nearer (a slight tilt moves the far corners' indices most)
-    mirrors = 2 * centre - centres
-    apart = np.hypot(*(mirrors[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-    reach = tolerance + settings.pair_slack * np.hypot(*(centres - centre).T)
-    like = np.maximum(sizes[:, None], sizes[None, :]) <= settings.pair_ratio * np.minimum(sizes[:, None], sizes[None, :])
+    gaps = (2 * centre - centres)[:, None, :] - centres[None, :, :]
+    apart = np.hypot(gaps[..., 0], gaps[..., 1])
+    off = centres - centre
+    reach = tolerance + settings.pair_slack * np.hypot(off[:, 0], off[:, 1])
     return np.flatnonzero(((apart <= reach[:, None]) & like).any(axis=1))
 
 

@@ -806,10 +806,12 @@ def _span(quad: np.ndarray) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _unexplained_paper(white: np.ndarray, candidates: list, settings: RealSettings) -> tuple[int, ...] | None:
+def _unexplained_paper(white: np.ndarray, candidates: list, settings: RealSettings,
+                       page: float = 0.0) -> tuple[int, ...] | None:
     """The box (x, y, w, h) around the patches of paper-white, each at least a share of
     the smallest card, that no well-followed outline of a card's shape holds, grown by a
-    card's short side all round; None when there is none."""
+    card's short side all round; None when there is none, or when none is at least `page`
+    smallest short sides squared."""
     _, paper = cv2.threshold(white, settings.line_white - 1, 255, cv2.THRESH_BINARY)
     for share, _, quad in candidates:
         if share >= settings.line_explained and _unlike_card(quad) <= settings.line_unlike:
@@ -818,6 +820,8 @@ def _unexplained_paper(white: np.ndarray, candidates: list, settings: RealSettin
             cv2.polylines(paper, [corners], True, 0, 5)
     patches = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     _, areas = contour_areas(list(patches))
+    if not len(areas) or areas.max() < page * settings.min_short_side ** 2:
+        return None
     big = np.array([cv2.boundingRect(patches[i]) for i in
                     np.flatnonzero(areas >= settings.line_paper * settings.min_short_side ** 2).tolist()])
     if not len(big):
@@ -927,7 +931,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
                                   _unlike_card, settings.shaded)
     if settings.ink is not None:   # only around paper that no card found holds (a page is no card)
         where = _unexplained_paper(white, [(1.0, 0.0, q) for q in kept
-                                           if cv2.contourArea(q) < settings.ink.large * sh * sw], settings)
+                                           if cv2.contourArea(q) < settings.ink.large * sh * sw], settings,
+                                   settings.ink.page)
         if where is not None:
             kept = inkcards.added(kept, white, where, (settings.min_short_side, math.sqrt(2 * max_area)),
                                   lambda quad: _cut_side(quad, (sw, sh)) == -1 and _unlike_card(quad) <= 0.15,
