@@ -52,9 +52,15 @@ def face(game: str | None, code: Any, lang: str = "en") -> dict[str, Any]:
     """What to draw for card `code` of `game`: {"code", "label" (its name in words in
     `lang`), "short", "colour" (CSS), "colour_name" (a lettered colour's English name,
     else ""), "kind", "known"}. An unknown code is drawn as "?"."""
+    return dict(_face(game, "" if code is None else str(code), lang))
+
+
+# A phone's region draws the same few cards at every change (35 faces a Flip 7 region,
+# and the deck's every face for the pickers): worked out once per card and language.
+@lru_cache(maxsize=4096)
+def _face(game: str | None, code: str, lang: str) -> dict[str, Any]:
     from web.names import card_name  # names reads decks through this module
 
-    code = "" if code is None else str(code)
     deck = deck_of(game) if game else None
     if deck is None or code not in deck:
         return {"code": code, "label": card_name(game, code, lang), "short": "?", "colour": "",

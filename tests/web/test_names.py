@@ -34,3 +34,13 @@ def test_every_card_has_a_name_in_both_languages(game):
             or card.code == "x2", (card.code, en, fr)
     assert names.card_name("solo", "R4", "fr") == "Rouge 4"
     assert names.card_name("hitthedeck", "G-CUT", "en") == "Green Cut"
+
+
+def test_a_face_drawn_again_is_the_same_and_a_changed_copy_changes_nothing():
+    from web.cards import face
+    first = face("flip7", "12", "fr")
+    assert first["label"] and first["short"] == "12" and first["known"]
+    first["label"] = "changed by a caller"
+    again = face("flip7", 12, "fr")
+    assert again["label"] != "changed by a caller" and again == face("flip7", "12", "fr")
+    assert face("flip7", None)["code"] == "" and not face("flip7", "zz")["known"]
