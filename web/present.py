@@ -95,7 +95,7 @@ def present(snapshot: Mapping[str, Any], lang: str,
         "said": _said_in_table(speaker, view.get("table") or {}),
         "names": names, "colours": colours,
         "stats": match_stats(snapshot.get("stats"), lang),
-        "faces": deck_cards(game),
+        "faces": deck_cards(game, lang),
         "can_correct_round": _takes(game, "correct_round"),
     })
     return out

@@ -179,3 +179,11 @@ def test_prompts_are_said_in_the_device_language():
     assert say(prompt, "en", "flip7", ["Ann", "Bob"]) == "Deal a card to Bob."
     hit = {"code": "flip7.hit_or_stay", "params": {"seat": 0}}
     assert say(hit, "fr", "flip7", ["Ann"]) == "Ann : tirer (touchez votre pad) ou rester (maintenez-le)."
+
+
+def test_the_host_pickers_cards_are_named_in_the_screens_language():
+    snap = {"seq": 1, "match": {"game": "solo", "seats": [{"name": "A"}, {"name": "B"}]},
+            "view": {"game": "solo", "seats": ["A", "B"], "totals": [0, 0], "table": {}}, "status": {}}
+    labels = {f["code"]: f["label"] for f in present(snap, "fr")["faces"]}
+    assert labels["R7"] == "Rouge 7"
+    assert {f["code"]: f["label"] for f in present(snap, "en")["faces"]}["R7"] == "Red 7"

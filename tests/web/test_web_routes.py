@@ -349,3 +349,12 @@ def test_screens_say_when_the_camera_is_lost_or_paused(host, table):
     page = host.get("/phone").get_data(as_text=True)
     assert "Camera paused" in page and "Camera lost" not in page
     assert "Resume camera" in host.get("/host").get_data(as_text=True)
+
+
+def test_a_french_reader_gets_the_games_actions_and_cards_in_french(host):
+    fr = {"Accept-Language": "fr"}
+    schema = host.get("/api/games/flip7/actions", headers=fr).get_json()
+    assert {a["type"]: a["label"] for a in schema["actions"]}["stay"] == "Rester"
+    assert {c["code"]: c["label"] for c in schema["cards"]}["FREEZE"] == "Gel"
+    games = {g["name"]: g for g in host.get("/api/games", headers=fr).get_json()}
+    assert {s["name"]: s["label"] for s in games["flip7"]["settings"]}["target"] != "Target score"

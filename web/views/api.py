@@ -303,13 +303,15 @@ def match_rows(match_id: int):
 
 @bp.get("/games")
 def games():
-    return jsonify([{"name": g, "settings": settings_schema(g)} for g in available_games()])
+    lang = current_lang()
+    return jsonify([{"name": g, "settings": settings_schema(g, lang)} for g in available_games()])
 
 
 @bp.get("/games/<name>/actions")
 def game_actions(name: str):
     try:
-        return jsonify({"game": name, "actions": action_schema(name),
-                        "cards": deck_cards(name)})
+        lang = current_lang()
+        return jsonify({"game": name, "actions": action_schema(name, lang),
+                        "cards": deck_cards(name, lang)})
     except (IllegalAction, ImportError, AttributeError):
         return refuse("Deckhand does not play “{name}”.", 404, name=name)
