@@ -15,7 +15,7 @@ import pytest
 
 from device.cli import main as deckhand
 from test_vision_speedups import plain_paper_light
-from vision.classify import WORK_SIZE, face_features, paper_light
+from vision.classify import PAPER_STEP, WORK_SIZE, face_features, paper_light
 from vision.colour import printed_without_white, symbol_groups
 from vision.render.sessions import SESSIONS
 from vision.render.table import photo_patches, photo_texture
@@ -156,7 +156,7 @@ def test_paper_in_light_falling_off_or_in_a_shadow_is_one_level(depth):
     hard = inner.copy()
     hard[43:] *= 1 - depth
     for face in (inner, (inner * (1 - depth * ramp)).astype(np.float32), hard):
-        assert np.array_equal(paper_light(face, two_levels=True), plain_paper_light(face))
+        assert np.array_equal(paper_light(face, two_levels=True), plain_paper_light(face, PAPER_STEP))
 
 
 def test_a_dim_yellow_teaching_photo_is_taught(tmp_path):

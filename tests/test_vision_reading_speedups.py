@@ -30,11 +30,11 @@ def plain_hog_blocks(cells):
 
 
 def plain_hog_pair(ink):
-    h, w = ink.shape
     ink = ink.astype(np.float32)
     sharp = plain_hog_cells(cv2.resize(ink, HOG_WINDOW, interpolation=cv2.INTER_AREA))
-    blurred = plain_hog_cells(cv2.resize(cv2.GaussianBlur(ink, (0, 0), BLUR * h), BLUR_WINDOW,
-                                         interpolation=cv2.INTER_AREA))
+    # the layout blurred at its own HOG's size (the features since 27 Nov 2026, session 10)
+    blurred = plain_hog_cells(cv2.GaussianBlur(cv2.resize(ink, BLUR_WINDOW, interpolation=cv2.INTER_AREA),
+                                               (0, 0), BLUR * BLUR_WINDOW[1]))
     cap = min(INK_CAP, max(DENSITY_FLOOR, strongest_ink(ink)))   # the face's own strongest ink
     density = cv2.resize(np.minimum(ink, cap), DENSITY_GRID,
                          interpolation=cv2.INTER_AREA) * (DENSITY_WEIGHT / cap)

@@ -18,9 +18,11 @@ from vision.warp import along_and_across
 from vision.render.cards import render_card
 
 
-def plain_paper_light(inner):
-    x = _BASIS[::2, ::2].reshape(-1, 3)
-    values = inner[::2, ::2].reshape(-1, 3)
+def plain_paper_light(inner, step=2):
+    """`step`: the grid the paper is sampled on (every other pixel; a taught deck's
+    `vision.classify.PAPER_STEP`)."""
+    x = _BASIS[::step, ::step].reshape(-1, 3)
+    values = inner[::step, ::step].reshape(-1, 3)
     bright = values.sum(axis=1)
     paper = bright >= np.partition(bright, int(bright.size * 0.75))[int(bright.size * 0.75)]
     for _ in range(2):

@@ -37,6 +37,12 @@ SAME_SYMBOL_RECOLOURED = 0.95  # ... when their colours differ: light yellow ink
 OTHER_COLOUR = 0.3      # colour prototypes further apart than this are other colours
 FORMAT_VERSION = 3
 READABLE_FORMATS = (2, 3)   # 2: before the learned reader (templates only)
+# The learned reader's features (`vision.classify.learned_features`): a profile taught on
+# other features is refused, its reader's weights would read them wrong. 2 (27 Nov 2026,
+# session 10): the layout's HOG blurred at its own size (`vision.reader.hog_pair`) and the
+# paper fitted on every PAPER_STEP-th pixel (`vision.classify.paper_light`); 1 (not written):
+# before.
+LEARNED_FEATURES = 2
 VIEWS = 8                # camera-like views of each card kept as extra templates
 WEIGHT_POWER = 1.0       # see build_profile; taught decks use vision.teach.TAUGHT_WEIGHT_POWER
 
@@ -357,6 +363,7 @@ def save_profile(profile: DeckProfile, path: str | os.PathLike) -> Path:
     arrays = {}
     if profile.reader is not None:
         r = profile.reader
+        meta["reader_features"] = LEARNED_FEATURES
         meta["reader_temperature"] = r.temperature
         if np.isfinite(r.doubt):
             meta["reader_doubt"] = r.doubt
@@ -391,6 +398,9 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
     if meta.get("format") not in READABLE_FORMATS or tuple(meta.get("template_size", ())) != TEMPLATE_SIZE:
         raise ProfileError(why("profile.old", "{path} was made by another version of Deckhand; teach the deck again",
                                path=str(path)))
+    if len(learned) == 4 and meta.get("reader_features", 1) != LEARNED_FEATURES:
+        raise ProfileError(why("profile.old_reader", "{path} was taught with an older way of reading cards; "
+                               "teach the deck again", path=str(path)))
     reader = None
     if len(learned) == 4:
         reader = LinearReader(learned["reader_classes"].astype(np.int64),

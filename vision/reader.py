@@ -117,14 +117,16 @@ def hog_pair_and_index_rows(ink: np.ndarray, regions: np.ndarray | None,
     """`hog_pair(ink)` and `index_rows(regions, wider)` (none when `regions` is None),
     their HOG computed in one pass (`hog_cells_of`): the same numbers, for the cost of
     one set of array operations instead of two."""
-    h, w = ink.shape
     ink = ink.astype(np.float32)
     glyphs = [] if regions is None else _glyphs(regions)
     if not glyphs and regions is not None and wider is not None:
         glyphs = [glyph for glyph in _glyphs(wider()) if glyph[1] <= WIDE_GLYPH_ASPECT]
+    # the layout's blur at its HOG's own size (BLUR of that height): 19 taps over 1,536
+    # pixels, where at the ink's size it took 35 over 5,160 (`vision.profile.LEARNED_FEATURES`)
+    small = cv2.resize(ink, BLUR_WINDOW, interpolation=cv2.INTER_AREA)
     blocks = root_hog_blocks(hog_cells_of(
         [cv2.resize(ink, HOG_WINDOW, interpolation=cv2.INTER_AREA),
-         cv2.resize(cv2.GaussianBlur(ink, (0, 0), BLUR * h), BLUR_WINDOW, interpolation=cv2.INTER_AREA)]
+         cv2.GaussianBlur(small, (0, 0), BLUR * BLUR_WINDOW[1])]
         + [crop for crop, _ in glyphs], (CELL, CELL) + (INDEX_CELL,) * len(glyphs)))
     sharp, blurred = blocks[:2]
     # the density counts ink up to the face's own strongest (a light ink under a dim lamp

@@ -136,6 +136,7 @@ SHARED: dict[str, Entry] = {
     "profile.missing": N_("there is no profile file {path}"),
     "profile.not_profile": N_("{path} is not a Deckhand deck profile"),
     "profile.old": N_("{path} was made by another version of Deckhand: teach the deck again"),
+    "profile.old_reader": N_("{path} was taught with an older way of reading cards: teach the deck again"),
     "profile.not_saved": N_("the profile could not be written to {path}"),
     "profile.damaged": N_("the file is damaged"),
     # `deckhand teach` (device.commands.teach)
