@@ -5,10 +5,13 @@ faces that matter: rendered cards under coloured and uneven light, camera-like v
 them, and noise. Bit for bit where the quicker code promises it (the paper's fit feeds
 OpenCV's float Lab conversion, whose output moves in steps: any change of the fit's last
 bit moves every feature after it)."""
+import math
+
 import cv2
 import numpy as np
 import pytest
 
+from vision import edgequads
 from vision.classify import (SHIFT, SHIFTS, TEMPLATE_SIZE, WORK_SIZE, _BASIS, face_features,
                              ink_planes, paper_light, shifted_templates)
 from vision.colour import median
@@ -286,3 +289,44 @@ def test_the_masks_above_the_local_mean_are_the_plain_ones():
     for white in pictures:
         for quick, plain in zip(above_local_mean(white, settings), plain_local_masks(white, settings)):
             assert quick.dtype == plain.dtype and np.array_equal(quick, plain)
+
+
+def plain_corners(segs, settings):
+    a, b = segs[:, :2], segs[:, 2:]
+    d = b - a
+    length = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-6)
+    u = d / length[:, None]
+    every = np.multiply.outer(u[:, 0], u[:, 1]) - np.multiply.outer(u[:, 1], u[:, 0])
+    i, j = np.nonzero(np.triu(np.abs(every) >= math.sin(math.radians(settings.corner_angles[0])), 1))
+    cross = every[i, j]
+    rel = a[j] - a[i]
+    t = (rel[:, 0] * u[j, 1] - rel[:, 1] * u[j, 0]) / cross
+    s = (rel[:, 0] * u[i, 1] - rel[:, 1] * u[i, 0]) / cross
+    reach_i = np.maximum(settings.corner_gap * length[i], settings.corner_reach)
+    reach_j = np.maximum(settings.corner_gap * length[j], settings.corner_reach)
+    start_i, end_i = np.abs(t) <= reach_i, np.abs(t - length[i]) <= reach_i
+    start_j, end_j = np.abs(s) <= reach_j, np.abs(s - length[j]) <= reach_j
+    keep = (start_i | end_i) & (start_j | end_j)
+    i, j, t = i[keep], j[keep], t[keep]
+    sign_i = np.where(start_i[keep], 1.0, -1.0)[:, None]
+    sign_j = np.where(start_j[keep], 1.0, -1.0)[:, None]
+    points = a[i] + t[:, None] * u[i]
+    return points.astype(np.float32), (sign_i * u[i]).astype(np.float32), (sign_j * u[j]).astype(np.float32)
+
+
+def test_the_segments_corners_are_the_plain_ones_bit_for_bit():
+    # chains of segments whose ends nearly meet (corners at every reach), and scattered ones
+    settings = edgequads.QuadSettings()
+    rng = np.random.default_rng(5)
+    found = 0
+    for n in range(300):
+        p = rng.uniform(0, 640, (int(rng.integers(1, 40)), 2))
+        q = p + rng.normal(0, rng.uniform(5, 150), p.shape)
+        r = q + rng.normal(0, rng.uniform(5, 150), p.shape)
+        segs = np.concatenate([np.hstack([p, q]), np.hstack([q + rng.normal(0, 3, q.shape), r]),
+                               rng.uniform(0, 640, (int(rng.integers(0, 20)), 4))]).astype(np.float32)
+        quick, plain = edgequads.corners(segs, settings), plain_corners(segs, settings)
+        for a, b in zip(quick, plain):
+            assert a.dtype == b.dtype and np.array_equal(a, b)
+        found += len(plain[0])
+    assert found > 1000

@@ -57,27 +57,40 @@ def corners(segs: np.ndarray, settings: QuadSettings) -> tuple[np.ndarray, np.nd
     d = b - a
     length = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-6)
     u = d / length[:, None]
+    reach = np.maximum(settings.corner_gap * length, settings.corner_reach)
     # every pair's cross product at once (row i, column j), the pairs i < j apart enough
     # listed in the order of np.triu_indices
     every = np.multiply.outer(u[:, 0], u[:, 1]) - np.multiply.outer(u[:, 1], u[:, 0])
     low, high = settings.corner_angles
-    i, j = np.nonzero(np.triu(np.abs(every) >= math.sin(math.radians(low)), 1))   # 55..125 degrees apart
-    cross = every[i, j]
+    # A corner lies within reach of an end of each segment, so within half its length and
+    # its reach of its middle: pairs whose middles are farther apart than both such
+    # distances (with a pixel and a thousandth to spare for rounding) make none, and are
+    # left out before the costly per-pair work (the corners found are the same).
+    middle = ((a + b) * 0.5).astype(np.float64)
+    dx = np.subtract.outer(middle[:, 0], middle[:, 0])
+    dy = np.subtract.outer(middle[:, 1], middle[:, 1])
+    half = 0.5 * length + reach + 1.0 + 1e-3 * length
+    room = np.add.outer(half, half)
+    apart = np.abs(every) >= math.sin(math.radians(low))   # 55..125 degrees apart
+    pairs = np.flatnonzero(np.triu(apart & (dx * dx + dy * dy <= room * room), 1))
+    n = len(segs)
+    i, j = pairs // n, pairs % n
+    cross = every.ravel()[pairs]
     # the lines' meeting point p = a_i + t u_i = a_j + s u_j
+    ux, uy = u[:, 0], u[:, 1]
     rel = a[j] - a[i]
-    t = (rel[:, 0] * u[j, 1] - rel[:, 1] * u[j, 0]) / cross
-    s = (rel[:, 0] * u[i, 1] - rel[:, 1] * u[i, 0]) / cross
-    reach_i = np.maximum(settings.corner_gap * length[i], settings.corner_reach)
-    reach_j = np.maximum(settings.corner_gap * length[j], settings.corner_reach)
+    t = (rel[:, 0] * uy[j] - rel[:, 1] * ux[j]) / cross
+    s = (rel[:, 0] * uy[i] - rel[:, 1] * ux[i]) / cross
+    reach_i, reach_j, length_i, length_j = reach[i], reach[j], length[i], length[j]
     # near one end of each segment: before its start (leaving along +u) or past its end (-u)
-    start_i, end_i = np.abs(t) <= reach_i, np.abs(t - length[i]) <= reach_i
-    start_j, end_j = np.abs(s) <= reach_j, np.abs(s - length[j]) <= reach_j
+    start_i, end_i = np.abs(t) <= reach_i, np.abs(t - length_i) <= reach_i
+    start_j, end_j = np.abs(s) <= reach_j, np.abs(s - length_j) <= reach_j
     keep = (start_i | end_i) & (start_j | end_j)
     i, j, t = i[keep], j[keep], t[keep]
-    sign_i = np.where(start_i[keep], 1.0, -1.0)[:, None]
-    sign_j = np.where(start_j[keep], 1.0, -1.0)[:, None]
-    points = a[i] + t[:, None] * u[i]
-    return points.astype(np.float32), (sign_i * u[i]).astype(np.float32), (sign_j * u[j]).astype(np.float32)
+    u_i, u_j = u[i], u[j]
+    points = a[i] + t[:, None] * u_i
+    first, second = np.where(start_i[keep][:, None], u_i, -u_i), np.where(start_j[keep][:, None], u_j, -u_j)
+    return tuple(x.astype(np.float32, copy=False) for x in (points, first, second))
 
 
 def _meet(p: np.ndarray, r: np.ndarray, q: np.ndarray, s: np.ndarray) -> np.ndarray:
