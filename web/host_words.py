@@ -7,7 +7,8 @@ an action's type name or a card code: cards by their face label, actions by word
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from web.cards import face
 from web.names import N_

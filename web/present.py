@@ -6,7 +6,8 @@ template (templates/games/<game>.html).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine.games import get_game
 from web.cards import css_colour, deck_cards

@@ -18,7 +18,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from babel.lists import format_list
 
@@ -86,10 +87,14 @@ class Speaker:
 
     def say(self, message: Any) -> str:
         """A message ({"code", "params"}, a notice, a refusal) in words."""
-        from web import messages, names  # the tables import this module's t/tn
-
         if not isinstance(message, Mapping):
             return ""
+        key = _Said.of(message)
+        return _said(self, key) if key is not None else self._say(message)
+
+    def _say(self, message: Mapping[str, Any]) -> str:
+        from web import messages, names  # the tables import this module's t/tn
+
         code = str(message.get("code", ""))
         params = message.get("params")
         params = params if isinstance(params, Mapping) else {}
@@ -164,6 +169,56 @@ class Speaker:
                 text = re.sub(rf"\b([dD]e|[qQ]ue|[lL]e|[lL]a) {re.escape(name)}\b",
                               lambda m: f"{m.group(1)[:-1]}'{name}", text)
         return text
+
+
+class _Said:
+    """A message as a cache key: equal when its content is (a value's type counts, so
+    True is not 1 and a tuple is not a list); it carries the message to say on a miss."""
+
+    __slots__ = ("message", "key", "_hash")
+
+    def __init__(self, message: Mapping[str, Any], key: tuple) -> None:
+        self.message, self.key, self._hash = message, key, hash(key)
+
+    @classmethod
+    def of(cls, message: Mapping[str, Any]) -> _Said | None:
+        """None if the message holds something this key cannot stand for."""
+        key = _frozen(message)
+        return None if key is None else cls(message, key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Said) and self.key == other.key
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _frozen(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return (type(value), value)
+    if isinstance(value, Mapping):
+        items = []
+        for k, v in value.items():
+            f = _frozen(v)
+            if f is None or type(k) is not str:
+                return None
+            items.append((k, f))
+        return (dict, tuple(sorted(items)))
+    if type(value) in (list, tuple):
+        out = tuple(_frozen(v) for v in value)
+        return None if None in out else (type(value), out)
+    return None
+
+
+@lru_cache(maxsize=2048)
+def _said(speaker: Speaker, message: _Said) -> str:
+    """Speaker.say's words for a message seen before: the phone's recent plays are said
+    again at every change. Keyed by the speaker (language, game, seat names) and the
+    message's whole content."""
+    return speaker._say(message.message)
 
 
 def _kind(key: str) -> str:
