@@ -87,8 +87,11 @@ def _groups(centres: np.ndarray, sizes: np.ndarray, shape: tuple[int, int],
 
 @lru_cache(maxsize=32)
 def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """`np.triu_indices(n)` (it costs more than the rest of a small group's pairing)."""
-    return np.triu_indices(n)
+    """`np.triu_indices(n)` (it costs more than the rest of a small group's pairing),
+    read-only: every caller shares the cached arrays."""
+    i, j = np.triu_indices(n)
+    i.flags.writeable = j.flags.writeable = False
+    return i, j
 
 
 def _symmetric(centres: np.ndarray, sizes: np.ndarray, settings: InkSettings) -> np.ndarray:
