@@ -114,7 +114,12 @@ class RealSettings:
     line_ratio: float = 2.0               # ... their side ratio at most
     line_angles: tuple[float, float] = (75.0, 105.0)   # ... their corners
     line_unlike: float = 0.3              # ... at most this far from a card's side ratio (log)
-    line_explained: float = 0.85          # ... only around paper-white no outline followed this well
+    line_explained: float = 0.75          # ... only around paper-white no outline followed this well
+    line_explained_unlike: float = math.inf   # ... and this near a card's side ratio (log) holds
+                                          # (any region judged a card's outline: what it holds
+                                          # is that card's, a card lying beside it is not; 0.85
+                                          # and 0.3 before: 159 of 290 train_ frames looked,
+                                          # now 137, the same cards found)
     line_paper: float = 0.5               # ... holds, at least this share of the smallest card
     line_white: int = 180                 # ... whiteness of that paper (of 255; a card lying on
                                           # it in its shade is less white than `paper`)
@@ -761,8 +766,9 @@ def _line_candidates(gray: np.ndarray, white: np.ndarray, candidates: list, size
     new outlines, and the indexes of the candidates they replace (the one piece of the
     card found inside: a court picture, the pips), and the quads the gates let through
     whose inside was no card's face (a court card's printed frame among them). Looked for
-    only around paper-white that no well-followed outline of a card's shape holds."""
-    box = _unexplained_paper(white, candidates, settings)
+    only around paper-white that no outline judged a card's holds (`line_explained`)."""
+    box = _unexplained_paper(white, candidates, settings, least=settings.line_explained,
+                             unlike=settings.line_explained_unlike)
     if box is None:
         return [], set(), []
     largest = math.sqrt(2 * max_area)
@@ -807,14 +813,17 @@ def _span(quad: np.ndarray) -> tuple[float, float, float, float]:
 
 
 def _unexplained_paper(white: np.ndarray, candidates: list, settings: RealSettings,
-                       page: float = 0.0) -> tuple[int, ...] | None:
+                       page: float = 0.0, least: float = 0.85,
+                       unlike: float | None = None) -> tuple[int, ...] | None:
     """The box (x, y, w, h) around the patches of paper-white, each at least a share of
-    the smallest card, that no well-followed outline of a card's shape holds, grown by a
-    card's short side all round; None when there is none, or when none is at least `page`
+    the smallest card, that no outline followed at least `least` of its length and within
+    `unlike` of a card's side ratio (log; `line_unlike` when None) holds, grown by a card's
+    short side all round; None when there is none, or when none is at least `page`
     smallest short sides squared."""
     _, paper = cv2.threshold(white, settings.line_white - 1, 255, cv2.THRESH_BINARY)
+    unlike = settings.line_unlike if unlike is None else unlike
     for share, _, quad in candidates:
-        if share >= settings.line_explained and _unlike_card(quad) <= settings.line_unlike:
+        if share >= least and (unlike == math.inf or _unlike_card(quad) <= unlike):
             corners = np.round(quad).astype(np.int32)
             cv2.fillConvexPoly(paper, corners, 0)
             cv2.polylines(paper, [corners], True, 0, 5)
@@ -932,7 +941,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     if settings.ink is not None:   # only around paper that no card found holds (a page is no card)
         where = _unexplained_paper(white, [(1.0, 0.0, q) for q in kept
                                            if cv2.contourArea(q) < settings.ink.large * sh * sw], settings,
-                                   settings.ink.page)
+                                   settings.ink.page, unlike=settings.ink.unlike)
         if where is not None:
             kept = inkcards.added(kept, white, where, (settings.min_short_side, math.sqrt(2 * max_area)),
                                   lambda quad: _cut_side(quad, (sw, sh)) == -1 and _unlike_card(quad) <= 0.15,
