@@ -75,3 +75,21 @@ def test_an_outline_showing_a_card_face_is_not_searched_for_the_card_it_holds():
     white[80:150, 100:150] = 230
     assert not wholecards.looks_like_a_card(card, white, settings)
     assert wholecards._where_to_look([card], areas, [piece], white, _unlike_card, settings) is not None
+
+
+def test_a_page_is_searched_for_ink_only_when_its_paper_has_holes_a_card_s_pips_could_be():
+    white = np.full((240, 320), 60, np.uint8)
+    white[40:130, 40:200] = 230                # a page (over 8 short sides squared), blank
+    settings = PLAIN_SETTINGS
+    ink = settings.ink
+
+    def looked() -> bool:
+        return _unexplained_paper(white, [], settings, ink.page, unlike=ink.unlike, holes=ink.holes) is not None
+
+    assert _unexplained_paper(white, [], settings, ink.page) is not None   # before: looked
+    assert not looked()
+    for k in range(ink.holes - 1):             # pips of a card merged with the page: one too few
+        white[60:66, 60 + 12 * k:66 + 12 * k] = 20
+    assert not looked()
+    white[90:96, 60:66] = 20
+    assert looked()

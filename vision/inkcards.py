@@ -61,6 +61,10 @@ class InkSettings:
                                     # page it lies on (13.9 to 130 on the 11 train_ frames where
                                     # a card was placed; under 8 on 37 % of those looked at)
     piece_inside: float = 0.85      # a smaller outline kept this much inside it is a piece of it
+    holes: int = 6                  # ... and that patch holds at least this many holes: the
+                                    # pips of a card merged with it, as many as a group's least
+                                    # (`min_paired`; 0: not asked; on train_ 81 of 290 frames
+                                    # looked, 49 with 6, the same outlines; 8 lost a card)
     unlike: float = math.inf        # an outline kept holds its paper when its side ratio is this
                                     # near a card's (log; any: a covered part, a card seen
                                     # aslant; 0.3 before: 105 of 290 train_ frames looked, now 81,

@@ -814,12 +814,13 @@ def _span(quad: np.ndarray) -> tuple[float, float, float, float]:
 
 def _unexplained_paper(white: np.ndarray, candidates: list, settings: RealSettings,
                        page: float = 0.0, least: float = 0.85,
-                       unlike: float | None = None) -> tuple[int, ...] | None:
+                       unlike: float | None = None, holes: int = 0) -> tuple[int, ...] | None:
     """The box (x, y, w, h) around the patches of paper-white, each at least a share of
     the smallest card, that no outline followed at least `least` of its length and within
     `unlike` of a card's side ratio (log; `line_unlike` when None) holds, grown by a card's
     short side all round; None when there is none, or when none is at least `page`
-    smallest short sides squared."""
+    smallest short sides squared with at least `holes` holes in it (ink: the pips and
+    index of a card merged with the page it lies on)."""
     _, paper = cv2.threshold(white, settings.line_white - 1, 255, cv2.THRESH_BINARY)
     unlike = settings.line_unlike if unlike is None else unlike
     for share, _, quad in candidates:
@@ -831,6 +832,8 @@ def _unexplained_paper(white: np.ndarray, candidates: list, settings: RealSettin
     _, areas = contour_areas(list(patches))
     if not len(areas) or areas.max() < page * settings.min_short_side ** 2:
         return None
+    if holes and not _holed_page(paper, page * settings.min_short_side ** 2, holes):
+        return None
     big = np.array([cv2.boundingRect(patches[i]) for i in
                     np.flatnonzero(areas >= settings.line_paper * settings.min_short_side ** 2).tolist()])
     if not len(big):
@@ -841,6 +844,19 @@ def _unexplained_paper(white: np.ndarray, candidates: list, settings: RealSettin
     x1 = min(int((big[:, 0] + big[:, 2]).max()) + grow, white.shape[1])
     y1 = min(int((big[:, 1] + big[:, 3]).max()) + grow, white.shape[0])
     return x0, y0, x1 - x0, y1 - y0
+
+
+def _holed_page(paper: np.ndarray, least: float, holes: int) -> bool:
+    """Whether a patch of `paper` (its outer outlines are `cv2.RETR_EXTERNAL`'s) of at
+    least `least` pixels has at least `holes` holes in it."""
+    outlines, hierarchy = cv2.findContours(paper, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return False
+    parents = hierarchy[0][:, 3]
+    outer = np.flatnonzero(parents == -1)
+    _, areas = contour_areas([outlines[i] for i in outer.tolist()])
+    count = np.bincount(parents[parents >= 0], minlength=len(outlines))
+    return bool(np.any((areas >= least) & (count[outer] >= holes)))
 
 
 def _whole_gates(quad: np.ndarray, angles: tuple[float, float], unlike: float, edges: np.ndarray,
@@ -941,7 +957,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     if settings.ink is not None:   # only around paper that no card found holds (a page is no card)
         where = _unexplained_paper(white, [(1.0, 0.0, q) for q in kept
                                            if cv2.contourArea(q) < settings.ink.large * sh * sw], settings,
-                                   settings.ink.page, unlike=settings.ink.unlike)
+                                   settings.ink.page, unlike=settings.ink.unlike, holes=settings.ink.holes)
         if where is not None:
             kept = inkcards.added(kept, white, where, (settings.min_short_side, math.sqrt(2 * max_area)),
                                   lambda quad: _cut_side(quad, (sw, sh)) == -1 and _unlike_card(quad) <= 0.15,
