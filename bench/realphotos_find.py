@@ -7,9 +7,10 @@ cards on real tables, one axis-aligned box per labelled card).
 
 Each photo is downscaled to the working size first (long side at most 640 pixels, as the
 camera's frames are) and given to `vision.detect.find_cards` with no empty-table picture
-(these photos have none), with the real-table settings of a deck whose face is no colour
-field (`detect.PLAIN_SETTINGS`), as `deckhand recognize` does with playing cards or a
-built-in deck. What is counted:
+(these photos have none), with the real-table settings of a taught deck whose face is no
+colour field (`detect.LEARNED_SETTINGS`: the learned outline scorer has the last say), as
+`deckhand recognize` does with playing cards taught from photos; `--hand` without the
+scorer (`detect.PLAIN_SETTINGS`, as for a built-in deck). What is counted:
 
 * found: a labelled card is found when an outline's bounding box has IoU >= 0.5 with the
   label's box (each outline counts for one card at most). "Isolated" cards are those no
@@ -43,7 +44,7 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.detect import PLAIN_SETTINGS, DetectSettings, find_cards  # noqa: E402
+from vision.detect import LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings, find_cards  # noqa: E402
 from vision.pipeline import to_working_size  # noqa: E402
 from vision.realfind import find_outlines  # noqa: E402
 
@@ -130,7 +131,7 @@ def find_in_photo(image: np.ndarray, settings: DetectSettings | None) -> tuple[l
     t0, c0 = time.perf_counter(), time.process_time()
     small, scale = to_working_size(image)
     if settings is None:  # the real-table outlines alone
-        quads = find_outlines(small, PLAIN_SETTINGS)
+        quads = find_outlines(small, LEARNED_SETTINGS)
     else:
         quads = [f.corners for f in find_cards(small, None, settings)]
     ms, cpu_ms = (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
@@ -226,7 +227,7 @@ def show(name: str, out: str, settings: DetectSettings | None) -> None:
     path = PHOTOS / "images" / Path(name).name
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     small, scale = to_working_size(image)
-    found = find_outlines(small, PLAIN_SETTINGS) if settings is None else [f.corners for f in find_cards(small, None, settings)]
+    found = find_outlines(small, LEARNED_SETTINGS) if settings is None else [f.corners for f in find_cards(small, None, settings)]
     for box in load_labels().get(f"images/{path.name}", []):
         x1, y1, x2, y2 = (int(round(v * scale)) for v in box)
         cv2.rectangle(small, (x1, y1), (x2, y2), (255, 80, 0), 1)
@@ -245,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="found.png")
     parser.add_argument("--speed", type=int, metavar="N", default=0,
                         help="also time N photos made 640x480 (still frame, changed frame, per card)")
+    parser.add_argument("--hand", action="store_true",
+                        help="the finder's own gates alone (detect.PLAIN_SETTINGS: no learned outline scorer)")
     parser.add_argument("--only-real", action="store_true",
                         help="time and score vision.realfind's outlines alone")
     args = parser.parse_args(argv)
@@ -252,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no photos at {PHOTOS} (the shared folder beside the repository)", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
-    settings = None if args.only_real else DetectSettings(real=PLAIN_SETTINGS)
+    settings = None if args.only_real else DetectSettings(real=PLAIN_SETTINGS if args.hand else LEARNED_SETTINGS)
     if args.show:
         show(args.show, args.out, settings)
         return 0

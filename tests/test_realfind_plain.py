@@ -9,7 +9,7 @@ import pytest
 
 from tests.realphoto_helpers import PHOTOS, score
 from tests.test_fieldfind import taught
-from vision.detect import FIELD_SETTINGS, PLAIN_SETTINGS, DetectSettings
+from vision.detect import FIELD_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings
 from vision.pipeline import Recognizer
 from vision.profile import builtin_profile
 
@@ -17,9 +17,11 @@ from vision.profile import builtin_profile
 def test_decks_with_no_colour_field_are_looked_for_with_the_plain_settings():
     printed = builtin_profile("solo")
     ranks = dataclasses.replace(printed, colours=("",) * len(printed.colours))   # playing cards by rank
-    for profile in (printed, taught(ranks)):
+    for profile, settings in ((printed, PLAIN_SETTINGS), (taught(ranks), LEARNED_SETTINGS)):
         real = Recognizer.create(profile).settings.real
-        assert real == PLAIN_SETTINGS and not real.colour_fields
+        assert real == settings and not real.colour_fields
+    # a taught deck's outlines get the learned scorer's last say (`vision.outlinescore`); a built-in deck's not
+    assert LEARNED_SETTINGS == dataclasses.replace(PLAIN_SETTINGS, learned=True) and not PLAIN_SETTINGS.learned
     coloured = Recognizer.create(taught(printed)).settings.real
     assert coloured == FIELD_SETTINGS and coloured.colour_fields
 

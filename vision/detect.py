@@ -39,6 +39,12 @@ FIELD_SETTINGS = RealSettings(framed_fields=True)
 # card the other maps did not (found isolated 321, all 445 -> 446; false outlines 70 -> 65)
 # and cost about a tenth of the finding (docs/vision.md, "Session 8, frame-fast").
 PLAIN_SETTINGS = RealSettings(colour_fields=False)
+# A taught deck whose face is no colour field (standard playing cards, a deck taught from
+# photos): the same, and the learned outline scorer has the last say over the outlines kept
+# and refused (`vision.outlinescore`, trained on real photos of playing cards; held-out
+# test_ photos: isolated cards found 89.7 -> 92.8 %, docs/vision.md). Built-in decks keep
+# PLAIN_SETTINGS.
+LEARNED_SETTINGS = RealSettings(colour_fields=False, learned=True)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from vision.classify import UNKNOWN, Reading, Thresholds, card_features, classif
 from vision.colour import field_deck, scene_gain
 from vision.complete import completions, seen_corner
 from vision import regions
-from vision.detect import FIELD_SETTINGS, PLAIN_SETTINGS, DetectSettings, Detection, EmptyTable
+from vision.detect import FIELD_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings, Detection, EmptyTable
 from vision.profile import DeckProfile
 from vision.reader import (INDEX_WIDE, WIDE_GLYPH_ASPECT, index_block, index_glyph_height, index_regions,
                            index_rows)
@@ -152,7 +152,8 @@ class Recognizer:
         settings = DetectSettings(aspect=profile.aspect, frame_insets=profile.frame_insets,
                                   strong_cells=profile.ink_cap > 0, bright_cells=profile.reader is None,
                                   frame_outlines=profile.reader is None,
-                                  real=FIELD_SETTINGS if fields else PLAIN_SETTINGS)
+                                  real=FIELD_SETTINGS if fields else
+                                  LEARNED_SETTINGS if profile.reader is not None else PLAIN_SETTINGS)
         table = EmptyTable.from_image(to_working_size(empty_table)[0], settings) \
             if empty_table is not None else None
         return Recognizer(profile, table, settings, thresholds)

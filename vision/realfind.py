@@ -44,7 +44,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision import edgequads, inkcards, palecovered, shadedcards, wholecards
+from vision import edgequads, inkcards, outlinescore, palecovered, shadedcards, wholecards
 from vision.fieldfind import framed_fields
 from vision.lines import corners_of
 from vision.partial import over_frame_corner, restored_corner, visible_part
@@ -140,6 +140,8 @@ class RealSettings:
     colour_fields: bool = True            # also regions of saturated colour (`_fields`: a face
                                           # printed as a colour field in a white frame, which
                                           # whiteness cannot see; False for a deck with none)
+    learned: bool = False                 # a learned model chooses among the outlines kept and
+                                          # those refused (`vision.outlinescore`)
     framed_fields: bool = False           # also colour fields grown to their white frame
                                           # (`vision.fieldfind`: taught decks and teaching)
     field_side_ratio: float = 2.9         # ... their side ratio at most (a field and its white
@@ -520,6 +522,8 @@ class _Judge:
     flat: np.ndarray | None = None   # the whiteness with the light evened out, made when needed
     pale: list | None = None   # partly covered outlines refused for their paper alone
                                # (`vision.palecovered`), when a list
+    refused: list | None = None   # when a list, every outline the shape gates or the verdict
+                                  # refused (`outlinescore.Considered`)
 
     def _face_in_shade(self, quad: np.ndarray, share: float) -> bool:
         """Whether a card whose corner's tip is off the frame, too little of it paper-white
@@ -580,6 +584,8 @@ class _Judge:
                                      or (settings.restore_corner and visible_part(quad, CARD_RATIO)))
             if not covered and not (settings.restore_corner and cut is not None and cut >= 0 and
                                     _shape_ok(quad, settings, settings.covered_ratio)):
+                if self.refused is not None:
+                    self.refused.append(outlinescore.Considered(quad, quad_area))
                 return _SPLIT if maybe_two else None
         corner = None   # a card over the frame's corner: the outline checked off its two borders
         if cut is None and settings.restore_corner and kind == WHITE:
@@ -597,7 +603,13 @@ class _Judge:
 
     def verdict(self, gated: _Gated, share: float) -> tuple[float, float, np.ndarray] | None:
         """(outline share, area, quad) for an outline past the gates whose outline check
-        gave `share`, or None."""
+        gave `share`, or None (and the refused outline listed in `refused`, when a list)."""
+        outline = self._verdict(gated, share)
+        if outline is None and self.refused is not None:
+            self.refused.append(outlinescore.Considered(gated.quad, gated.area))
+        return outline
+
+    def _verdict(self, gated: _Gated, share: float) -> tuple[float, float, np.ndarray] | None:
         settings, quad, cut = self.settings, gated.quad, gated.cut
         if (cut >= 0 or gated.corner) and share < settings.min_cut_outline:
             return None
@@ -869,8 +881,10 @@ def _whole_gates(quad: np.ndarray, angles: tuple[float, float], unlike: float, e
     return outline_share(quad, edges, white, settings.min_step)
 
 
-def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) -> list[np.ndarray]:
-    """Card outlines (TL, TR, BR, BL, float32, in `frame`'s pixels), most certain first."""
+def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
+                  trace: list | None = None) -> list[np.ndarray]:
+    """Card outlines (TL, TR, BR, BL, float32, in `frame`'s pixels), most certain first.
+    `trace`: when a list, an `outlinescore.Trace` of what was looked at is appended to it."""
     h, w = frame.shape[:2]
     scale = min(1.0, settings.long_side / max(h, w))
     # area averaging is cheap for whole ratios only; a little aliasing does not matter here
@@ -894,7 +908,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     regions = [(c, WHITE) for c in whites] + [(c, EDGED) for c in edged] + \
         [(c, FIELD) for c in (_fields(smooth, settings) if settings.colour_fields else ())]
     judge = _Judge(settings, edges, white, (sw, sh), min_area, max_area, seen,
-                   pale=[] if settings.pale is not None else None)
+                   pale=[] if settings.pale is not None else None,
+                   refused=[] if trace is not None or settings.learned else None)
     lengths, areas = contour_areas([c for c, _ in regions])
     # specks (a card's outline has at least its four corners) and regions of no card's
     # size (twice the largest: it may be two cards) are passed over; most are that
@@ -965,6 +980,20 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings()) ->
     if judge.pale:   # after every other pass: a piece of a card found there is no card
         kept = palecovered.added(kept, judge.pale, white, min_area * CARD_RATIO, settings.pale,
                                  settings.shaded or shadedcards.ShadedSettings())
+    if judge.refused is not None:   # the outlines refused: a learned model has the last say
+        # (those dropped for a neighbour too; not those of a card kept: their boxes alike)
+        refused = judge.refused + [outlinescore.Considered(q, a) for _, a, q in candidates
+                                   if not any(q is k for k in kept)]
+        sizes = (min_area, max_area)
+        refused = outlinescore.unique(refused, kept, sizes)
+        if trace is not None:
+            trace.append(outlinescore.Trace(list(kept), refused, edges, white, gray, scale, sizes))
+        if settings.learned:   # kept and refused alike
+            pool = [outlinescore.Considered(q, float(cv2.contourArea(q))) for q in kept] + refused
+            model = outlinescore.load()
+            chances = model.chances(outlinescore.features(pool, edges, white, gray, settings.min_short_side,
+                                                          settings.min_step, settings.paper))
+            kept = [pool[i].quad for i in outlinescore.accepted([c.quad for c in pool], chances, model.threshold)]
     if scale >= 1:
         return [order_corners(q) for q in kept]
     reach = settings.refine_reach / scale

@@ -1,0 +1,221 @@
+"""Train and cross-validate the learned outline scorer (`vision/outlinescore.py`) on the
+real photos' train_ split only, and write its weights (`vision/outlinescore.json`).
+
+    .venv/bin/python bench/outline_scorer.py --collect /tmp/o.npz    # run the finder, keep what it looked at
+    .venv/bin/python bench/outline_scorer.py --data /tmp/o.npz --cv 5 --l2s 0.3,1,3 \
+        --thresholds 0.08,0.09,0.1,0.12                              # choose by k-fold CV (and --cv 10)
+    .venv/bin/python bench/outline_scorer.py --data /tmp/o.npz --write --l2 3 --threshold 0.10   # the shipped one
+
+How the model is made. Every train_ photo is brought to the working size and searched
+with the finder's own gates (`detect.PLAIN_SETTINGS`), `find_outlines(trace=...)` listing
+the outlines it kept and those it refused (outside the shape gates, failing the outline
+or paper checks, or dropped for a neighbour; of a card's size, once each, not the card of
+one kept). Each is described by `outlinescore.features`, as the finder describes it at
+run time, and labelled 1 when its bounding box has IoU >= 0.5 with a label box, else 0.
+A logistic regression (numpy, L2 on the weights, Newton's method, features standardised)
+is fitted to them all. The L2 weight and the threshold (and, with --drop, the feature set)
+are chosen by k-fold cross-validation with the photo as the fold unit (photo i in fold
+i mod k): in each fold the model fitted on the other photos takes, per held-out photo,
+the surest outlines at or above the threshold, none whose box overlaps one taken by 0.3
+of the smaller (as `outlinescore.accepted`), and the photo is scored exactly as
+bench/realphotos_find.py scores it (isolated found, all found, false). The rule: the most
+isolated cards with at most 0.25 false outlines a photo, in 5 and 10 folds alike. The
+test_ photos are never read here. No randomness: the same data give the same weights.
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from realphotos_find import (MATCH_IOU, PHOTOS, iou, load_labels, outline_box, overlaps,  # noqa: E402
+                             score_photo,
+                             split_of)
+
+from vision import outlinescore  # noqa: E402
+from vision.detect import PLAIN_SETTINGS  # noqa: E402
+from vision.pipeline import to_working_size  # noqa: E402
+from vision.realfind import find_outlines  # noqa: E402
+
+
+HAND = PLAIN_SETTINGS   # the finder's own gates: what the model learns from
+
+
+def collect(out: str) -> None:
+    """Run the finder (its own gates) on every train_ photo and store every outline it kept
+    or refused, described and labelled."""
+    labels = load_labels()
+    rows, photo, target, boxes, kept_boxes, names = [], [], [], [], [], []
+    is_kept: list[int] = []
+    missed_card: list[int] = []   # a refused outline of a card no kept outline matches
+    ceiling = [0, 0]   # missed cards (isolated, all) that an outline refused matches
+    for name in sorted(labels):
+        if split_of(name) != "train":
+            continue
+        image = cv2.imread(str(PHOTOS / name), cv2.IMREAD_COLOR)
+        small, scale = to_working_size(image)
+        trace: list = []
+        found = [tuple(v / scale for v in outline_box(q)) for q in find_outlines(small, HAND, trace)]
+        t = trace[0]
+        k = len(names)
+        names.append(name)
+        kept_boxes.append(found)
+        truth = labels[name]
+        s = score_photo(truth, found)
+        missed = [truth[j] for j in s.missed]
+        # the outlines kept, each described as the finder describes it at run time, and those refused
+        pool = [outlinescore.Considered(q, float(cv2.contourArea(q))) for q in t.kept] + t.considered
+        quads = [c.quad for c in pool]
+        feats = outlinescore.features(pool, t.edges, t.white, t.gray, HAND.min_short_side, HAND.min_step,
+                                      HAND.paper)
+        for n, (q, f) in enumerate(zip(quads, feats)):
+            box = tuple(v / t.scale / scale for v in outline_box(q))
+            rows.append(f)
+            photo.append(k)
+            boxes.append(box)
+            target.append(int(any(iou(box, b) >= MATCH_IOU for b in truth)))
+            missed_card.append(int(n >= len(t.kept) and any(iou(box, b) >= MATCH_IOU for b in missed)))
+            is_kept.append(int(n < len(t.kept)))
+        for j in s.missed:
+            alone = not any(overlaps(truth[j], o) for i, o in enumerate(truth) if i != j)
+            reach = any(iou(tuple(v / t.scale / scale for v in outline_box(c.quad)), truth[j]) >= MATCH_IOU
+                        for c in t.considered)
+            ceiling[0] += alone and reach
+            ceiling[1] += reach
+    np.savez_compressed(out, X=np.array(rows), y=np.array(target), photo=np.array(photo),
+                        boxes=np.array(boxes, np.float64).reshape(-1, 4), names=np.array(names),
+                        kept=np.array(json.dumps(kept_boxes)), is_kept=np.array(is_kept),
+                        missed=np.array(missed_card))
+    print(f"{len(names)} photos, {len(rows)} outlines ({sum(is_kept)} kept), {sum(target)} of them a card's,"
+          f" {sum(missed_card)} refused of a card no kept outline matches;"
+          f" missed cards one matches: isolated {ceiling[0]}, all {ceiling[1]}")
+
+
+def fit(X: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Logistic regression by Newton's method on standardised features: mean, scale, w, b."""
+    mean = X.mean(axis=0)
+    scale = X.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    Z = np.column_stack([(X - mean) / scale, np.ones(len(X))])
+    w = np.zeros(Z.shape[1])
+    reg = np.full(Z.shape[1], l2)
+    reg[-1] = 0.0
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-np.clip(Z @ w, -30, 30)))
+        grad = Z.T @ (p - y) + reg * w
+        H = (Z * (p * (1 - p))[:, None]).T @ Z + np.diag(reg) + 1e-9 * np.eye(len(w))
+        step = np.linalg.solve(H, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return mean, scale, w[:-1], float(w[-1])
+
+
+def chances(model, X: np.ndarray) -> np.ndarray:
+    mean, scale, w, b = model
+    return 1 / (1 + np.exp(-(((X - mean) / scale) @ w + b)))
+
+
+def baseline(data) -> tuple[int, int, int]:
+    labels = load_labels()
+    kept = json.loads(str(data["kept"]))
+    t = np.zeros(3, int)
+    for k in range(len(data["names"])):
+        s = score_photo(labels[str(data["names"][k])], [tuple(b) for b in kept[k]])
+        t += (s.isolated_found, s.found, s.false)
+    return tuple(int(v) for v in t)
+
+
+def cross_validate(data, columns: list[int], l2: float, folds: int) -> np.ndarray:
+    """Out-of-fold chances for every outline (folds by photo, fixed assignment: photo i in
+    fold i mod `folds`)."""
+    X, y, photo = data["X"][:, columns], data["y"], data["photo"]
+    fold_of = np.arange(photo.max() + 1) % folds
+    p = np.zeros(len(y))
+    for f in range(folds):
+        test = fold_of[photo] == f
+        p[test] = chances(fit(X[~test], y[~test], l2), X[test])
+    return p
+
+
+def gate(data, p: np.ndarray, threshold: float) -> tuple[int, int, int]:
+    """isolated found, all found, false over the train_ photos when the outlines (kept and
+    refused alike) at or above `threshold` are taken, surest first, none overlapping one
+    taken before (`p`: out-of-fold chances): the model in place of the finder's last say."""
+    labels = load_labels()
+    totals = np.zeros(3, int)
+    for k, name in enumerate(data["names"]):
+        rows = np.flatnonzero(data["photo"] == k)
+        chosen: list = []
+        for i in rows[np.argsort(-p[rows], kind="stable")]:
+            if p[i] < threshold:
+                break
+            box = tuple(data["boxes"][i])
+            if all(outlinescore.box_overlap(box, b) < 0.3 for b in chosen):
+                chosen.append(box)
+        s = score_photo(labels[str(name)], chosen)
+        totals += (s.isolated_found, s.found, s.false)
+    return tuple(int(v) for v in totals)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--collect", metavar="NPZ")
+    parser.add_argument("--data", metavar="NPZ")
+    parser.add_argument("--cv", type=int, default=0, metavar="K")
+    parser.add_argument("--l2", type=float, default=1.0)
+    parser.add_argument("--l2s", type=lambda v: [float(x) for x in v.split(",")], default=[0.1, 1.0, 10.0, 100.0])
+    parser.add_argument("--thresholds", type=lambda v: [float(x) for x in v.split(",")],
+                        default=[0.3, 0.5, 0.7, 0.8, 0.9, 0.95])
+    parser.add_argument("--threshold", type=float, default=0.5)
+    parser.add_argument("--drop", default="", help="features left out, comma separated")
+    parser.add_argument("--write", action="store_true", help=f"fit on all train_ photos, write {outlinescore.MODEL}")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    if args.collect:
+        collect(args.collect)
+        return 0
+    data = dict(np.load(args.data))
+    drop = set(filter(None, args.drop.split(",")))
+    base = baseline(data)
+    refused = data["is_kept"] == 0
+    print(f"train_ before: isolated {base[0]}, all {base[1]}, false {base[2]};"
+          f" {int(refused.sum())} outlines refused, {int(data['y'][refused].sum())} a card's"
+          f" ({int(data['missed'].sum())} a card no kept outline matches);"
+          f" {int((~refused).sum())} kept, {int(data['y'][~refused].sum())} a card")
+    columns = [i for i, n in enumerate(outlinescore.NAMES) if n not in drop]
+    if args.cv:
+        for l2 in args.l2s:
+            p = cross_validate(data, columns, l2, args.cv)
+            line = []
+            for threshold in args.thresholds:
+                iso, found, false = gate(data, p, threshold)
+                line.append(f"{threshold:.2f}: {iso}/{found}/{false}")
+            print(f"  l2 {l2:g}, {args.cv} folds (isolated/all/false): " + "  ".join(line))
+    if args.write:
+        mean, scale, w, b = fit(data["X"][:, columns], data["y"], args.l2)
+        model = {"names": [outlinescore.NAMES[i] for i in columns], "mean": mean.tolist(), "scale": scale.tolist(),
+                 "weights": w.tolist(), "bias": b, "threshold": args.threshold,
+                 "made": f"bench/outline_scorer.py --write --l2 {args.l2:g} --threshold {args.threshold:g}"
+                         f" on {len(data['names'])} train_ photos, {len(data['y'])} outlines"
+                         f" ({int(data['y'].sum())} a card's)"}
+        outlinescore.MODEL.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {outlinescore.MODEL}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

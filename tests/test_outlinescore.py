@@ -1,0 +1,106 @@
+"""The learned outline scorer (`vision.outlinescore`, `RealSettings.learned`): the shipped
+model loads and scores the same every time, the trace hands out what the finder refused
+without changing what it finds, and on real train_ photos of ../shared/realphotos/cards-edje
+the model finds a card and drops false outlines the finder's own gates do not."""
+from __future__ import annotations
+
+import json
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import outlinescore
+from vision.detect import LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings
+from vision.realfind import find_outlines
+
+from tests.realphoto_helpers import PHOTOS, score
+
+LEARNED = DetectSettings(real=LEARNED_SETTINGS)
+HAND = DetectSettings(real=PLAIN_SETTINGS)
+needs_photos = pytest.mark.skipif(not PHOTOS.is_dir(), reason=f"the shared photos are not at {PHOTOS}")
+
+
+def _table_with_card() -> tuple[np.ndarray, np.ndarray]:
+    """A drawn 320 x 240 table (dark wood) with one white card holding some ink."""
+    image = np.full((240, 320, 3), (40, 60, 90), np.uint8)
+    card = np.float32(((100, 50), (170, 50), (170, 148), (100, 148)))
+    cv2.fillConvexPoly(image, card.astype(np.int32), (235, 235, 235))
+    cv2.putText(image, "A", (104, 70), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 2)
+    cv2.putText(image, "A", (150, 142), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 2)
+    cv2.circle(image, (135, 99), 10, (20, 20, 20), -1)
+    return image, card
+
+
+def _maps(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    from vision.realfind import whiteness
+    smooth = cv2.GaussianBlur(image, (3, 3), 0)
+    gray = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY)
+    edges = cv2.dilate(cv2.Canny(gray, 30, 90, L2gradient=True), np.ones((3, 3), np.uint8))
+    return edges, whiteness(smooth), gray
+
+
+def test_the_shipped_model_loads_and_scores_the_same_every_time():
+    raw = json.loads(outlinescore.MODEL.read_text(encoding="utf-8"))
+    model = outlinescore.load()
+    assert model.names == tuple(raw["names"]) and set(model.names) <= set(outlinescore.NAMES)
+    assert len(model.weights) == len(model.mean) == len(model.scale) == len(model.names)
+    assert all(math.isfinite(v) for v in model.weights) and 0 < model.threshold < 1
+    assert "bench/outline_scorer.py" in raw["made"]
+    image, card = _table_with_card()
+    edges, white, gray = _maps(image)
+    blank = np.float32(((200, 20), (300, 20), (300, 90), (200, 90)))   # bare table
+    pool = [outlinescore.Considered(q, float(cv2.contourArea(q))) for q in (card, blank)]
+    first = model.chances(outlinescore.features(pool, edges, white, gray, 20.0))
+    again = model.chances(outlinescore.features(pool, edges, white, gray, 20.0))
+    assert np.array_equal(first, again)
+    assert first[0] > model.threshold > first[1]   # the card, not the bare table
+    assert outlinescore.accepted([c.quad for c in pool], first, model.threshold) == [0]
+
+
+def test_features_have_one_column_a_name_and_none_for_no_outline():
+    image, card = _table_with_card()
+    edges, white, gray = _maps(image)
+    row = outlinescore.features([outlinescore.Considered(card, float(cv2.contourArea(card)))], edges, white, gray,
+                                20.0)
+    assert row.shape == (1, len(outlinescore.NAMES)) and np.isfinite(row).all()
+    named = dict(zip(outlinescore.NAMES, row[0]))
+    assert named["share"] > 0.9 and named["paper"] > 0.5 and named["unlike"] < 0.1 and named["border"] == 0
+    assert outlinescore.features([], edges, white, gray, 20.0).shape == (0, len(outlinescore.NAMES))
+
+
+def test_accepted_takes_the_surest_first_and_no_box_twice():
+    a = np.float32(((0, 0), (10, 0), (10, 14), (0, 14)))
+    quads = [a, a + 1, a + 50]
+    assert outlinescore.accepted(quads, np.array([0.5, 0.9, 0.05]), 0.1) == [1]
+    assert outlinescore.accepted(quads, np.array([0.5, 0.9, 0.3]), 0.1) == [1, 2]
+
+
+@needs_photos
+def test_the_trace_hands_out_the_refused_outlines_and_changes_nothing_found():
+    image = cv2.imread(str(PHOTOS / "images" / "train_IMG_2548.jpg"), cv2.IMREAD_COLOR)
+    trace: list = []
+    traced = find_outlines(image, PLAIN_SETTINGS, trace)
+    plain = find_outlines(image, PLAIN_SETTINGS)
+    assert len(traced) == len(plain) and all(np.array_equal(a, b) for a, b in zip(traced, plain))
+    (t,) = trace
+    assert t.considered and len(t.kept) == len(plain) and t.white.shape == t.edges.shape == t.gray.shape
+    assert all(t.sizes[0] <= c.area <= t.sizes[1] for c in t.considered)
+
+
+@needs_photos
+def test_a_card_the_gates_refuse_is_found_by_the_model():
+    before = score("train_IMG_2548", HAND)   # a card on a light tabletop, its outline refused
+    after = score("train_IMG_2548", LEARNED)
+    assert before.isolated_found == 0 and after.isolated_found == after.isolated == 1
+    assert after.false <= before.false
+
+
+@needs_photos
+@pytest.mark.parametrize("name", ["train_IMG_2478", "train_IMG_2556"])
+def test_false_outlines_the_gates_keep_are_dropped_by_the_model(name):
+    before = score(name, HAND)
+    after = score(name, LEARNED)
+    assert after.isolated_found == before.isolated_found == 1
+    assert after.false < before.false
