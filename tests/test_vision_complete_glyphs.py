@@ -1,6 +1,7 @@
 """Which whole-card outlines a taught card read "unknown" is read again from
 (`vision.pipeline.Recognizer._completed`): one whose corner regions show no glyph is judged
-by the wider regions reading searches then (an outline cut by the photo's edge), and one
+by the wider regions reading searches then (an outline cut by the photo's edge), at one
+more glyph level than a first read (COMPLETE_LEVELS: a card half under a book), and one
 whose glyph is too small for it (COMPLETE_HEIGHT of the taught glyphs' height,
 `DeckProfile.glyph_height`) is not read (an outline of two overlapping cards completed to
 a card half as large again); a card none of them reads is read from its outline grown
@@ -10,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import pipeline
+from vision import pipeline, reader
 from tests.realphoto_helpers import PHOTOS, taught_draw
 
 pytestmark = pytest.mark.skipif(not (PHOTOS / "labels.csv").exists(),
@@ -58,3 +59,15 @@ def test_a_queen_whose_outline_cuts_her_index_reads_from_the_outline_grown(monke
     assert label == "Q" and confidence >= pipeline.COMPLETE_BAR
     monkeypatch.setattr(pipeline, "GROWN_OUTLINE", 1.0)   # the outline as found, as before
     assert _reading("images/train_IMG_2556.jpg", outline)[0] == "unknown"
+
+
+def test_a_king_half_under_a_book_reads_from_the_completions_higher_glyph_level(monkeypatch):
+    # the king of hearts half under a book (label box 66, 146, 229, 336): the finder's tenth
+    # pass outlines the part that shows, a triangle with the card's bottom-left corner; the
+    # card completed from that corner shows its index at the bottom right beside the card's
+    # edge, where the shade along the edge joins it to the dark wood at every lower level
+    outline = [[92.92, 332.32], [67.72, 152.77], [223.65, 288.22], [223.65, 315.0]]
+    label, confidence = _reading("images/train_IMG_2518.jpg", outline)
+    assert label == "K" and confidence >= pipeline.COMPLETE_BAR
+    monkeypatch.setattr(pipeline, "COMPLETE_LEVELS", reader.GLYPH_LEVELS)   # as before
+    assert _reading("images/train_IMG_2518.jpg", outline)[0] == "unknown"

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import classify
 from vision.detect import find_cards
 from vision.pipeline import Recognizer
 from vision.profile import load_profile_file, save_profile
@@ -43,7 +44,7 @@ def _outline(bench, cards, file, image, settings, box=None):
     return best
 
 
-def test_jacks_whose_two_corners_read_j_are_read_as_jacks(bench_and_profile):
+def test_jacks_whose_two_corners_read_j_are_read_as_jacks(bench_and_profile, monkeypatch):
     bench, cards, profile = bench_and_profile
     assert profile.reader.share > 0
     recognizer = Recognizer.create(profile)
@@ -59,6 +60,9 @@ def test_jacks_whose_two_corners_read_j_are_read_as_jacks(bench_and_profile):
     image = cv2.imread(str(PHOTOS / QUEEN[0]))
     outline = _outline(bench, cards, QUEEN[0], image, recognizer.settings, QUEEN[1])
     assert recognizer.reading(image, outline)[0].label == "Q"
+    # (its lead is too small to trust: read "unknown" now, `vision.classify.LEAD`)
+    assert as_taught_before.reading(image, outline)[0].label == "unknown"
+    monkeypatch.setattr(classify, "LEAD", 0.0)
     assert as_taught_before.reading(image, outline)[0].label == "K"
 
 

@@ -21,8 +21,8 @@ from vision.complete import completions, seen_corner
 from vision import regions
 from vision.detect import FIELD_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings, Detection, EmptyTable
 from vision.profile import DeckProfile
-from vision.reader import (INDEX_WIDE, WIDE_GLYPH_ASPECT, index_block, index_glyph_height, index_regions,
-                           index_rows)
+from vision.reader import (GLYPH_LEVELS, INDEX_WIDE, WIDE_GLYPH_ASPECT, index_block, index_glyph_height,
+                           index_regions, index_rows)
 from vision.regions import LastFind
 from vision.reuse import KeptReading, keep, kept_reading
 
@@ -74,6 +74,18 @@ COMPLETE_HEIGHT = 0.58
 # isolated 925 / 5 / 6, overlapped 344 / 5 / 26; 1.1: 926 / 5 / 5, 344 / 5 / 26; 1.03, 0.95
 # or 0.9 alone changed no train_ reading.
 GROWN_OUTLINE = 1.1
+# The wider regions of a whole-card outline are searched for a glyph at these shares of
+# a region's strongest ink (`vision.reader.GLYPH_LEVELS`, then one higher): a card half
+# under a book, its outline completed from the part that shows, has its index beside the
+# card's edge, and the table just past that edge (dark wood) joins the glyph at every
+# lower level through the shade along the edge. Measured (bench/realphotos_read.py
+# --shots 2 --seeds 3, the finder's outlines fixed; train_ cards found, right / wrong /
+# unknown): none isolated 938 / 5 / 12, every card 1,286 / 10 / 40; 0.6: 941 / 5 / 9,
+# 1,289 / 9 / 38 (train_IMG_2518's king of hearts read K in the 3 draws; an overlapped jack
+# read Q now unknown); 0.6 then 0.8 the same; 0.6 in the corner regions too: 940 / 6 / 9,
+# 1,285 / 10 / 41; 0.6 for every card read (the first read too): 939 / 7 / 9 and 2 more
+# wrong on test_.
+COMPLETE_LEVELS = GLYPH_LEVELS + (0.6,)
 WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
 
 
@@ -274,7 +286,7 @@ class Recognizer:
             if judged and reader.index_score(block) < COMPLETE_GLYPH:
                 continue
             if glyphs and self.profile.glyph_height > 0 and \
-                    index_glyph_height(shown, cut) < COMPLETE_HEIGHT * self.profile.glyph_height:
+                    index_glyph_height(shown, cut, COMPLETE_LEVELS if cut else GLYPH_LEVELS) < COMPLETE_HEIGHT * self.profile.glyph_height:
                 continue
             reading = classify(card_features(frame, whole, self.profile, regions, block, rows),
                                self.profile, self.thresholds)
@@ -325,9 +337,10 @@ class Recognizer:
 def _wide_rows(frame: np.ndarray, whole: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     """The wider regions (INDEX_WIDE) of the card outlined by `whole`, and `index_rows` of
     the top-left one and the bottom-right one apart, of glyphs narrower than
-    WIDE_GLYPH_ASPECT: the rows reading finds when neither corner region shows a glyph."""
+    WIDE_GLYPH_ASPECT: the rows reading finds when neither corner region shows a glyph,
+    searched at COMPLETE_LEVELS."""
     wide = index_regions(frame, whole, INDEX_WIDE)
-    each = [index_rows(wide[i:i + 1]) for i in (0, 1)]
+    each = [index_rows(wide[i:i + 1], levels=COMPLETE_LEVELS) for i in (0, 1)]
     return wide, [rows[rows[:, -1] <= WIDE_GLYPH_ASPECT] for rows in each]
 
 

@@ -300,12 +300,13 @@ def index_features(regions: np.ndarray, wider: Callable[[], np.ndarray] | None =
     return index_block(index_rows(regions, wider))
 
 
-def index_rows(regions: np.ndarray, wider: Callable[[], np.ndarray] | None = None) -> np.ndarray:
+def index_rows(regions: np.ndarray, wider: Callable[[], np.ndarray] | None = None,
+               levels: tuple[float, ...] = GLYPH_LEVELS) -> np.ndarray:
     """The rows `index_features` averages: one per corner region showing a glyph (k x
     INDEX_DIM float64, k = 0 .. 2), of the wider regions when neither does."""
-    found = _glyph_blocks(regions)
+    found = _glyph_blocks(regions, levels)
     if not len(found) and wider is not None:
-        found = _glyph_blocks(wider())
+        found = _glyph_blocks(wider(), levels)
         found = found[found[:, -1] <= WIDE_GLYPH_ASPECT]
     return found
 
@@ -317,17 +318,17 @@ def index_block(rows: np.ndarray) -> np.ndarray:
     return np.mean(rows, axis=0).astype(np.float32)
 
 
-def _glyph_blocks(regions: np.ndarray) -> np.ndarray:
+def _glyph_blocks(regions: np.ndarray, levels: tuple[float, ...] = GLYPH_LEVELS) -> np.ndarray:
     """Per region showing a glyph, a row (float64): its square-rooted HOG blocks and its
     width / height (k x INDEX_DIM, k = 0 .. len(regions))."""
-    glyphs = _glyphs(regions)
+    glyphs = _glyphs(regions, levels)
     return _glyph_rows(glyphs, root_hog_blocks(hog_cells_of([crop for crop, _ in glyphs], INDEX_CELL))
                        if glyphs else [])
 
 
-def _glyphs(regions: np.ndarray) -> list[tuple[np.ndarray, float]]:
+def _glyphs(regions: np.ndarray, levels: tuple[float, ...] = GLYPH_LEVELS) -> list[tuple[np.ndarray, float]]:
     """The glyph (its crop, its width / height) of each region that shows one."""
-    return [glyph for glyph in map(find_glyph, region_ink(regions)) if glyph is not None]
+    return [glyph for glyph in (find_glyph(ink, levels) for ink in region_ink(regions)) if glyph is not None]
 
 
 def _glyph_rows(glyphs: list[tuple[np.ndarray, float]], blocks: Sequence[np.ndarray]) -> np.ndarray:
@@ -364,7 +365,7 @@ def region_ink(regions: np.ndarray) -> np.ndarray:
     return np.clip(out, 0, INK_CAP, out=out)
 
 
-def find_glyph(ink: np.ndarray) -> tuple[np.ndarray, float] | None:
+def find_glyph(ink: np.ndarray, levels: tuple[float, ...] = GLYPH_LEVELS) -> tuple[np.ndarray, float] | None:
     """The index glyph in a corner region's ink: the blob nearest the corner of a glyph's
     height (a fifth to four fifths of the region's) that touches no side (a blob on the
     side is the table beyond an outline that missed, or the picture), with any blob of
@@ -380,29 +381,30 @@ def find_glyph(ink: np.ndarray) -> tuple[np.ndarray, float] | None:
     strongest was the table past an outline a pixel or two off, or a court card's frame)
     is searched again with its own as the strongest, and that glyph taken when there is
     one (a pale stroke of the letter had fallen off it)."""
-    found = _find_glyph(ink)
+    found = _find_glyph(ink, levels)
     return None if found is None else found[:2]
 
 
-def index_glyph_height(regions: np.ndarray, cut: tuple[float, float, float, float] | None = None) -> float:
+def index_glyph_height(regions: np.ndarray, cut: tuple[float, float, float, float] | None = None,
+                       levels: tuple[float, ...] = GLYPH_LEVELS) -> float:
     """The height of the tallest glyph (`find_glyph`) the corner regions
     `index_regions(image, corners, cut)` show, a share of the card's height; 0 when none
     shows one."""
     v0, v1 = (cut[2], cut[3]) if cut is not None else (0.0, INDEX_REGION[1])
-    found = [_find_glyph(ink) for ink in region_ink(regions)]
+    found = [_find_glyph(ink, levels) for ink in region_ink(regions)]
     return max((glyph[3] for glyph in found if glyph is not None), default=0.0) / INDEX_PIXELS[1] * (v1 - v0)
 
 
-def _find_glyph(ink: np.ndarray) -> tuple[np.ndarray, float, float, int] | None:
+def _find_glyph(ink: np.ndarray, levels: tuple[float, ...] = GLYPH_LEVELS) -> tuple[np.ndarray, float, float, int] | None:
     """`find_glyph`, with the glyph's own strongest ink and its height in pixels."""
     top = max(float(ink.max()), 20.0)
-    found = _glyph_at(ink, top)
+    found = _glyph_at(ink, top, levels)
     if found is not None and found[2] < GLYPH_OWN * top:
-        found = _glyph_at(ink, max(found[2], 20.0)) or found
+        found = _glyph_at(ink, max(found[2], 20.0), levels) or found
     return found
 
 
-def _glyph_at(ink: np.ndarray, top: float) -> tuple[np.ndarray, float, float, int] | None:
+def _glyph_at(ink: np.ndarray, top: float, levels: tuple[float, ...] = GLYPH_LEVELS) -> tuple[np.ndarray, float, float, int] | None:
     """`find_glyph`'s search with `top` as the strongest ink: the glyph, its width /
     height, its own strongest ink and its height in pixels."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > GLYPH_LOW * top).astype(np.uint8),
@@ -410,7 +412,7 @@ def _glyph_at(ink: np.ndarray, top: float) -> tuple[np.ndarray, float, float, in
     strong = np.zeros(count, bool)
     strong[labels[ink > GLYPH_LEVEL * top]] = True
     found = _glyph_of(ink, [row for row, keep in zip(stats[1:count].tolist(), strong[1:].tolist()) if keep])
-    for level in GLYPH_LEVELS:
+    for level in levels:
         if found is not None:
             break
         count, _, stats, _ = cv2.connectedComponentsWithStats((ink > level * top).astype(np.uint8), connectivity=8)
@@ -481,6 +483,21 @@ class LinearReader:
         start = len(self.mean) - INDEX_DIM
         first, second = np.argmax((rows - self.mean[start:]) @ self.weights[start:], axis=1)
         return bool(first == second and self.classes[first] >= 0)
+
+    def index_against(self, rows: np.ndarray, members: np.ndarray, scores: np.ndarray,
+                      glyph_margin: float, score_margin: float) -> bool:
+        """Whether a corner glyph (`index_rows`) reads another card class X better than
+        every class of `members` by `glyph_margin` or more, while the reading's `scores`
+        put X within `score_margin` of the best of `members`."""
+        if not self.index or self.share <= 0.0 or not len(rows):
+            return False
+        start = len(self.mean) - INDEX_DIM
+        glyph = (rows - self.mean[start:]) @ self.weights[start:]     # (k, C)
+        other = (self.classes >= 0) & ~np.isin(np.arange(len(self.classes)), members)
+        close = other & (scores >= scores[members].max() - score_margin)
+        if not close.any():
+            return False
+        return bool(((glyph[:, close] - glyph[:, members].max(axis=1, keepdims=True)) >= glyph_margin).any())
 
     def index_score(self, block: np.ndarray) -> float:
         """How like a taught card's index the corner index block (`index_block`) is to the

@@ -1,0 +1,55 @@
+"""A taught deck's answer that is a guess however sure its probability looks is read
+"unknown" (`vision.classify._doubtful`): the reader's best class leads the next by less
+than LEAD in its own scores (a steep softmax calls a lead of 0.001 sure), or a corner
+glyph reads a class close behind it as another card (INDEX_AGAINST, INDEX_CLOSE). A card
+read "unknown" so is then read from the whole-card outlines its outline may be part of.
+The real photos and outlines are bench/realphotos_read.py's second teaching draw's (its
+softmax temperature is the grid's end, 200; the shared folder beside the repository)."""
+import cv2
+import numpy as np
+import pytest
+
+from vision import classify
+from tests.realphoto_helpers import PHOTOS, taught_draw
+
+pytestmark = pytest.mark.skipif(not (PHOTOS / "labels.csv").exists(),
+                                reason=f"the real photos are not at {PHOTOS} (the shared folder beside the repository)")
+
+
+def _reading(file: str, outline: list) -> tuple[str, float]:
+    from vision.pipeline import Recognizer
+    _, _, profile = taught_draw(1)
+    reading, _ = Recognizer.create(profile).reading(cv2.imread(str(PHOTOS / file)), np.float32(outline))
+    return reading.label, reading.confidence
+
+
+def test_a_king_whose_corner_reads_k_is_not_read_as_a_jack_by_his_picture(monkeypatch):
+    # the king of hearts (label box 82, 316, 190, 441): one corner's glyph reads K clearly, the
+    # other hardly tells J from K, and the card's picture is like the jack of hearts taught
+    outline = [[123.99363, 311.0512], [188.3464, 347.61288], [148.21715, 440.93698], [82.78505, 408.5975]]
+    assert _reading("images/train_IMG_2565.jpg", outline)[0] == "unknown"
+    monkeypatch.setattr(classify, "LEAD", 0.0)   # the corner check alone (J leads K by 0.02)
+    assert _reading("images/train_IMG_2565.jpg", outline)[0] == "unknown"
+    monkeypatch.setattr(classify, "INDEX_AGAINST", np.inf)   # neither, as before
+    label, confidence = _reading("images/train_IMG_2565.jpg", outline)
+    assert label == "J" and confidence >= 0.9
+
+
+def test_a_lead_too_small_to_trust_is_read_again_from_the_whole_card(monkeypatch):
+    # the queen of hearts beside a nine (label box 112, 129, 157, 254): her outline, a strip,
+    # reads J by 0.001 of a score over "no card" (probability 0.56); read "unknown", the
+    # completed card reads Q
+    outline = [[112.60409, 131.0], [159.52133, 131.0], [149.13632, 251.68417], [119.27851, 253.55222]]
+    label, confidence = _reading("images/train_IMG_2596.jpg", outline)
+    assert label == "Q" and confidence >= 0.9
+    monkeypatch.setattr(classify, "LEAD", 0.0)   # as before
+    assert _reading("images/train_IMG_2596.jpg", outline)[0] == "J"
+
+
+def test_a_ten_outlined_with_part_of_the_card_beside_is_not_read_as_an_ace(monkeypatch):
+    # the ten of clubs (label box 83, 222, 198, 393), its outline holding part of the card it
+    # overlaps: A led 10 by 0.04
+    outline = [[85.05, 247.27498], [210.75266, 231.56216], [241.55032, 397.65292], [92.880775, 383.53067]]
+    assert _reading("images/train_IMG_2672.jpg", outline)[0] == "unknown"
+    monkeypatch.setattr(classify, "LEAD", 0.0)   # as before
+    assert _reading("images/train_IMG_2672.jpg", outline)[0] == "A"
