@@ -286,7 +286,8 @@ class Recognizer:
             if judged and reader.index_score(block) < COMPLETE_GLYPH:
                 continue
             if glyphs and self.profile.glyph_height > 0 and \
-                    index_glyph_height(shown, cut, COMPLETE_LEVELS if cut else GLYPH_LEVELS) < COMPLETE_HEIGHT * self.profile.glyph_height:
+                    index_glyph_height(shown, cut, COMPLETE_LEVELS if cut else GLYPH_LEVELS) \
+                    < COMPLETE_HEIGHT * self.profile.glyph_height:
                 continue
             reading = classify(card_features(frame, whole, self.profile, regions, block, rows),
                                self.profile, self.thresholds)

@@ -303,7 +303,8 @@ def index_features(regions: np.ndarray, wider: Callable[[], np.ndarray] | None =
 def index_rows(regions: np.ndarray, wider: Callable[[], np.ndarray] | None = None,
                levels: tuple[float, ...] = GLYPH_LEVELS) -> np.ndarray:
     """The rows `index_features` averages: one per corner region showing a glyph (k x
-    INDEX_DIM float64, k = 0 .. 2), of the wider regions when neither does."""
+    INDEX_DIM float64, k = 0 .. 2), of the wider regions when neither does; glyphs found at
+    `levels` (`find_glyph`)."""
     found = _glyph_blocks(regions, levels)
     if not len(found) and wider is not None:
         found = _glyph_blocks(wider(), levels)
@@ -380,7 +381,8 @@ def find_glyph(ink: np.ndarray, levels: tuple[float, ...] = GLYPH_LEVELS) -> tup
     strongest ink; a glyph found with its own strongest under GLYPH_OWN of that (the
     strongest was the table past an outline a pixel or two off, or a court card's frame)
     is searched again with its own as the strongest, and that glyph taken when there is
-    one (a pale stroke of the letter had fallen off it)."""
+    one (a pale stroke of the letter had fallen off it). `levels`: the levels tried in
+    turn (a completed card's wider regions add one higher, `vision.pipeline.COMPLETE_LEVELS`)."""
     found = _find_glyph(ink, levels)
     return None if found is None else found[:2]
 
@@ -395,7 +397,8 @@ def index_glyph_height(regions: np.ndarray, cut: tuple[float, float, float, floa
     return max((glyph[3] for glyph in found if glyph is not None), default=0.0) / INDEX_PIXELS[1] * (v1 - v0)
 
 
-def _find_glyph(ink: np.ndarray, levels: tuple[float, ...] = GLYPH_LEVELS) -> tuple[np.ndarray, float, float, int] | None:
+def _find_glyph(ink: np.ndarray,
+                levels: tuple[float, ...] = GLYPH_LEVELS) -> tuple[np.ndarray, float, float, int] | None:
     """`find_glyph`, with the glyph's own strongest ink and its height in pixels."""
     top = max(float(ink.max()), 20.0)
     found = _glyph_at(ink, top, levels)
@@ -404,7 +407,8 @@ def _find_glyph(ink: np.ndarray, levels: tuple[float, ...] = GLYPH_LEVELS) -> tu
     return found
 
 
-def _glyph_at(ink: np.ndarray, top: float, levels: tuple[float, ...] = GLYPH_LEVELS) -> tuple[np.ndarray, float, float, int] | None:
+def _glyph_at(ink: np.ndarray, top: float,
+              levels: tuple[float, ...] = GLYPH_LEVELS) -> tuple[np.ndarray, float, float, int] | None:
     """`find_glyph`'s search with `top` as the strongest ink: the glyph, its width /
     height, its own strongest ink and its height in pixels."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > GLYPH_LOW * top).astype(np.uint8),
