@@ -10,7 +10,9 @@ The frames are those of bench/realphotos_find.py: every photo of
 640x480 (a camera frame's size), each through `vision.realfind.find_outlines` with the
 plain settings and with framed colour fields (taught decks and teaching), and through
 `vision.detect.find_cards` as `deckhand recognize` calls it (no empty table: the real-table
-outlines, or detect's own sources where they find nothing). `--against REV` unpacks REV
+outlines, or detect's own sources where they find nothing), and with the learned outline
+scorer (`detect.LEARNED_SETTINGS`, taught decks with no colour field; a REV before it has no
+`learned` setting). `--against REV` unpacks REV
 (`git archive`) into a temporary folder and runs this same script's dump on that code, so
 REV needs no copy of it. Outlines compare bit for bit (float32 corners, in order); a frame
 that differs is named, with its outline counts and the largest corner move of outlines that
@@ -36,7 +38,7 @@ import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTOS = ROOT.parent / "shared" / "realphotos" / "cards-edje"
-KINDS = ("plain", "fields", "detect")
+KINDS = ("plain", "fields", "detect", "learned")
 
 
 def photo_names(limit: int) -> list[str]:
@@ -68,6 +70,7 @@ def dump(out: Path, code: Path, limit: int) -> None:
 
     cv2.setNumThreads(1)
     plain, fields, detect = RealSettings(), RealSettings(framed_fields=True), DetectSettings()
+    learned = RealSettings(colour_fields=False, learned=True)   # detect.LEARNED_SETTINGS
     found: dict[str, np.ndarray] = {}
     c0 = time.process_time()
     for name in photo_names(limit):
@@ -75,7 +78,8 @@ def dump(out: Path, code: Path, limit: int) -> None:
         for size, frame in frames(image).items():
             runs = {"plain": lambda: find_outlines(frame, plain),
                     "fields": lambda: find_outlines(frame, fields),
-                    "detect": lambda: [c.corners for c in find_cards(frame, None, detect)]}
+                    "detect": lambda: [c.corners for c in find_cards(frame, None, detect)],
+                    "learned": lambda: find_outlines(frame, learned)}
             for kind, run in runs.items():
                 quads = [np.asarray(q, np.float32).reshape(4, 2) for q in run()]
                 found[f"{name}|{size}|{kind}"] = np.array(quads, np.float32).reshape(-1, 4, 2)
