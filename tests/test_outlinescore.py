@@ -15,7 +15,8 @@ from vision import outlinescore
 from vision.detect import LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings
 from vision.realfind import find_outlines
 
-from tests.realphoto_helpers import PHOTOS, score
+from tests import outlinescore_reference
+from tests.realphoto_helpers import PHOTOS, bench, score
 
 LEARNED = DetectSettings(real=LEARNED_SETTINGS)
 HAND = DetectSettings(real=PLAIN_SETTINGS)
@@ -68,6 +69,32 @@ def test_features_have_one_column_a_name_and_none_for_no_outline():
     named = dict(zip(outlinescore.NAMES, row[0]))
     assert named["share"] > 0.9 and named["paper"] > 0.5 and named["unlike"] < 0.1 and named["border"] == 0
     assert outlinescore.features([], edges, white, gray, 20.0).shape == (0, len(outlinescore.NAMES))
+
+
+def test_features_are_the_first_versions_bit_for_bit_off_the_frame_and_turned_too():
+    image, card = _table_with_card()
+    edges, white, gray = _maps(image)
+    turned = cv2.boxPoints(((200.0, 120.0), (60.0, 84.0), 33.0)).astype(np.float32)
+    off = np.float32(((-20, 150), (40, 140), (55, 250), (-5, 262)))   # runs off the frame's corner
+    pool = [outlinescore.Considered(q, float(cv2.contourArea(q))) for q in (card, turned, off, card[::-1].copy())]
+    assert np.array_equal(outlinescore.features(pool, edges, white, gray, 20.0),
+                          outlinescore_reference.features(pool, edges, white, gray, 20.0))
+
+
+@needs_photos
+@pytest.mark.parametrize("name", ["train_IMG_2621", "train_IMG_2635", "train_IMG_2504", "train_IMG_2572"])
+def test_features_are_the_first_versions_bit_for_bit_on_real_frames(name):
+    # every outline the finder kept or refused, at the working size and made 640x480
+    photo = cv2.imread(str(PHOTOS / "images" / f"{name}.jpg"), cv2.IMREAD_COLOR)
+    for frame in (photo, bench().as_640x480(photo)):
+        trace: list = []
+        find_outlines(frame, LEARNED_SETTINGS, trace)
+        (t,) = trace
+        pool = [outlinescore.Considered(q, float(cv2.contourArea(q))) for q in t.kept] + t.considered
+        assert len(pool) >= 3
+        args = (pool, t.edges, t.white, t.gray, LEARNED_SETTINGS.min_short_side, LEARNED_SETTINGS.min_step,
+                LEARNED_SETTINGS.paper)
+        assert np.array_equal(outlinescore.features(*args), outlinescore_reference.features(*args))
 
 
 def test_accepted_takes_the_surest_first_and_no_box_twice():
