@@ -5,10 +5,10 @@ a pixel or two apart, turned, at every size and place. Bit for bit where it prom
 import cv2
 import numpy as np
 
-from vision.detect import (FRAME_AGREES, _by_frame, _move_sides, _outer_frame, _side_samples,
-                           median_level)
+from vision.detect import (FRAME_AGREES, _by_frame, _grow, _max_corner_skew, _move_sides, _outer_frame,
+                           _side_samples, median_level)
 from vision.reuse import unchanged
-from vision.warp import order_corners, side_lengths
+from vision.warp import along_and_across, length_of, order_corners, side_lengths
 
 
 def plain_unchanged(then, now, difference=10):
@@ -119,3 +119,65 @@ def test_a_printed_frames_card_edge_is_found_as_by_the_plain_code():
         assert np.array_equal(got, expected)
         grown_found += got is not quad
     assert 30 < grown_found < 300
+
+
+def plain_max_corner_skew(quad):
+    worst = 0.0
+    for i in range(4):
+        u = quad[i - 1] - quad[i]
+        v = quad[(i + 1) % 4] - quad[i]
+        cos = float(u @ v) / (float(np.linalg.norm(u) * np.linalg.norm(v)) + 1e-9)
+        worst = max(worst, abs(90.0 - np.degrees(np.arccos(np.clip(cos, -1, 1)))))
+    return worst
+
+
+def plain_grow(quad, pixels):
+    centre = quad.mean(axis=0)
+    offsets = quad - centre
+    norms = np.linalg.norm(offsets, axis=1, keepdims=True)
+    return (quad + offsets / np.maximum(norms, 1e-6) * pixels * 1.41).astype(np.float32)
+
+
+def plain_order_corners(corners):
+    pts = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]
+    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        pts = np.roll(pts, -1, axis=0)
+    if pts[0, 1] + pts[1, 1] > pts[2, 1] + pts[3, 1]:
+        pts = np.roll(pts, -2, axis=0)
+    return pts
+
+
+def plain_along_and_across(points, a, b):
+    direction = b - a
+    length = float(np.linalg.norm(direction))
+    u = direction / max(length, 1e-6)
+    rel = points - a
+    return length, u, rel @ u, rel[:, 0] * u[1] - rel[:, 1] * u[0]
+
+
+def test_the_fits_lengths_are_np_linalg_norms_bit_for_bit():
+    """`length_of` and the fits' arithmetic without np.linalg.norm (its argument handling
+    cost ~3 us a call, ~70 calls a changed frame): the same floats, degenerate quads too."""
+    rng = np.random.default_rng(31)
+    quads = _quads(rng, 300) + [np.float32([[5, 5], [5, 5], [9, 9], [1, 9]]),
+                                np.zeros((4, 2), np.float32)]
+    for quad in quads:
+        for i in range(4):
+            side = quad[(i + 1) % 4] - quad[i]
+            assert length_of(side) == np.linalg.norm(side)
+            assert type(length_of(side)) is type(np.linalg.norm(side))
+        skew, plain = _max_corner_skew(quad), plain_max_corner_skew(quad)
+        assert skew == plain or (np.isnan(skew) and np.isnan(plain))
+        np.testing.assert_array_equal(_grow(quad, 1.5), plain_grow(quad, 1.5))
+        np.testing.assert_array_equal(order_corners(quad), plain_order_corners(quad))
+        points = (rng.random((200, 2)) * 640).astype(np.float32)
+        for got, want in zip(along_and_across(points, quad[0], quad[1]),
+                             plain_along_and_across(points, quad[0], quad[1])):
+            np.testing.assert_array_equal(got, want)
+    wide = (rng.standard_normal((50, 3)) * 100).astype(np.float32)[:, ::2]     # strided
+    for row in wide:
+        assert length_of(row) == np.linalg.norm(row)

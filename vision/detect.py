@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.realfind import RealSettings, find_outlines
-from vision.warp import (CARD_ASPECT, along_and_across, order_corners, quad_contains, quad_overlap,
+from vision.warp import (CARD_ASPECT, along_and_across, length_of, order_corners, quad_contains, quad_overlap,
                          side_lengths)
 
 
@@ -568,7 +568,7 @@ def _holds_shifted(candidate, candidates) -> bool:
     short = side_lengths(quad)[0]
     centre = quad.mean(axis=0)
     return any(0.55 * area < a < 0.92 * area
-               and float(np.linalg.norm(q.mean(axis=0) - centre)) > 0.08 * short
+               and float(length_of(q.mean(axis=0) - centre)) > 0.08 * short
                and quad_overlap(q, quad) > 0.9 for _, a, q in candidates)
 
 
@@ -578,7 +578,7 @@ def _move_sides(quad: np.ndarray, offsets) -> np.ndarray:
     lines = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
-        u = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        u = (b - a) / max(float(length_of(b - a)), 1e-6)
         outward = np.array([u[1], -u[0]], np.float32)  # left of a clockwise walk is outside
         lines.append((a + outward * offsets[i], u))
     corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
@@ -591,7 +591,7 @@ def _side_samples(quad: np.ndarray, step: float = 2.0):  # noqa: ANN202 (a gener
     """Points along the middle 80% of each side, with each side's outward normal."""
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
-        length = float(np.linalg.norm(b - a))
+        length = float(length_of(b - a))
         u = (b - a) / max(length, 1e-6)
         t = np.linspace(0.1, 0.9, max(4, int(0.8 * length / step)))
         yield i, a + np.outer(t, b - a), np.array([u[1], -u[0]], np.float32)
@@ -653,7 +653,7 @@ def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
         return quad
     centre = quad.mean(axis=0)
     offsets = quad - centre
-    norms = np.linalg.norm(offsets, axis=1, keepdims=True)
+    norms = np.sqrt(np.add.reduce(offsets * offsets, axis=1, keepdims=True))   # np.linalg.norm's steps
     return (quad + offsets / np.maximum(norms, 1e-6) * pixels * 1.41).astype(np.float32)
 
 
@@ -662,6 +662,6 @@ def _max_corner_skew(quad: np.ndarray) -> float:
     for i in range(4):
         u = quad[i - 1] - quad[i]
         v = quad[(i + 1) % 4] - quad[i]
-        cos = float(u @ v) / (float(np.linalg.norm(u) * np.linalg.norm(v)) + 1e-9)
-        worst = max(worst, abs(90.0 - np.degrees(np.arccos(np.clip(cos, -1, 1)))))
+        cos = float(u @ v) / (float(length_of(u) * length_of(v)) + 1e-9)
+        worst = max(worst, abs(90.0 - np.degrees(np.arccos(min(max(cos, -1.0), 1.0)))))
     return worst
