@@ -181,3 +181,23 @@ def test_the_fits_lengths_are_np_linalg_norms_bit_for_bit():
     wide = (rng.standard_normal((50, 3)) * 100).astype(np.float32)[:, ::2]     # strided
     for row in wide:
         assert length_of(row) == np.linalg.norm(row)
+
+
+def plain_side_samples(quad, step=2.0):
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        u = (b - a) / max(length, 1e-6)
+        t = np.linspace(0.1, 0.9, max(4, int(0.8 * length / step)))
+        yield i, a + np.outer(t, b - a), np.array([u[1], -u[0]], np.float32)
+
+
+def test_side_samples_are_the_plain_codes():
+    rng = np.random.default_rng(32)
+    for quad in _quads(rng, 200) + [np.zeros((4, 2), np.float32)]:
+        for step in (1.0, 2.0):
+            for (i, got, normal), (j, want, plain_normal) in zip(_side_samples(quad, step),
+                                                                 plain_side_samples(quad, step), strict=True):
+                assert i == j and got.dtype == want.dtype
+                np.testing.assert_array_equal(got, want)
+                np.testing.assert_array_equal(normal, plain_normal)
