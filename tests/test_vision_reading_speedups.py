@@ -333,6 +333,24 @@ def test_the_card_and_its_glyphs_in_one_pass_of_hog_are_each_alone_bit_for_bit()
     assert kinds >= {0, 1, 2}, "outlines with no, one and two glyphs are all compared"
 
 
+def test_a_completions_glyph_check_searches_each_region_once_the_same_numbers():
+    """A completion's glyph check takes each corner region's rows and its glyph's height from
+    one search (`region_rows`): the rows of `index_rows` of each region alone and the height
+    of `index_glyph_height`, bit for bit, wide regions too."""
+    from vision.reader import glyph_height_share, index_glyph_height, index_rows, region_rows
+    kinds = set()
+    for face in FACES:
+        for corners in outlines(face):
+            for cut in (None, INDEX_WIDE):
+                regions = index_regions(face, corners, cut)
+                each, heights = region_rows(regions)
+                for i in (0, 1):
+                    alone = index_rows(regions[i:i + 1])
+                    assert each[i].shape == alone.shape and np.array_equal(each[i], alone)
+                assert glyph_height_share(heights, cut) == index_glyph_height(regions, cut)
+                kinds.add(sum(len(rows) for rows in each))
+    assert kinds >= {0, 1, 2}, "regions with no, one and two glyphs are all compared"
+
 def plain_region_ink(regions):
     n, h, w, _ = regions.shape
     sample = regions[:, ::2, ::2].reshape(n, -1, 3)

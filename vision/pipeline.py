@@ -21,8 +21,8 @@ from vision.complete import completions, seen_corner
 from vision import regions
 from vision.detect import FIELD_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings, Detection, EmptyTable
 from vision.profile import DeckProfile
-from vision.reader import (GLYPH_LEVELS, INDEX_WIDE, WIDE_GLYPH_ASPECT, index_block, index_glyph_height,
-                           index_regions, index_rows)
+from vision.reader import (GLYPH_LEVELS, INDEX_WIDE, WIDE_GLYPH_ASPECT, glyph_height_share, index_block,
+                           index_regions, region_rows)
 from vision.regions import LastFind
 from vision.reuse import KeptReading, keep, kept_reading
 
@@ -269,14 +269,13 @@ class Recognizer:
             if glyphs and not seen_corner(whole, corners, [0, 2]):
                 continue   # no glyph it could show would be at a corner the outline had
             regions = index_regions(frame, whole) if glyphs else None
-            # the top-left region's rows, then the bottom-right's (`index_rows` of both)
-            each = [index_rows(regions[i:i + 1]) for i in (0, 1)] if glyphs else None
+            # the top-left region's rows, then the bottom-right's (`index_rows` of both), and
+            # their glyphs' heights, from one search
+            each, heights = region_rows(regions) if glyphs else (None, None)
             cut = None
             if glyphs and not any(len(rows) for rows in each):
                 cut = INDEX_WIDE
-                shown, each = _wide_rows(frame, whole)
-            else:
-                shown = regions
+                each, heights = _wide_rows(frame, whole)
             rows = np.concatenate(each) if glyphs else None
             if glyphs and not seen_corner(whole, corners, [i * 2 for i in (0, 1) if len(each[i])]):
                 continue
@@ -286,8 +285,7 @@ class Recognizer:
             if judged and reader.index_score(block) < COMPLETE_GLYPH:
                 continue
             if glyphs and self.profile.glyph_height > 0 and \
-                    index_glyph_height(shown, cut, COMPLETE_LEVELS if cut else GLYPH_LEVELS) \
-                    < COMPLETE_HEIGHT * self.profile.glyph_height:
+                    glyph_height_share(heights, cut) < COMPLETE_HEIGHT * self.profile.glyph_height:
                 continue
             reading = classify(card_features(frame, whole, self.profile, regions, block, rows),
                                self.profile, self.thresholds)
@@ -335,14 +333,13 @@ class Recognizer:
                         np.asarray(upright, np.float32))
 
 
-def _wide_rows(frame: np.ndarray, whole: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-    """The wider regions (INDEX_WIDE) of the card outlined by `whole`, and `index_rows` of
-    the top-left one and the bottom-right one apart, of glyphs narrower than
-    WIDE_GLYPH_ASPECT: the rows reading finds when neither corner region shows a glyph,
-    searched at COMPLETE_LEVELS."""
-    wide = index_regions(frame, whole, INDEX_WIDE)
-    each = [index_rows(wide[i:i + 1], levels=COMPLETE_LEVELS) for i in (0, 1)]
-    return wide, [rows[rows[:, -1] <= WIDE_GLYPH_ASPECT] for rows in each]
+def _wide_rows(frame: np.ndarray, whole: np.ndarray) -> tuple[list[np.ndarray], list[int]]:
+    """`index_rows` of the top-left and the bottom-right wider region (INDEX_WIDE) of the
+    card outlined by `whole` apart, of glyphs narrower than WIDE_GLYPH_ASPECT (the rows
+    reading finds when neither corner region shows a glyph), and the heights of the
+    glyphs they show, of any width (`vision.reader.region_rows`); searched at COMPLETE_LEVELS."""
+    each, heights = region_rows(index_regions(frame, whole, INDEX_WIDE), COMPLETE_LEVELS)
+    return [rows[rows[:, -1] <= WIDE_GLYPH_ASPECT] for rows in each], heights
 
 
 THUMB_WIDTH = 80          # the still-frame test compares grey thumbnails this wide

@@ -117,7 +117,7 @@ def hog_pair_and_index_rows(ink: np.ndarray, regions: np.ndarray | None,
     """`hog_pair(ink)` and `index_rows(regions, wider)` (none when `regions` is None),
     their HOG computed in one pass (`hog_cells_of`): the same numbers, for the cost of
     one set of array operations instead of two."""
-    ink = ink.astype(np.float32)
+    ink = ink.astype(np.float32, copy=False)
     glyphs = [] if regions is None else _glyphs(regions)
     if not glyphs and regions is not None and wider is not None:
         glyphs = [glyph for glyph in _glyphs(wider()) if glyph[1] <= WIDE_GLYPH_ASPECT]
@@ -186,9 +186,9 @@ def hog_cells_of(images: Sequence[np.ndarray], cell_size: int | Sequence[int] = 
     cells, shapes = _cell_index(tuple(image.shape for image in images), sizes)
     n = angle.size
     below = low.astype(np.intp)
-    index = cells.copy()
-    index[:n] += below
-    index[n:] += below
+    index = np.empty_like(cells)   # the cells' numbers plus the bin below, written at once (no copy to add to)
+    np.add(cells[:n], below, out=index[:n])
+    np.add(cells[n:], below, out=index[n:])
     weights = np.empty(2 * n, np.float32)
     np.subtract(1, share, out=weights[:n])
     weights[:n] *= strength
@@ -392,9 +392,30 @@ def index_glyph_height(regions: np.ndarray, cut: tuple[float, float, float, floa
     """The height of the tallest glyph (`find_glyph`) the corner regions
     `index_regions(image, corners, cut)` show, a share of the card's height; 0 when none
     shows one."""
-    v0, v1 = (cut[2], cut[3]) if cut is not None else (0.0, INDEX_REGION[1])
     found = [_find_glyph(ink, levels) for ink in region_ink(regions)]
-    return max((glyph[3] for glyph in found if glyph is not None), default=0.0) / INDEX_PIXELS[1] * (v1 - v0)
+    return glyph_height_share([0 if glyph is None else glyph[3] for glyph in found], cut)
+
+
+def glyph_height_share(heights: Sequence[int], cut: tuple[float, float, float, float] | None = None) -> float:
+    """`index_glyph_height` from the glyphs' heights in pixels (0: none) of regions cut at `cut`."""
+    v0, v1 = (cut[2], cut[3]) if cut is not None else (0.0, INDEX_REGION[1])
+    return max(heights, default=0) / INDEX_PIXELS[1] * (v1 - v0)
+
+
+def region_rows(regions: np.ndarray, levels: tuple[float, ...] = GLYPH_LEVELS) -> tuple[list[np.ndarray], list[int]]:
+    """Per corner region: `index_rows` of it alone (0 or 1 row) and its glyph's height in
+    pixels (0: none; `index_glyph_height`'s), from one search of each region and one pass of
+    HOG for their glyphs: the same numbers as a search a region and another for the
+    heights (a completion's glyph check did both); glyphs found at `levels` (`find_glyph`)."""
+    found = [_find_glyph(ink, levels) for ink in region_ink(regions)]
+    glyphs = [glyph[:2] for glyph in found if glyph is not None]
+    rows = _glyph_rows(glyphs, root_hog_blocks(hog_cells_of([crop for crop, _ in glyphs], INDEX_CELL))
+                       if glyphs else [])
+    each, top = [], 0
+    for glyph in found:
+        each.append(rows[top:top + (glyph is not None)])
+        top += glyph is not None
+    return each, [0 if glyph is None else glyph[3] for glyph in found]
 
 
 def _find_glyph(ink: np.ndarray,
