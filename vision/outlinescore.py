@@ -62,6 +62,8 @@ class Model:
     bias: float
     threshold: float
     columns: tuple[int, ...]   # the features of `NAMES` it weighs, in order
+    overlap: float = 0.3       # an outline overlapping one taken by this much (of the smaller) is not taken
+    by_quad: bool = False      # overlap of the quads themselves, not of their boxes
 
     def chances(self, features: np.ndarray) -> np.ndarray:
         """Each row's chance of being a card's outline (`features`' rows: `NAMES`)."""
@@ -83,7 +85,8 @@ def load(path: str | None = None) -> Model:
     for array in (mean, scale, weights):
         array.setflags(write=False)
     return Model(tuple(data["names"]), mean, scale, weights, float(data["bias"]), float(data["threshold"]),
-                 tuple(NAMES.index(n) for n in data["names"]))
+                 tuple(NAMES.index(n) for n in data["names"]), float(data.get("overlap", 0.3)),
+                 data.get("overlap_of", "box") == "quad")
 
 
 _SAMPLES = 12
@@ -285,9 +288,22 @@ def box_overlap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return ix * iy / smaller if smaller > 0 else 0.0
 
 
-def accepted(quads: list[np.ndarray], chances: np.ndarray, threshold: float, overlap: float = 0.3) -> list[int]:
+def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """The intersection of two quads (their convex hulls) over the smaller one's area: the
+    strip showing of a card under another shares a side with it, not its paper."""
+    a, b = (cv2.convexHull(np.asarray(q, np.float32).reshape(-1, 1, 2)) for q in (a, b))
+    smaller = min(cv2.contourArea(a), cv2.contourArea(b))
+    if smaller <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    return max(float(inter), 0.0) / smaller
+
+
+def accepted(quads: list[np.ndarray], chances: np.ndarray, threshold: float, overlap: float = 0.3,
+             by_quad: bool = False) -> list[int]:
     """Indexes of the outlines taken as cards: at least `threshold` sure, surest first, none
-    whose box overlaps the box of one taken before by `overlap` (of the smaller) or more."""
+    whose box (with `by_quad`, whose quad) overlaps that of one taken before by `overlap` (of
+    the smaller) or more."""
     taken: list[int] = []
     boxes: list[list[float]] = []
     every = _boxes(quads)
@@ -295,7 +311,12 @@ def accepted(quads: list[np.ndarray], chances: np.ndarray, threshold: float, ove
         if chances[i] < threshold:
             break
         box = every[i]
-        if all(box_overlap(box, b) < overlap for b in boxes):
+        if by_quad:   # quads overlap only where their boxes do
+            clear = all(box_overlap(box, b) <= 0 or quad_overlap(quads[i], quads[j]) < overlap
+                        for j, b in zip(taken, boxes))
+        else:
+            clear = all(box_overlap(box, b) < overlap for b in boxes)
+        if clear:
             taken.append(i)
             boxes.append(box)
     return taken
