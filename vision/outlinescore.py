@@ -64,6 +64,7 @@ class Model:
     columns: tuple[int, ...]   # the features of `NAMES` it weighs, in order
     overlap: float = 0.3       # an outline overlapping one taken by this much (of the smaller) is not taken
     by_quad: bool = False      # overlap of the quads themselves, not of their boxes
+    beside: float = 0.0        # with by_quad, the chance an outline needs whose box (not quad) overlaps
 
     def chances(self, features: np.ndarray) -> np.ndarray:
         """Each row's chance of being a card's outline (`features`' rows: `NAMES`)."""
@@ -86,7 +87,7 @@ def load(path: str | None = None) -> Model:
         array.setflags(write=False)
     return Model(tuple(data["names"]), mean, scale, weights, float(data["bias"]), float(data["threshold"]),
                  tuple(NAMES.index(n) for n in data["names"]), float(data.get("overlap", 0.3)),
-                 data.get("overlap_of", "box") == "quad")
+                 data.get("overlap_of", "box") == "quad", float(data.get("beside", 0.0)))
 
 
 _SAMPLES = 12
@@ -300,10 +301,11 @@ def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def accepted(quads: list[np.ndarray], chances: np.ndarray, threshold: float, overlap: float = 0.3,
-             by_quad: bool = False) -> list[int]:
+             by_quad: bool = False, beside: float = 0.0) -> list[int]:
     """Indexes of the outlines taken as cards: at least `threshold` sure, surest first, none
     whose box (with `by_quad`, whose quad) overlaps that of one taken before by `overlap` (of
-    the smaller) or more."""
+    the smaller) or more; with `by_quad`, one whose box overlaps so (the strip of a card under
+    another, or a false outline beside a card) only when at least `beside` sure."""
     taken: list[int] = []
     boxes: list[list[float]] = []
     every = _boxes(quads)
@@ -312,8 +314,9 @@ def accepted(quads: list[np.ndarray], chances: np.ndarray, threshold: float, ove
             break
         box = every[i]
         if by_quad:   # quads overlap only where their boxes do
-            clear = all(box_overlap(box, b) <= 0 or quad_overlap(quads[i], quads[j]) < overlap
-                        for j, b in zip(taken, boxes))
+            overlaps = [box_overlap(box, b) for b in boxes]
+            clear = (all(o <= 0 or quad_overlap(quads[i], quads[j]) < overlap for j, o in zip(taken, overlaps))
+                     and (chances[i] >= beside or all(o < overlap for o in overlaps)))
         else:
             clear = all(box_overlap(box, b) < overlap for b in boxes)
         if clear:

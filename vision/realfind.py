@@ -994,7 +994,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
             chances = model.chances(outlinescore.features(pool, edges, white, gray, settings.min_short_side,
                                                           settings.min_step, settings.paper))
             kept = [pool[i].quad for i in outlinescore.accepted([c.quad for c in pool], chances, model.threshold,
-                                                                model.overlap, model.by_quad)]
+                                                                model.overlap, model.by_quad, model.beside)]
     if scale >= 1:
         return [order_corners(q) for q in kept]
     reach = settings.refine_reach / scale
