@@ -104,6 +104,36 @@ def test_accepted_takes_the_surest_first_and_no_box_twice():
     assert outlinescore.accepted(quads, np.array([0.5, 0.9, 0.3]), 0.1) == [1, 2]
 
 
+def test_a_strip_beside_a_card_is_taken_by_the_quads_overlap_when_sure_enough():
+    # a card turned 30 degrees and the strip of a card under it along its side: their boxes
+    # overlap by more than 0.3 of the smaller, their quads hardly at all
+    top = cv2.boxPoints(((100.0, 100.0), (63.0, 88.0), 30.0)).astype(np.float32)
+    a, b = top[1], top[2]
+    out = np.float32((a - b)[::-1] * (1, -1)) / np.linalg.norm(a - b)
+    out *= 1 if np.dot(out, a - top.mean(axis=0)) > 0 else -1     # away from the card
+    strip = np.float32((a, b, b + 30 * out, a + 30 * out))
+    quads = [top, strip, top + 2]   # the last: the top card again, a pixel or two off
+    assert outlinescore.box_overlap(*outlinescore._boxes([top, strip])) >= 0.3
+    assert outlinescore.quad_overlap(top, strip) < 0.05 and outlinescore.quad_overlap(top, top + 2) > 0.9
+    sure = np.array([0.9, 0.6, 0.5])
+    assert outlinescore.accepted(quads, sure, 0.1) == [0]                            # the boxes: the strip dropped
+    assert outlinescore.accepted(quads, sure, 0.1, 0.3, True, 0.4) == [0, 1]         # the quads: kept, the copy not
+    assert outlinescore.accepted(quads, np.array([0.9, 0.3, 0.5]), 0.1, 0.3, True, 0.4) == [0]   # not sure enough
+    far = top + 300
+    assert outlinescore.accepted([top, far], np.array([0.9, 0.2]), 0.1, 0.3, True, 0.4) == [0, 1]   # apart: 0.1 does
+
+
+def test_the_shipped_model_measures_overlap_on_the_quads():
+    model = outlinescore.load()
+    assert model.by_quad and model.overlap == 0.3 and model.threshold < model.beside < 1
+
+
+@needs_photos
+def test_the_strip_of_a_card_under_another_is_found_by_the_model():
+    # two overlapping cards: main's model (boxes' overlap) took only the top one
+    assert score("train_IMG_2630", LEARNED).found == score("train_IMG_2630", HAND).found == 2
+
+
 @needs_photos
 def test_the_trace_hands_out_the_refused_outlines_and_changes_nothing_found():
     image = cv2.imread(str(PHOTOS / "images" / "train_IMG_2548.jpg"), cv2.IMREAD_COLOR)
