@@ -4,7 +4,10 @@ real photos' train_ split only, and write its weights (`vision/outlinescore.json
     .venv/bin/python bench/outline_scorer.py --collect /tmp/o.npz    # run the finder, keep what it looked at
     .venv/bin/python bench/outline_scorer.py --data /tmp/o.npz --cv 5 --l2s 0.3,1,3 \
         --thresholds 0.08,0.09,0.1,0.12                              # choose by k-fold CV (and --cv 10)
-    .venv/bin/python bench/outline_scorer.py --data /tmp/o.npz --write --l2 3 --threshold 0.10   # the shipped one
+    .venv/bin/python bench/outline_scorer.py --data /tmp/o.npz --choose --strips 1,2 --l2s 1,3,10 \
+        --thresholds 0.08,0.1,0.12,0.15,0.2,0.25                    # the rule above `choose`, 5 and 10 folds
+    .venv/bin/python bench/outline_scorer.py --data /tmp/o.npz --write --l2 3 --threshold 0.10 \
+        --overlap 0.3 --by-quad --beside 0.4                         # the shipped one
 
 How the model is made. Every train_ photo is brought to the working size and searched
 with the finder's own gates (`detect.PLAIN_SETTINGS`), `find_outlines(trace=...)` listing
@@ -16,10 +19,11 @@ A logistic regression (numpy, L2 on the weights, Newton's method, features stand
 is fitted to them all. The L2 weight and the threshold (and, with --drop, the feature set)
 are chosen by k-fold cross-validation with the photo as the fold unit (photo i in fold
 i mod k): in each fold the model fitted on the other photos takes, per held-out photo,
-the surest outlines at or above the threshold, none whose box overlaps one taken by 0.3
-of the smaller (as `outlinescore.accepted`), and the photo is scored exactly as
-bench/realphotos_find.py scores it (isolated found, all found, false). The rule: the most
-isolated cards with at most 0.25 false outlines a photo, in 5 and 10 folds alike. The
+the surest outlines at or above the threshold, none overlapping one taken (as
+`outlinescore.accepted` with the model's overlap rule), and the photo is scored exactly as
+bench/realphotos_find.py scores it (isolated found, all found, false). The first rule: the most
+isolated cards with at most 0.25 false outlines a photo, in 5 and 10 folds alike; now
+`choose`'s (above it). The
 test_ photos are never read here. No randomness: the same data give the same weights.
 """
 from __future__ import annotations

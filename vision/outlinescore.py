@@ -8,7 +8,9 @@ for a neighbour) that is of a card's size and not the card of one kept, is descr
 a few cheap features from the finder's own maps (`features`: the share of its outline on
 an edge or a whiteness step, its paper and ink, its side ratio and corners, its size, its
 face turned half round), and a small logistic model gives each the chance that it is a
-card's outline. The surest are taken, none overlapping one taken before (`accepted`).
+card's outline. The surest are taken, none overlapping one taken before (`accepted`: by
+their quads, so the strip of a card under another, which shares a side with it, is kept
+when sure enough).
 The model was trained offline on train_ photos only (`bench/outline_scorer.py`, which says
 how, chose its weight decay and threshold by cross-validation with the photo as the fold
 unit) and is stored as constants in `vision/outlinescore.json`; nothing is trained at run
