@@ -7,22 +7,18 @@ whose glyph is too small for it (COMPLETE_HEIGHT of the taught glyphs' height,
 a card half as large again); a card none of them reads is read from its outline grown
 (GROWN_OUTLINE). The real photos and outlines are bench/realphotos_read.py's
 first teaching draw's (the shared folder beside the repository; CI has a copy there)."""
-import cv2
 import numpy as np
 import pytest
 
 from vision import pipeline, reader
-from tests.realphoto_helpers import PHOTOS, taught_draw
+from tests.realphoto_helpers import PHOTOS, read_outline, taught_draw
 
 pytestmark = pytest.mark.skipif(not (PHOTOS / "labels.csv").exists(),
                                 reason=f"the real photos are not at {PHOTOS} (the shared folder beside the repository)")
 
 
 def _reading(file: str, outline: list) -> tuple[str, float]:
-    from vision.pipeline import Recognizer
-    _, _, profile = taught_draw(0)
-    reading, _ = Recognizer.create(profile).reading(cv2.imread(str(PHOTOS / file)), np.float32(outline))
-    return reading.label, reading.confidence
+    return read_outline(file, outline, seed=0)
 
 
 def test_the_taught_glyphs_height_is_the_decks_index():

@@ -5,22 +5,18 @@ glyph reads a class close behind it as another card (INDEX_AGAINST, INDEX_CLOSE)
 read "unknown" so is then read from the whole-card outlines its outline may be part of.
 The real photos and outlines are bench/realphotos_read.py's second teaching draw's (its
 softmax temperature is the grid's end, 200; the shared folder beside the repository)."""
-import cv2
 import numpy as np
 import pytest
 
 from vision import classify
-from tests.realphoto_helpers import PHOTOS, taught_draw
+from tests.realphoto_helpers import PHOTOS, read_outline
 
 pytestmark = pytest.mark.skipif(not (PHOTOS / "labels.csv").exists(),
                                 reason=f"the real photos are not at {PHOTOS} (the shared folder beside the repository)")
 
 
 def _reading(file: str, outline: list) -> tuple[str, float]:
-    from vision.pipeline import Recognizer
-    _, _, profile = taught_draw(1)
-    reading, _ = Recognizer.create(profile).reading(cv2.imread(str(PHOTOS / file)), np.float32(outline))
-    return reading.label, reading.confidence
+    return read_outline(file, outline, seed=1)
 
 
 def test_a_king_whose_corner_reads_k_is_not_read_as_a_jack_by_his_picture(monkeypatch):
