@@ -115,3 +115,70 @@ def test_a_card_a_hand_uncovers_is_found_whole():
         assert sorted(c.label for c in seen.cards) == sorted(c.label for c in whole.cards)
         assert same(seen.detection, whole.detection)
     assert "HIT-3" in [c.label for c in seen.cards]
+
+
+def test_the_camera_loop_makes_each_small_copy_once_from_one_grey_frame(monkeypatch):
+    """The still-frame thumbnail and the grey copy the regions compare come from one grey
+    copy of the frame (`pipeline.small_copies`): the 640x480 frame is area-shrunk once, in
+    one channel, and `regions.shrunk` is not run again in `regions.find`; the grey copy
+    kept is `regions.shrunk`'s, the thumbnail that copy halved."""
+    s = scene()
+    assert s.image.shape == (480, 640, 3)
+    r = Recognizer.create(profile("solo"), s.empty)
+    loop = StillFrames()
+    loop.read(r, without(s, "Y2"))
+    expected = regions.shrunk(s.image)
+    resize, shrink = cv2.resize, regions.shrunk
+    frames_shrunk: list[tuple[int, ...]] = []
+    shrunk_calls: list[int] = []
+
+    def counted_resize(src, *args, **kwargs):
+        if src.shape[:2] == (480, 640):
+            frames_shrunk.append(src.shape)
+        return resize(src, *args, **kwargs)
+
+    def counted_shrunk(frame):
+        shrunk_calls.append(1)
+        return shrink(frame)
+    monkeypatch.setattr(cv2, "resize", counted_resize)
+    monkeypatch.setattr(regions, "shrunk", counted_shrunk)
+    landed = loop.read(r, s.image)              # a changed frame: found again where it changed
+    assert sorted(c.label for c in landed.cards) == sorted(CODES)
+    assert frames_shrunk == [(480, 640)] and shrunk_calls == [1]   # one grey copy shrunk, once
+    assert np.array_equal(loop.found.grey, expected)
+    assert np.array_equal(loop.thumb, cv2.resize(expected, (80, 60), interpolation=cv2.INTER_AREA))
+    frames_shrunk.clear()
+    assert loop.read(r, s.image) is landed      # a still frame: only its copies are made
+    assert frames_shrunk == [(480, 640)]
+
+
+def test_the_grey_copies_still_tell_a_card_laid_from_the_cameras_noise():
+    """On the simulated camera's frames (sensor noise, a new draw each frame), the
+    still-frame test and the regions' difference see no change between frames of a still
+    table (the noise stays at most half the thresholds on the grey-first copies), and see
+    a card laid, taken away, or a hand reaching in."""
+    from device.simtable import SimScene
+    from vision.pipeline import STILL_DIFFERENCE, changed, small_copies
+
+    for game, seed, noise in (("solo", 2, 2.0), ("flip7", 5, 2.0), ("raj", 3, 3.0)):
+        sim = SimScene(game, seed=seed, noise=noise)
+        sim.lay("discard", {"solo": "Y9", "flip7": "7", "raj": "red:5"}[game])
+        still = [small_copies(sim.render()) for _ in range(5)]
+        thumb, grey = still[0]
+        for other_thumb, other_grey in still[1:]:
+            assert int(cv2.norm(thumb, other_thumb, cv2.NORM_INF)) <= STILL_DIFFERENCE // 2
+            assert int(cv2.norm(grey, other_grey, cv2.NORM_INF)) <= regions.DIFFERENCE // 2
+            assert not changed(thumb, other_thumb)
+            assert cv2.countNonZero(regions._difference(grey, other_grey)) == 0
+        sim.lay("discard", {"solo": "R3", "flip7": "9", "raj": "red:11"}[game])
+        laid_thumb, laid_grey = small_copies(sim.render())
+        assert changed(thumb, laid_thumb)
+        assert cv2.countNonZero(regions._difference(grey, laid_grey)) > 100   # a card's worth
+        sim.clear("discard")
+        gone_thumb, gone_grey = small_copies(sim.render())
+        assert changed(laid_thumb, gone_thumb)
+        assert cv2.countNonZero(regions._difference(laid_grey, gone_grey)) > 100
+        sim.reach("discard")
+        hand_thumb, hand_grey = small_copies(sim.render())
+        assert changed(gone_thumb, hand_thumb)
+        assert cv2.countNonZero(regions._difference(gone_grey, hand_grey)) > 100

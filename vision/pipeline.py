@@ -190,12 +190,16 @@ class Recognizer:
         return reading, keeping
 
     def read_changed(self, frame: np.ndarray, kept: Sequence[KeptReading], last: LastFind | None,
-                     anchors: Sequence[LastFind] = ()) -> tuple[FrameReading, list[KeptReading], LastFind]:
+                     anchors: Sequence[LastFind] = (), grey: np.ndarray | None = None
+                     ) -> tuple[FrameReading, list[KeptReading], LastFind]:
         """`read_keeping`, finding cards again only where the frame changed since `last`
         or one of `anchors` (the last still frames), the one it differs from least
-        (`vision.regions`; none: the whole frame); and what the next frame is compared with."""
+        (`vision.regions`; none: the whole frame); and what the next frame is compared with.
+        `grey`: the frame's `regions.shrunk` copy made already (`small_copies`), used when
+        the frame is at the working size."""
         small, scale = to_working_size(frame)
-        detection, found = regions.find(small, self.table, self.settings, last, anchors)
+        detection, found = regions.find(small, self.table, self.settings, last, anchors,
+                                        grey=grey if small is frame else None)
         reading, keeping = self._read_found(frame, detection, scale, kept)
         return reading, keeping, found
 
@@ -377,7 +381,7 @@ class StillFrames:
     anchor_kept: tuple[list[KeptReading], ...] = ()
 
     def read(self, recognizer: Recognizer, frame: np.ndarray) -> FrameReading:
-        thumb = thumbnail(frame)
+        thumb, grey = small_copies(frame)
         if self.reading is not None and self.thumb is not None and self.thumb.shape == thumb.shape \
                 and self.reading.size == (frame.shape[1], frame.shape[0]) \
                 and not changed(self.thumb, thumb):
@@ -392,7 +396,8 @@ class StillFrames:
             for old in self.anchor_kept if mine else ():
                 kept += [k for k in old if not any(k is c for c in kept)]
             self.reading, self.kept, self.found = recognizer.read_changed(
-                frame, kept if mine else [], self.found if mine else None, self.anchors if mine else ())
+                frame, kept if mine else [], self.found if mine else None, self.anchors if mine else (),
+                grey=grey)
             self.kept_by = recognizer
         else:   # a stand-in that only reads (tests' counting or misreading wrappers)
             self.reading = recognizer.read(frame)
@@ -406,10 +411,25 @@ class StillFrames:
 
 def thumbnail(frame: np.ndarray, width: int = THUMB_WIDTH) -> np.ndarray:
     """A small grey copy of the frame (area-averaged: camera noise averages out)."""
+    return small_copies(frame, width)[0]
+
+
+def small_copies(frame: np.ndarray, width: int = THUMB_WIDTH) -> tuple[np.ndarray, np.ndarray | None]:
+    """The frame's thumbnail (`width` pixels wide, grey, area-averaged) and, when the
+    thumbnail is a whole `2 * regions.SHRINK` times smaller (a 640x480 frame), the grey
+    copy `vision.regions` compares (`regions.shrunk`), both from one grey copy of the
+    frame: the frame made grey, shrunk `SHRINK` times (the regions' copy), and that
+    halved again (the thumbnail: each pixel the mean of four rounded 4 x 4 means, within
+    a grey level of the 8 x 8 mean). Otherwise the thumbnail straight from the frame's
+    grey, and None."""
     h, w = frame.shape[:2]
     size = (width, max(1, int(round(h * width / w))))
-    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-    return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    whole = 2 * regions.SHRINK
+    if (w, h) == (size[0] * whole, size[1] * whole):
+        grey = regions.shrunk(frame)
+        return cv2.resize(grey, size, interpolation=cv2.INTER_AREA), grey
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    return cv2.resize(grey, size, interpolation=cv2.INTER_AREA), None
 
 
 def changed(a: np.ndarray, b: np.ndarray, difference: int = STILL_DIFFERENCE) -> bool:
