@@ -38,8 +38,8 @@ from vision.pipeline import Recognizer, StillFrames  # noqa: E402
 from vision.render.cards import game_deck  # noqa: E402
 
 # (module, function, label): the reading's stages, in the order they run
-STAGES = ((pipeline, "thumbnail", "still-frame thumbnail"),
-          (regions, "shrunk", "grey copy to compare"),
+STAGES = ((pipeline, "small_copies", "small copies (thumbnail, grey copy)"),
+          (regions, "shrunk", "  of them the grey copy to compare"),
           (regions, "changed_pixels", "changed pixels (whole frame)"),
           (regions, "_boxes_to_search", "boxes to search"),
           (detect, "outlines", "  finder in the box: outlines"),
