@@ -5,6 +5,7 @@ a pixel or two apart, turned, at every size and place. Bit for bit where it prom
 import cv2
 import numpy as np
 
+from test_vision_reading_speedups import plain_order_corners
 from vision.detect import (FRAME_AGREES, _by_frame, _grow, _max_corner_skew, _move_sides, _outer_frame,
                            _side_samples, median_level)
 from vision.reuse import unchanged
@@ -136,19 +137,6 @@ def plain_grow(quad, pixels):
     offsets = quad - centre
     norms = np.linalg.norm(offsets, axis=1, keepdims=True)
     return (quad + offsets / np.maximum(norms, 1e-6) * pixels * 1.41).astype(np.float32)
-
-
-def plain_order_corners(corners):
-    pts = np.asarray(corners, dtype=np.float32).reshape(4, 2)
-    centre = pts.mean(axis=0)
-    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
-    pts = pts[np.argsort(angles)]
-    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
-    if sides[0] + sides[2] > sides[1] + sides[3]:
-        pts = np.roll(pts, -1, axis=0)
-    if pts[0, 1] + pts[1, 1] > pts[2, 1] + pts[3, 1]:
-        pts = np.roll(pts, -2, axis=0)
-    return pts
 
 
 def plain_along_and_across(points, a, b):
