@@ -77,6 +77,8 @@ def new_page(browser, base, host=False, width=420):
         page.fill("input[name=pin]", PIN)
         page.click("button[type=submit]", timeout=FIRST_PAGE_MS)
         page.wait_for_selector("#match-form", timeout=FIRST_PAGE_MS)
+        # the page's deferred scripts have run (its forms are wired) once it has loaded
+        page.wait_for_load_state("load", timeout=FIRST_PAGE_MS)
     return page
 
 
@@ -300,3 +302,30 @@ def test_the_host_corrects_a_finished_rounds_score(browser, served):
     expect(screen.locator(".summary .standings li").first).to_contain_text("Bob")
     host.context.close()
     screen.context.close()
+
+
+def test_a_form_is_not_sent_before_the_pages_script_is_ready(browser, served):
+    """A tap on "Start the match" while host.js is still on its way would send the form as
+    a plain page load (the typed seats lost, nothing started): its button waits, disabled,
+    until the script has wired the form."""
+    base, table = served
+    host = new_page(browser, base, host=True)
+    start = host.locator("#match-form button[type=submit]")
+    expect(start).to_be_enabled()
+    held = []
+    host.route("**/static/host.js*", lambda route: held.append(route))   # slow to arrive
+    host.reload(wait_until="commit")
+    expect(start).to_be_disabled()
+    expect(host.locator("#action-form button[type=submit], #player-form button[type=submit]")
+           ).to_have_count(0)                            # no match yet: only the new-match form
+    start.click(force=True)                              # a tap on it does nothing
+    assert held and host.url == base + "/host"
+    held[0].continue_()
+    expect(start).to_be_enabled()
+    host.select_option("#match-game", "solo")
+    for i, name in enumerate(("Ann", "Bob")):
+        host.locator("[name=seat-name]").nth(i).fill(name)
+    start.click()
+    expect(host.locator("#live .gamehead .gametitle")).to_have_text("Solo", timeout=FIRST_PAGE_MS)
+    assert table.snapshot()["match"]["game"] == "solo"
+    host.context.close()

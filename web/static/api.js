@@ -41,5 +41,14 @@ window.deckhand = (function () {
       });
     });
   }
+  // A form the page's own script sends (data-scripted) comes with its submit buttons
+  // disabled, so that a tap before that script is ready cannot send the form as a plain
+  // page load (which would lose what was typed and do nothing). Deferred scripts have all
+  // run, their handlers attached, when DOMContentLoaded fires.
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form[data-scripted] [type=submit][disabled]").forEach(function (b) {
+      b.disabled = false;
+    });
+  });
   return { post: post, show: show, said: said };
 })();
