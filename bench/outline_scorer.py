@@ -84,7 +84,7 @@ def collect(out: str) -> None:
         pool = [outlinescore.Considered(q, float(cv2.contourArea(q))) for q in t.kept] + t.considered
         quads = [c.quad for c in pool]
         feats = outlinescore.features(pool, t.edges, t.white, t.gray, HAND.min_short_side, HAND.min_step,
-                                      HAND.paper)
+                                      HAND.paper, len(t.kept))
         for n, (q, f) in enumerate(zip(quads, feats)):
             box = tuple(v / t.scale / scale for v in outline_box(q))
             quads_of.append(np.asarray(q, np.float64).reshape(4, 2) / t.scale / scale)
@@ -324,6 +324,63 @@ def choose(data, columns: list[int], strips: np.ndarray, weights: list[float], l
     return best
 
 
+def tree_cross_validate(data, columns: list[int], folds: int, rounds: int, lam: float) -> np.ndarray:
+    """`cross_validate` for `fit_trees`' trees."""
+    X, y, photo = data["X"][:, columns], data["y"], data["photo"]
+    fold_of = np.arange(photo.max() + 1) % folds
+    p = np.zeros(len(y))
+    for f in range(folds):
+        test = fold_of[photo] == f
+        p[test] = tree_chances(fit_trees(X[~test], y[~test], rounds, 0.1, lam), X[test])
+    return p
+
+
+def choose_features(data) -> tuple:
+    """The rule above `CONTEXT` (and above `FEATURE_L2S`): every feature set x model x
+    threshold scored out of fold in 5 and 10 folds, the shipped model's worth on the same
+    outlines, and the choice, printed."""
+    overlap, by_quad, beside = SHIPPED["overlap"], SHIPPED["by_quad"], SHIPPED["beside"]
+
+    def scored(p: dict, t: float) -> tuple:
+        r = {k: gate(data, p[k], t, overlap, by_quad, beside) for k in (5, 10)}
+        worth = {k: r[k][1] - 2 * r[k][2] for k in (5, 10)}
+        return all(r[k][0] >= CHOICE_ISOLATED for k in (5, 10)), worth, r
+
+    shipped_columns = [outlinescore.NAMES.index(n) for n in SHIPPED["names"]]
+    p = {k: cross_validate(data, shipped_columns, SHIPPED["l2"], k) for k in (5, 10)}
+    _, shipped, r = scored(p, SHIPPED["threshold"])
+    print(f"shipped model: 5 folds {'/'.join(map(str, r[5]))} worth {shipped[5]},"
+          f" 10 folds {'/'.join(map(str, r[10]))} worth {shipped[10]}", flush=True)
+    rows = []
+    sets = {"shipped 21": shipped_columns,
+            "21 + context": shipped_columns + [outlinescore.NAMES.index(n) for n in CONTEXT]}
+    for label, columns in sets.items():
+        logistic = {l2: {k: cross_validate(data, columns, l2, k) for k in (5, 10)} for l2 in FEATURE_L2S}
+        models = [(("logistic", l2), logistic[l2], FEATURE_THRESHOLDS, 0, 0.0, l2) for l2 in FEATURE_L2S]
+        for rounds in TREE_ROUNDS:
+            for lam in TREE_LAMS:
+                trees = {k: tree_cross_validate(data, columns, k, rounds, lam) for k in (5, 10)}
+                mean = {k: 0.5 * trees[k] + 0.5 * logistic[3.0][k] for k in (5, 10)}
+                models += [(("mean", rounds, lam), mean, TREE_THRESHOLDS, 1, -rounds, lam),
+                           (("trees", rounds, lam), trees, TREE_THRESHOLDS, 2, -rounds, lam)]
+        for name, p, thresholds, kind, rounds, lam in models:
+            for t in thresholds:
+                ok, worth, r = scored(p, t)
+                rows.append((ok, min(worth.values()), -(r[5][2] + r[10][2]), -kind, rounds, lam, label, name, t,
+                             r, worth))
+                print(f"  {label}, {' '.join(map(str, name))}, threshold {t:.2f}:"
+                      f" 5 folds {'/'.join(map(str, r[5]))} worth {worth[5]},"
+                      f" 10 folds {'/'.join(map(str, r[10]))} worth {worth[10]}{'' if ok else ' (too few isolated)'}",
+                      flush=True)
+    best = max(rows, key=lambda row: row[:6])
+    ok, _, _, _, _, _, label, name, t, r, worth = best
+    beats = ok and all(worth[k] > shipped[k] for k in (5, 10))
+    print(f"chosen: {label}, {' '.join(map(str, name))}, threshold {t:.2f}: 5 folds {r[5]} worth {worth[5]},"
+          f" 10 folds {r[10]} worth {worth[10]}; {'beats' if beats else 'does not beat'} the shipped model"
+          f" (worth {shipped[5]} / {shipped[10]})")
+    return best
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--collect", metavar="NPZ")
@@ -345,6 +402,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --by-quad: the chance an outline whose box, not quad, overlaps needs")
     parser.add_argument("--choose", action="store_true",
                         help="every strip weight x L2 x threshold in 5 and 10 folds, chosen by the rule above `choose`")
+    parser.add_argument("--features", action="store_true",
+                        help="feature sets x models x thresholds in 5 and 10 folds, chosen by the rule above CONTEXT")
+    parser.add_argument("--names", default="", help="with --write: the features weighed (comma separated; all when empty)")
+    parser.add_argument("--trees", default="", metavar="ROUNDS,LAM",
+                        help="with --write: boosted trees too (fit_trees), their rounds and leaf L2")
+    parser.add_argument("--blend", type=float, default=1.0, help="with --write --trees: the trees' share of the chance")
     parser.add_argument("--write", action="store_true", help=f"fit on all train_ photos, write {outlinescore.MODEL}")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -360,7 +423,11 @@ def main(argv: list[str] | None = None) -> int:
           f" ({int(data['missed'].sum())} a card no kept outline matches);"
           f" {int((~refused).sum())} kept, {int(data['y'][~refused].sum())} a card")
     columns = [i for i, n in enumerate(outlinescore.NAMES) if n not in drop]
+    if args.names:
+        columns = [outlinescore.NAMES.index(n) for n in args.names.split(",")]
     strips = overlapped(data)
+    if args.features:
+        choose_features(data)
     if args.choose:
         choose(data, columns, strips, args.strips or [args.strip], args.l2s, args.thresholds)
     if args.cv:
@@ -379,8 +446,17 @@ def main(argv: list[str] | None = None) -> int:
                  "made": f"bench/outline_scorer.py --write --l2 {args.l2:g} --threshold {args.threshold:g}"
                          f" --strip {args.strip:g} --overlap {args.overlap:g}{' --by-quad' if args.by_quad else ''}"
                          f" --beside {args.beside:g}"
+                         f"{f' --names {args.names}' if args.names else ''}"
+                         f"{f' --trees {args.trees} --blend {args.blend:g}' if args.trees else ''}"
                          f" on {len(data['names'])} train_ photos, {len(data['y'])} outlines"
                          f" ({int(data['y'].sum())} a card's)"}
+        if args.trees:
+            rounds, lam = args.trees.split(",")
+            base, features, thresholds, leaves = fit_trees(data["X"][:, columns], data["y"], int(rounds), 0.1,
+                                                           float(lam))
+            model["trees"] = {"base": base, "columns": features.tolist(), "thresholds": thresholds.tolist(),
+                              "leaves": leaves.tolist()}
+            model["blend"] = args.blend
         outlinescore.MODEL.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {outlinescore.MODEL}")
     return 0

@@ -2,9 +2,14 @@
 every sample point an (x, y) pair, the face patch sampled apart, each feature reduced on its
 own), kept only as the reference `tests/test_outlinescore.py` holds the one-pass
 `outlinescore.features` to: the same value, bit for bit, for every outline (not a test
-module)."""
+module). Session 12 (helper scorer-false) added the four last features of `NAMES` as
+`added`, written plainly, one outline at a time."""
 from __future__ import annotations
 
+import math
+import statistics
+
+import cv2
 import numpy as np
 
 from vision.outlinescore import Considered, NAMES
@@ -75,8 +80,44 @@ def _faces(quads: np.ndarray, white: np.ndarray, gray: np.ndarray) -> np.ndarray
                             flat.std(axis=1) / 255.0, lit / 255.0])
 
 
+def added(considered: list[Considered], edges: np.ndarray, white: np.ndarray, kept: int) -> np.ndarray:
+    """The share of the 7 x 7 grid on an edge, the ink share of the emptier index corner of
+    the face patch, the log of the area over the median of the first `kept` outlines' (itself
+    left out; 0 with none), and how many of them (at most 2) of 0.2 to 0.75 of its area have
+    their centre inside it: one outline at a time."""
+    h, w = white.shape
+    rows = []
+    for i, c in enumerate(considered):
+        quad = np.asarray(c.quad, np.float32).reshape(4, 2)
+        a, b, cc, d = (quad[j][None, :] for j in range(4))
+        u, v = _U[0], _V[0]
+        grid = (1 - v) * ((1 - u) * a + u * b) + v * ((1 - u) * d + u * cc)
+        pixel = np.minimum(np.maximum(grid + 0.5, 0), np.float32((w - 1, h - 1))).astype(np.int32)
+        edge_grid = sum(int(edges[y, x] > 0) for x, y in pixel.tolist()) / len(pixel)
+        q = _portrait(quad[None])[0]
+        a, b, cc, d = (q[j][None, :] for j in range(4))
+        u, v = _PU[0], _PV[0]
+        points = (1 - v) * ((1 - u) * a + u * b) + v * ((1 - u) * d + u * cc)
+        pixel = np.minimum(np.maximum(points, 0), np.float32((w - 1, h - 1))).astype(np.int32)
+        patch = np.array([white[y, x] for x, y in pixel.tolist()], np.float32).reshape(_PATCH[1], _PATCH[0])
+        lit = np.sort(patch.ravel())[int(0.9 * (patch.size - 1))]
+        ink = patch < lit - 50
+        corner_min = min(np.float32(ink[:5, :4].sum()) / 20, np.float32(ink[-5:, -4:].sum()) / 20)   # float32, as the face
+        area = max(c.area, 1.0)
+        others = [max(k.area, 1.0) for j, k in enumerate(considered[:kept]) if j != i]
+        rel = math.log(area / statistics.median(others)) if others else 0.0
+        holds = 0
+        for k in considered[:kept]:
+            ratio = max(k.area, 1.0) / area
+            centre = tuple(float(t) for t in np.asarray(k.quad, np.float64).reshape(4, 2).mean(axis=0))
+            inside = cv2.pointPolygonTest(quad.reshape(-1, 1, 2), centre, False) >= 0
+            holds += 0.2 < ratio < 0.75 and inside
+        rows.append((edge_grid, corner_min, rel, min(holds, 2)))
+    return np.array(rows, np.float64).reshape(-1, 4)
+
+
 def features(considered: list[Considered], edges: np.ndarray, white: np.ndarray, gray: np.ndarray,
-             min_side: float, min_step: int = 12, paper: int = 200) -> np.ndarray:
+             min_side: float, min_step: int = 12, paper: int = 200, kept: int = 0) -> np.ndarray:
     """One row of `NAMES` per outline considered (float64): its outline (the share on an
     edge or with its inside `min_step` whiter than its outside 3 pixels either side, each
     alone, the mean step, the worst side's share, the whiteness 6 pixels out), its inside
@@ -137,4 +178,5 @@ def features(considered: list[Considered], edges: np.ndarray, white: np.ndarray,
     border = ((quad[..., 0] < 2) | (quad[..., 1] < 2) | (quad[..., 0] > w - 3) | (quad[..., 1] > h - 3)).any(axis=1)
     return np.column_stack([share, edge_share, step_share, step_mean, paper_share,
                             np.add.reduce(inside, axis=1) / (cells * 255.0), ink_share, outside_white, unlike, skew,
-                            log_area, border, sides_even, ink_centre, _faces(quad, white, gray)]).astype(np.float64)
+                            log_area, border, sides_even, ink_centre, _faces(quad, white, gray),
+                            added(considered, edges, white, kept)]).astype(np.float64)

@@ -19,6 +19,7 @@ time. Figures: docs/vision.md, "Finding cards in real photographs".
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -30,7 +31,8 @@ MODEL = Path(__file__).with_name("outlinescore.json")
 
 NAMES = ("share", "edge_share", "step_share", "step_mean", "paper", "inside_white", "ink",
          "outside_white", "unlike", "skew", "log_area", "border", "sides_even", "ink_centre",
-         "ink_turned", "gray_turned", "ink_corners", "gray_mirrored", "rim_white", "spread", "lit")
+         "ink_turned", "gray_turned", "ink_corners", "gray_mirrored", "rim_white", "spread", "lit",
+         "edge_grid", "corner_min", "rel_kept", "holds_kept")
 
 
 @dataclass(frozen=True)
@@ -54,8 +56,27 @@ class Trace:
 
 
 @dataclass(frozen=True)
+class Trees:
+    """Boosted trees of depth 2 (`bench/outline_scorer.py`'s `fit_trees`): per tree the
+    columns (of the model's features) its root and its left and right child look at, their
+    thresholds (above goes right) and its four leaves, added to `base`."""
+    base: float
+    columns: np.ndarray      # trees x 3, indexes into `NAMES`
+    thresholds: np.ndarray   # trees x 3
+    leaves: np.ndarray       # trees x 4
+
+    def scores(self, features: np.ndarray) -> np.ndarray:
+        above = features[:, self.columns] > self.thresholds                  # n x trees x 3
+        root = above[:, :, 0]
+        leaf = 2 * root + np.where(root, above[:, :, 2], above[:, :, 1])
+        return self.base + np.add.reduce(np.take_along_axis(self.leaves[None], leaf[..., None], axis=2)[..., 0],
+                                         axis=1)
+
+
+@dataclass(frozen=True)
 class Model:
-    """A logistic model over `names` (of `NAMES`, standardised by `mean` and `scale`) and
+    """A logistic model over `names` (of `NAMES`, standardised by `mean` and `scale`), or
+    boosted trees over them, or the mean of both chances (`blend`: the trees' share), and
     the chance from which an outline is taken as a card."""
     names: tuple[str, ...]
     mean: np.ndarray
@@ -67,13 +88,20 @@ class Model:
     overlap: float = 0.3       # an outline overlapping one taken by this much (of the smaller) is not taken
     by_quad: bool = False      # overlap of the quads themselves, not of their boxes
     beside: float = 0.0        # with by_quad, the chance an outline needs whose box (not quad) overlaps
+    trees: Trees | None = None
+    blend: float = 0.0         # the trees' share of the chance (1: the trees alone)
 
     def chances(self, features: np.ndarray) -> np.ndarray:
         """Each row's chance of being a card's outline (`features`' rows: `NAMES`)."""
         if not len(features):
             return np.zeros(0)
-        z = ((features[:, self.columns] - self.mean) / self.scale) @ self.weights + self.bias
-        return 1.0 / (1.0 + np.exp(-z))
+        chance = 0.0
+        if self.blend < 1:
+            z = ((features[:, self.columns] - self.mean) / self.scale) @ self.weights + self.bias
+            chance = (1.0 - self.blend) / (1.0 + np.exp(-z))
+        if self.trees is not None and self.blend > 0:
+            chance = chance + self.blend / (1.0 + np.exp(-self.trees.scores(features)))
+        return chance
 
 
 @lru_cache(maxsize=2)
@@ -85,11 +113,19 @@ def load(path: str | None = None) -> Model:
     if unknown:
         raise ValueError(f"{path or MODEL}: features {unknown} are not this code's")
     mean, scale, weights = (np.array(data[k], np.float64) for k in ("mean", "scale", "weights"))
-    for array in (mean, scale, weights):
+    columns = tuple(NAMES.index(n) for n in data["names"])
+    trees = None
+    if "trees" in data:   # their columns index the model's names
+        t = data["trees"]
+        trees = Trees(float(t["base"]), np.array(columns, np.intp)[np.array(t["columns"], np.intp).reshape(-1, 3)],
+                      np.array(t["thresholds"], np.float64).reshape(-1, 3),
+                      np.array(t["leaves"], np.float64).reshape(-1, 4))
+    for array in (mean, scale, weights) + ((trees.columns, trees.thresholds, trees.leaves) if trees else ()):
         array.setflags(write=False)
     return Model(tuple(data["names"]), mean, scale, weights, float(data["bias"]), float(data["threshold"]),
-                 tuple(NAMES.index(n) for n in data["names"]), float(data.get("overlap", 0.3)),
-                 data.get("overlap_of", "box") == "quad", float(data.get("beside", 0.0)))
+                 columns, float(data.get("overlap", 0.3)),
+                 data.get("overlap_of", "box") == "quad", float(data.get("beside", 0.0)),
+                 trees, float(data.get("blend", 0.0)))
 
 
 _SAMPLES = 12
@@ -156,8 +192,9 @@ def _faces(p: np.ndarray, g: np.ndarray) -> list[np.ndarray]:
     # in float64 and round to float32: the same quotient), in fewer instructions
     size = flat.shape[1]
     ink_turned = 1 - np.add.reduce(np.abs(ink - ink[:, ::-1, ::-1]).reshape(n, -1), axis=1) / size
-    corners = (np.add.reduce(ink[:, :5, :4].reshape(n, -1), axis=1) / 20
-               + np.add.reduce(ink[:, -5:, -4:].reshape(n, -1), axis=1) / 20) / 2
+    first, second = (np.add.reduce(ink[:, :5, :4].reshape(n, -1), axis=1) / 20,
+                     np.add.reduce(ink[:, -5:, -4:].reshape(n, -1), axis=1) / 20)
+    corners = (first + second) / 2
     rim = np.concatenate([p[:, 0], p[:, -1], p[:, :, 0], p[:, :, -1]], axis=1)
     rim = np.add.reduce(rim, axis=1) / rim.shape[1] / 255.0
     # the gray alike turned and mirrored: its mean is exact (whole numbers), so the gray less
@@ -170,17 +207,48 @@ def _faces(p: np.ndarray, g: np.ndarray) -> list[np.ndarray]:
     spread = flat - np.add.reduce(flat, axis=1, keepdims=True) / size
     spread *= spread
     spread = np.sqrt(np.add.reduce(spread, axis=1) / size)   # the standard deviation
-    return [ink_turned, alike[0], corners, alike[1], rim, spread / 255.0, lit / 255.0]
+    return [ink_turned, alike[0], corners, alike[1], rim, spread / 255.0, lit / 255.0, np.minimum(first, second)]
+
+
+def _context(quad: np.ndarray, areas: np.ndarray, kept: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each outline against the first `kept` (the finder's own): the log of its area over
+    the median of theirs (itself left out; 0 with none), and how many of them (at most 2)
+    of 0.2 to 0.75 of its area have their centre inside it (a group of cards holds them)."""
+    n = len(quad)
+    rel = np.zeros(n)
+    holds = np.zeros(n)
+    if not kept:
+        return rel, holds
+    ordered = sorted(areas[:kept].tolist())
+    for i, area in enumerate(areas.tolist()):
+        others = ordered
+        if i < kept:
+            others = list(ordered)
+            others.remove(area)
+        m = len(others)
+        if m:
+            rel[i] = math.log(area / (others[m // 2] if m % 2 else (others[m // 2 - 1] + others[m // 2]) / 2))
+    corners = quad.astype(np.float64)
+    centres = np.add.reduce(corners[:kept], axis=1) / 4                        # kept x 2
+    side = corners[:, _NEXT] - corners                                         # n x 4 x 2
+    to = centres[None, :, None, :] - corners[:, None]                          # n x kept x 4 x 2
+    cross = side[:, None, :, 0] * to[..., 1] - side[:, None, :, 1] * to[..., 0]
+    inside = (cross >= 0).all(axis=2) | (cross <= 0).all(axis=2)
+    ratio = areas[None, :kept] / areas[:, None]
+    inside &= (ratio > 0.2) & (ratio < 0.75)
+    return rel, np.minimum(np.add.reduce(inside, axis=1), 2).astype(np.float64)
 
 
 def features(considered: list[Considered], edges: np.ndarray, white: np.ndarray, gray: np.ndarray,
-             min_side: float, min_step: int = 12, paper: int = 200) -> np.ndarray:
+             min_side: float, min_step: int = 12, paper: int = 200, kept: int = 0) -> np.ndarray:
     """One row of `NAMES` per outline considered (float64): its outline (the share on an
     edge or with its inside `min_step` whiter than its outside 3 pixels either side, each
     alone, the mean step, the worst side's share, the whiteness 6 pixels out), its inside
     on a 7 x 7 grid (paper-white share, mean, ink share and ink in the middle), its shape
     (side ratio against a card's, the worst corner, its area against the smallest card's,
-    on the frame's border) and its face (`_faces`). Every outline of the frame at once, and
+    on the frame's border), its face (`_faces`), the share of the grid on an edge, the ink
+    of its emptier index corner and its place among the first `kept` (the finder's own
+    outlines; `_context`). Every outline of the frame at once, and
     every point of all of them (outline, grid and face patch) placed, clipped and read in
     one pass: the count of numpy calls, not the points, is the cost."""
     n = len(considered)
@@ -212,6 +280,7 @@ def features(considered: list[Considered], edges: np.ndarray, white: np.ndarray,
     patch = (n, _PATCH[1], _PATCH[0])
     face = read[3 * n * line + n * cells:].reshape(patch)
     face_gray = gray.ravel()[at[ring_n + n * cells:]].reshape(patch).astype(np.float32)
+    edge_grid = np.add.reduce(edges.ravel()[at[ring_n:ring_n + n * cells]].reshape(n, cells) > 0, axis=1) / cells
     inside_frame = ((on >= 0) & (on < np.float32(((((w,),),), (((h,),),))))).all(axis=0)   # n x 4 x S
     difference = inner - outer
     step = difference >= min_step
@@ -239,9 +308,11 @@ def features(considered: list[Considered], edges: np.ndarray, white: np.ndarray,
     areas = np.maximum(np.array([c.area for c in considered], np.float64), 1.0)
     log_area = np.log(areas / (min_side * min_side))
     border = ((quad < 2) | (quad > np.float32((w - 3, h - 3)))).any(axis=(1, 2))
+    *face_features, corner_min = _faces(face, face_gray)
     return np.array([share, edge_share, step_share, step_mean, paper_share,
                      np.add.reduce(inside, axis=1) / (cells * 255.0), ink_share, outside_white, unlike, skew,
-                     log_area, border, sides_even, ink_centre, *_faces(face, face_gray)], np.float64).T.copy()
+                     log_area, border, sides_even, ink_centre, *face_features, edge_grid, corner_min,
+                     *_context(quad, areas, kept)], np.float64).T.copy()
 
 
 def _boxes(quads: list[np.ndarray]) -> list[list[float]]:

@@ -992,7 +992,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
             pool = [outlinescore.Considered(q, float(cv2.contourArea(q))) for q in kept] + refused
             model = outlinescore.load()
             chances = model.chances(outlinescore.features(pool, edges, white, gray, settings.min_short_side,
-                                                          settings.min_step, settings.paper))
+                                                          settings.min_step, settings.paper, len(kept)))
             kept = [pool[i].quad for i in outlinescore.accepted([c.quad for c in pool], chances, model.threshold,
                                                                 model.overlap, model.by_quad, model.beside)]
     if scale >= 1:
