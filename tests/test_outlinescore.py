@@ -220,3 +220,15 @@ def test_false_outlines_the_first_model_took_are_dropped(name):
     # grain beside the card: the 21-feature logistic model took each as a card
     after = score(name, LEARNED)
     assert after.isolated_found == after.isolated == 1 and after.false == 0
+
+
+def test_the_shipped_trees_score_as_each_tree_walked_alone():
+    trees = outlinescore.load().trees
+    rows = np.random.default_rng(7).normal(0.5, 1.0, (40, len(outlinescore.NAMES)))
+    walked = []
+    for x in rows:
+        z = trees.base
+        for (root, left, right), (t0, t1, t2), leaves in zip(trees.columns, trees.thresholds, trees.leaves):
+            z += leaves[2 + (x[right] > t2)] if x[root] > t0 else leaves[x[left] > t1]
+        walked.append(z)
+    assert np.allclose(trees.scores(rows), walked, rtol=0, atol=1e-9)

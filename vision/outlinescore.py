@@ -56,6 +56,9 @@ class Trace:
     sizes: tuple[float, float]   # least and most area of a card there
 
 
+_TREE_OFFSETS = np.arange(0, 4 * 1000, 4, dtype=np.intp)   # each tree's first leaf in the leaves laid flat
+
+
 @dataclass(frozen=True)
 class Trees:
     """Boosted trees of depth 2 (`bench/outline_scorer.py`'s `fit_trees`): per tree the
@@ -67,11 +70,12 @@ class Trees:
     leaves: np.ndarray       # trees x 4
 
     def scores(self, features: np.ndarray) -> np.ndarray:
-        above = features[:, self.columns] > self.thresholds                  # n x trees x 3
-        root = above[:, :, 0]
-        leaf = 2 * root + np.where(root, above[:, :, 2], above[:, :, 1])
-        return self.base + np.add.reduce(np.take_along_axis(self.leaves[None], leaf[..., None], axis=2)[..., 0],
-                                         axis=1)
+        """Each row's score (its log-odds): `base` plus the leaf each tree sends it to."""
+        above = (features[:, self.columns] > self.thresholds).view(np.int8)   # n x trees x 3
+        root, left, right = above[:, :, 0], above[:, :, 1], above[:, :, 2]
+        # 0, 1 (the left child's) or 2, 3 (the right child's), past the tree's first leaf
+        leaf = root * (right - left + 2) + (left + _TREE_OFFSETS[:len(self.leaves)])
+        return self.base + np.add.reduce(self.leaves.ravel()[leaf], axis=1)
 
 
 @dataclass(frozen=True)
