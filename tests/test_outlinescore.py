@@ -229,6 +229,6 @@ def test_the_shipped_trees_score_as_each_tree_walked_alone():
     for x in rows:
         z = trees.base
         for (root, left, right), (t0, t1, t2), leaves in zip(trees.columns, trees.thresholds, trees.leaves):
-            z += leaves[2 + (x[right] > t2)] if x[root] > t0 else leaves[x[left] > t1]
+            z += leaves[2 + int(x[right] > t2)] if x[root] > t0 else leaves[int(x[left] > t1)]
         walked.append(z)
     assert np.allclose(trees.scores(rows), walked, rtol=0, atol=1e-9)
