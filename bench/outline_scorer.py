@@ -404,7 +404,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="every strip weight x L2 x threshold in 5 and 10 folds, chosen by the rule above `choose`")
     parser.add_argument("--features", action="store_true",
                         help="feature sets x models x thresholds in 5 and 10 folds, chosen by the rule above CONTEXT")
-    parser.add_argument("--names", default="", help="with --write: the features weighed (comma separated; all when empty)")
+    parser.add_argument("--names", default="",
+                        help="with --write: the features weighed (comma separated; all when empty)")
     parser.add_argument("--trees", default="", metavar="ROUNDS,LAM",
                         help="with --write: boosted trees too (fit_trees), their rounds and leaf L2")
     parser.add_argument("--blend", type=float, default=1.0, help="with --write --trees: the trees' share of the chance")

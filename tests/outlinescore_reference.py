@@ -102,7 +102,8 @@ def added(considered: list[Considered], edges: np.ndarray, white: np.ndarray, ke
         patch = np.array([white[y, x] for x, y in pixel.tolist()], np.float32).reshape(_PATCH[1], _PATCH[0])
         lit = np.sort(patch.ravel())[int(0.9 * (patch.size - 1))]
         ink = patch < lit - 50
-        corner_min = min(np.float32(ink[:5, :4].sum()) / 20, np.float32(ink[-5:, -4:].sum()) / 20)   # float32, as the face
+        # float32, as the face's
+        corner_min = min(np.float32(ink[:5, :4].sum()) / 20, np.float32(ink[-5:, -4:].sum()) / 20)
         area = max(c.area, 1.0)
         others = [max(k.area, 1.0) for j, k in enumerate(considered[:kept]) if j != i]
         rel = math.log(area / statistics.median(others)) if others else 0.0
