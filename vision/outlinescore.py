@@ -10,11 +10,11 @@ an edge or a whiteness step, its paper and ink, its side ratio and corners, its 
 face turned half round; and against the finder's own outlines of the frame, its size and
 the cards it holds), and a small model (a logistic model, boosted trees of depth 2, or the
 mean of both) gives each the chance that it is a card's outline. The surest are taken,
-none overlapping one taken before (`accepted`: by their quads, so the strip of a card under another, which shares a side with it, is kept
-when sure enough).
+none overlapping one taken before (`accepted`: by their quads, so the strip of a card
+under another, which shares a side with it, is kept when sure enough).
 The model was trained offline on train_ photos only (`bench/outline_scorer.py`, which says
-how, chose its weight decay and threshold by cross-validation with the photo as the fold
-unit) and is stored as constants in `vision/outlinescore.json`; nothing is trained at run
+how, chose the model, its weight decay and threshold by cross-validation with the photo as
+the fold unit) and is stored as constants in `vision/outlinescore.json`; nothing is trained at run
 time. Figures: docs/vision.md, "Finding cards in real photographs".
 """
 from __future__ import annotations
