@@ -6,8 +6,11 @@ real photos' train_ split only, and write its weights (`vision/outlinescore.json
         --thresholds 0.08,0.09,0.1,0.12                              # choose by k-fold CV (and --cv 10)
     .venv/bin/python bench/outline_scorer.py --data /tmp/o.npz --choose --strips 1,2 --l2s 1,3,10 \
         --thresholds 0.08,0.1,0.12,0.15,0.2,0.25                    # the rule above `choose`, 5 and 10 folds
-    .venv/bin/python bench/outline_scorer.py --data /tmp/o.npz --write --l2 3 --threshold 0.10 \
-        --overlap 0.3 --by-quad --beside 0.4                         # the shipped one
+    .venv/bin/python bench/outline_scorer.py --data /tmp/o.npz --features   # the rule above CONTEXT
+    .venv/bin/python bench/outline_scorer.py --data /tmp/o.npz --write --l2 3 --threshold 0.12 \
+        --overlap 0.3 --by-quad --beside 0.4 --trees 200,5 --blend 0.5 \
+        --names share,edge_share,step_share,step_mean,paper,inside_white,ink,outside_white,unlike,skew,log_area,border,sides_even,ink_centre,ink_turned,gray_turned,ink_corners,gray_mirrored,rim_white,spread,lit,edge_grid,corner_min,rel_kept,holds_kept
+                                                                     # the shipped one (session 12)
 
 How the model is made. Every train_ photo is brought to the working size and searched
 with the finder's own gates (`detect.PLAIN_SETTINGS`), `find_outlines(trace=...)` listing
@@ -16,7 +19,8 @@ or paper checks, or dropped for a neighbour; of a card's size, once each, not th
 one kept). Each is described by `outlinescore.features`, as the finder describes it at
 run time, and labelled 1 when its bounding box has IoU >= 0.5 with a label box, else 0.
 A logistic regression (numpy, L2 on the weights, Newton's method, features standardised)
-is fitted to them all. The L2 weight and the threshold (and, with --drop, the feature set)
+is fitted to them all; since session 12 also boosted trees of depth 2 (`fit_trees`), and the
+shipped model is the mean of both chances. The L2 weight and the threshold (and, with --drop, the feature set)
 are chosen by k-fold cross-validation with the photo as the fold unit (photo i in fold
 i mod k): in each fold the model fitted on the other photos takes, per held-out photo,
 the surest outlines at or above the threshold, none overlapping one taken (as
