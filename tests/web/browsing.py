@@ -1,9 +1,20 @@
 """What the browser test modules share: finding Debian's Chromium and Playwright (or
-skipping the module in words), one browser per module, and holding a pad down."""
+skipping the module in words), one browser per module, and holding a pad down.
+
+No wait on the browser is without limit. Playwright's page actions have timeouts, but
+creating a context or a page, closing one and `evaluate` wait as long as Chromium takes
+(the CI run of stop 26 waited 5,400 s after a browser test). `Chromium` bounds them: a
+call with no timeout of its own gets `CALL_WITHIN` seconds, a whole test `TEST_WITHIN`
+(tests/web/conftest.py), and past that the browser is killed, so the waiting call fails
+at once and says why; the next test gets a new browser instead of waiting as well."""
 from __future__ import annotations
 
 import os
 import shutil
+import signal
+import sys
+import threading
+import traceback
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -12,8 +23,15 @@ import pytest
 
 CHROMIUM = os.environ.get("DECKHAND_CHROMIUM") or shutil.which("chromium")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+# Playwright adds --disable-dev-shm-usage (and --disable-gpu's kin) itself.
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
+CALL_WITHIN = 60.0    # a new context or page, a context's close: 0.1-0.5 s here
+TEST_WITHIN = 240.0   # a whole browser test (the slowest takes 35 s), inside pytest-timeout's 300
+
+
+class BrowserKilled(RuntimeError):
+    """Chromium did not answer within its limit and was killed."""
 
 
 def playwright_or_skip():
@@ -24,15 +42,137 @@ def playwright_or_skip():
     return pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 
+class Chromium:
+    """A headless Chromium (Playwright's Browser: its other attributes are passed on),
+    launched again when the one before was killed. It keeps the contexts it made so a
+    test that failed with pages open has them closed (`close_contexts`)."""
+
+    def __init__(self, playwright, extra_args: tuple[str, ...] = ()):
+        self._playwright = playwright
+        self._args = ARGS + list(extra_args)
+        self._browser = None
+        self._pids: set[int] = set()
+        self._contexts: list = []
+        self.killed: list[str] = []      # why, each time it was killed
+        self._launch()
+
+    def _launch(self) -> None:
+        before = _descendants(os.getpid())
+        self._browser = self._playwright.chromium.launch(executable_path=CHROMIUM,
+                                                         args=self._args)
+        self._pids = {pid for pid in _descendants(os.getpid()) - before
+                      if _name(pid).startswith("chrom")}
+
+    @property
+    def browser(self):
+        if not self._browser.is_connected():
+            self._launch()
+        return self._browser
+
+    def __getattr__(self, name: str):
+        return getattr(self.browser, name)
+
+    def new_context(self, **options):
+        with self.bounded("new_context"):
+            context = self.browser.new_context(**options)
+        self._keep(context)
+        return context
+
+    def new_page(self, **options):
+        with self.bounded("new_page"):
+            page = self.browser.new_page(**options)
+        self._keep(page.context)
+        return page
+
+    def _keep(self, context) -> None:
+        self._contexts.append(context)
+        context.on("close", lambda c: c in self._contexts and self._contexts.remove(c))
+
+    def close_contexts(self) -> None:
+        """Close what a test left open (a failed test's pages and their streams)."""
+        while self._contexts:
+            context = self._contexts.pop()
+            try:
+                with self.bounded("closing a context"):
+                    context.close()
+            except Exception:   # noqa: BLE001 - already gone with a killed browser
+                pass
+
+    @contextmanager
+    def bounded(self, what: str, within: float = CALL_WITHIN) -> Iterator[None]:
+        """Kill the browser if the block takes longer than `within` seconds; the call
+        it was waiting on then fails, and the block raises BrowserKilled saying why."""
+        why = f"Chromium did not answer within {within:.0f} s ({what}): killed"
+        main = threading.current_thread().ident
+        timer = threading.Timer(within, self.kill, args=(why, main))
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        except Exception as exc:
+            if timer.finished.is_set() and self.killed and self.killed[-1] == why:
+                raise BrowserKilled(why) from exc
+            raise
+        finally:
+            timer.cancel()
+
+    def kill(self, why: str, waiting: int | None = None) -> None:
+        """SIGKILL this browser's processes, saying why and (if given) where the
+        thread `waiting` was waiting."""
+        self.killed.append(why)
+        frame = sys._current_frames().get(waiting) if waiting else None
+        where = "".join(traceback.format_stack(frame)) if frame else ""
+        print(f"{why}\n{where}", file=sys.stderr, flush=True)
+        for pid in sorted(self._pids | {d for p in self._pids for d in _descendants(p)}):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        if self._browser.is_connected():
+            try:
+                with self.bounded("closing the browser"):
+                    self._browser.close()
+            except BrowserKilled:
+                pass    # gone either way, after the tests' own work
+
+
 @contextmanager
-def chromium(sync_api, extra_args: tuple[str, ...] = ()) -> Iterator[object]:
+def chromium(sync_api, extra_args: tuple[str, ...] = ()) -> Iterator[Chromium]:
     """A headless Chromium for the length of the block."""
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS + list(extra_args))
+        b = Chromium(p, extra_args)
         try:
             yield b
         finally:
             b.close()
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process below `pid` (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+            children.setdefault(ppid, []).append(int(entry))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
 
 
 def hold(page, selector: str, url_end: str, ms: int = 650):

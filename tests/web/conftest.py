@@ -32,6 +32,24 @@ def served(table):
         yield f"http://127.0.0.1:{srv.port}", table
 
 
+@pytest.fixture(autouse=True)
+def _browser_bounded(request):
+    """A test on a module's browser (browsing.Chromium) is bounded as a whole: past
+    TEST_WITHIN its browser is killed (the test fails there, saying why; the next one
+    gets a new browser), and the pages it left open are closed after it."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    from browsing import TEST_WITHIN, Chromium
+    browser = request.getfixturevalue("browser")
+    if not isinstance(browser, Chromium):
+        yield
+        return
+    with browser.bounded(f"the test {request.node.name}", TEST_WITHIN):
+        yield
+        browser.close_contexts()
+
+
 @pytest.fixture
 def client(app):
     return app.test_client()

@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from browsing import ARTIFACTS, chromium, playwright_or_skip
+from browsing import ARTIFACTS, TEST_WITHIN, chromium, playwright_or_skip
 from conftest import PIN
 from crawl import (AUDIT_JS, CODE_PATTERNS, ENGLISH_WORDS, GAMES, PAGE_FLOOR_PX, SEATS, SIZES,
                    TABLE_FLOOR, build_state)
@@ -77,7 +77,8 @@ def crawl(tmp_path_factory):
         servers.append(ServerThread(app).__enter__())
     results: dict[tuple, dict] = {}
     try:
-        with chromium(sync_api) as browser:
+        # the whole crawl in one browser: bounded as one browser test is
+        with chromium(sync_api) as browser, browser.bounded("the crawl", TEST_WITHIN):
             for lang in ("en", "fr"):
                 context = browser.new_context(viewport={"width": 800, "height": 480})
                 context.add_cookies([{"name": "lang", "value": lang, "domain": "127.0.0.1",

@@ -3,11 +3,9 @@ host names a row of cards lying under the (simulated) camera, presses Start, and
 shows each card's views counting up, the training's progress, and the self-check."""
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
+from browsing import chromium, playwright_or_skip
 from conftest import PIN
 from device.camera_view import CameraView
 from device.live_teaching import ENOUGH, LiveTeacher
@@ -17,13 +15,7 @@ from web.app import create_app
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("DECKHAND_CHROMIUM") or shutil.which("chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
-if not CHROMIUM:
-    pytest.skip("no Chromium installed (apt-get install chromium, or set DECKHAND_CHROMIUM)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+sync_api = playwright_or_skip()
 
 
 class SimulatedTable:
@@ -62,9 +54,8 @@ def test_the_host_teaches_a_row_of_cards_live_and_sees_the_progress(table, tmp_p
     teacher = LiveTeacher(tmp_path / "taught.npz")
     camera = CameraView(SimulatedTable(["Y5", "B-REV"]), teacher=teacher)
     app = create_app(table, host_pin=PIN, secret_key="browser-test", camera=camera)
-    with ServerThread(app) as srv, sync_api.sync_playwright() as p:
+    with ServerThread(app) as srv, chromium(sync_api) as browser:
         base = f"http://127.0.0.1:{srv.port}"
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = _camera_page_as_host(browser, base)
         page.fill("#live-labels", "Yellow 5, Blue reverse")
         page.click("#live-start")
@@ -79,7 +70,6 @@ def test_the_host_teaches_a_row_of_cards_live_and_sees_the_progress(table, tmp_p
         faces = page.locator("#live-faces li").all_inner_texts()
         assert faces == [f"Yellow 5: {ENOUGH} / {ENOUGH} ✓", f"Blue reverse: {ENOUGH} / {ENOUGH} ✓"]
         assert "held-out" in page.locator("#live-check").inner_text()
-        browser.close()
     assert (tmp_path / "taught.npz").exists()
 
 
@@ -98,9 +88,8 @@ def test_everyone_sees_which_deck_is_read_and_the_host_switches_it(table, tmp_pa
                         decks=DeckSwitch(decks, table, lambda: reloads.append(1)))
     app = create_app(table, host_pin=PIN, secret_key="browser-test", camera=camera)
     taught_words = "The camera reads the taught deck “kitchen deck”: it knows 2 of the 55 Solo cards."
-    with ServerThread(app) as srv, sync_api.sync_playwright() as p:
+    with ServerThread(app) as srv, chromium(sync_api) as browser:
         base = f"http://127.0.0.1:{srv.port}"
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         phone = browser.new_page(viewport={"width": 420, "height": 900})
         phone.set_default_timeout(10_000)
         phone.goto(f"{base}/camera")
@@ -120,5 +109,4 @@ def test_everyone_sees_which_deck_is_read_and_the_host_switches_it(table, tmp_pa
                                 "\"The camera reads Deckhand's printed Solo deck.\"")
         host.click("#deck-taught")
         host.wait_for_function(f"() => document.getElementById('deck-said').textContent === {taught_words!r}")
-        browser.close()
     assert reloads == [1, 1] and decks.in_use("solo").taught
