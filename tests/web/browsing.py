@@ -60,8 +60,9 @@ class Chromium:
         before = _descendants(os.getpid())
         self._browser = self._playwright.chromium.launch(executable_path=CHROMIUM,
                                                          args=self._args)
+        # what appeared under the Playwright driver (started before) is this browser
         self._pids = {pid for pid in _descendants(os.getpid()) - before
-                      if _name(pid).startswith("chrom")}
+                      if _name(pid) != "node"}
 
     @property
     def browser(self):
