@@ -21,7 +21,9 @@ def test_a_held_stream_ends_with_the_server(app, table):
     # a connection opened ahead and not used yet (browsers preconnect): its thread waits
     # for a request line that does not come
     idle = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
-    time.sleep(0.3)
+    waited = time.monotonic() + 10.0           # the server takes it in its own time
+    while len(srv.server.open) < 2 and time.monotonic() < waited:
+        time.sleep(0.05)
     assert len(srv.server.open) == 2
     t0 = time.monotonic()
     assert srv.stop() == []
