@@ -1,0 +1,92 @@
+"""What finding cards in a whole new real frame costs, in instructions: a fixed set of real
+photos made 640x480, found under callgrind, only the finding counted.
+
+    valgrind --tool=callgrind --dump-instr=no --collect-atstart=no \\
+        --toggle-collect='*functools_reduce*' --callgrind-out-file=/tmp/cg.out \\
+        .venv/bin/python bench/find_cost.py --every 12
+    callgrind_annotate /tmp/cg.out | head      # the total is the finding's instructions
+
+The frames are every `--every`-th photo of ../shared/realphotos/cards-edje's `train_` split
+(sorted by name; test_ is held out), made 640x480 as bench/realphotos_find.py's speed
+figure makes them, each through `vision.realfind.find_outlines` with the settings of
+`--kind`: `plain` is a built-in deck's (`detect.PLAIN_SETTINGS`, the finder path of a whole
+new frame in `realphotos_find.py --speed`), `learned` a deck taught from photos
+(`detect.LEARNED_SETTINGS`), `fields` a colour-field deck's (`detect.FIELD_SETTINGS`). The
+photos are loaded and found once uncounted (first-call set-ups: lookup tables, numpy's
+lazy imports, the learned model) before the count; the finds run inside `functools.reduce` so that
+callgrind's toggle counts them alone: divide the total by the frames printed. Without
+valgrind, `--repeat N` prints the CPU time a frame (paired runs of two trees: `--code DIR`
+runs another tree's vision/ on the same frames).
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import functools  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+PHOTOS = ROOT.parent / "shared" / "realphotos" / "cards-edje"
+
+
+def as_640x480(image: np.ndarray) -> np.ndarray:
+    """The photo scaled to cover 640x480 and cut to it (bench/realphotos_find.py's)."""
+    h, w = image.shape[:2]
+    scale = max(640 / w, 480 / h)
+    big = cv2.resize(image, (max(640, round(w * scale)), max(480, round(h * scale))),
+                     interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    y0, x0 = (big.shape[0] - 480) // 2, (big.shape[1] - 640) // 2
+    return np.ascontiguousarray(big[y0:y0 + 480, x0:x0 + 640])
+
+
+def frames(split: str, every: int) -> list[np.ndarray]:
+    """Every `every`-th labelled photo of the split, made 640x480, in name order."""
+    with open(PHOTOS / "labels.csv", encoding="utf-8") as f:
+        names = sorted({line.split(",", 1)[0] for line in f.read().splitlines()[1:] if line})
+    chosen = [n for n in names if Path(n).name.startswith(f"{split}_")][::every]
+    return [as_640x480(cv2.imread(str(PHOTOS / n), cv2.IMREAD_COLOR)) for n in chosen]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", default="train", choices=("train", "test"))
+    ap.add_argument("--every", type=int, default=12)
+    ap.add_argument("--kind", default="plain", choices=("plain", "learned", "fields"))
+    ap.add_argument("--none", action="store_true", help="load and warm up only (a baseline)")
+    ap.add_argument("--repeat", type=int, default=1, help="find the set this many times (CPU timing)")
+    ap.add_argument("--code", default=str(ROOT), help="the repository folder whose vision/ runs (an "
+                    "older tree unpacked with `git archive REV vision engine | tar -x -C DIR`)")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    sys.path.insert(0, args.code)
+    from vision.detect import FIELD_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS
+    from vision.realfind import find_outlines
+
+    settings = {"plain": PLAIN_SETTINGS, "learned": LEARNED_SETTINGS, "fields": FIELD_SETTINGS}[args.kind]
+    chosen = frames(args.split, args.every)
+    for frame in chosen:   # first-call set-ups (lookup tables, lazy imports, the model) out of the count
+        find_outlines(frame, settings)
+
+    def find(count: int, frame: np.ndarray) -> int:
+        return count + len(find_outlines(frame, settings))
+
+    work = [] if args.none else chosen * args.repeat
+    c0 = time.process_time()
+    outlines = functools.reduce(find, work, 0)
+    cpu = time.process_time() - c0
+    print(f"{len(work)} frames ({len(chosen)} photos x {args.repeat}), {outlines} outlines, "
+          f"{1000 * cpu / max(len(work), 1):.2f} ms CPU a frame")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
