@@ -38,24 +38,45 @@ CORNER_SIDE = 0.45      # `over_frame_corner`: a card's sides in the frame at mo
 HOLDS = 0.95            # ... which holds the region (within 5 % of the side)
 
 
-def restored_corner(hull: np.ndarray, aspect: float) -> np.ndarray | None:
+def restored_corner(hull: np.ndarray, aspect: float, hull_area: float | None = None,
+                    perimeter: float | None = None) -> np.ndarray | None:
     """The card (four corners, float32, TL TR BR BL) whose one corner a five-cornered
     hull lacks: the hull's shortest fitting cut dropped and its neighbouring sides met,
-    or None. `aspect`: the card's long side over its short side. (Plain floats: this
-    runs for many regions, and numpy's cost per call on five points would dominate.)"""
+    or None. `aspect`: the card's long side over its short side; `hull_area` and
+    `perimeter`: the hull's `cv2.contourArea` and closed `cv2.arcLength`, when known.
+    (Plain floats: this runs for many regions, and numpy's cost per call on five points
+    would dominate. Each of the five sides' lines meets its two neighbours and the two
+    beyond them once: the ten corners the five choices of a cut are made of, each worked
+    out as the plain version's `_meet` did, tests/realfind_reference.py.)"""
     points = hull.reshape(-1, 2).astype(np.float32)
-    hull_area = cv2.contourArea(points)
-    perimeter = cv2.arcLength(points, True)
+    if hull_area is None:
+        hull_area = cv2.contourArea(points)
+    if perimeter is None:
+        perimeter = cv2.arcLength(points, True)
     for eps in CUT_EPS:
         poly = cv2.approxPolyDP(points, eps * perimeter, True).reshape(-1, 2).tolist()
         if len(poly) < 5:
             return None
         if len(poly) > 5:
             continue
+        # side j runs from poly[j] to poly[j + 1]; meets[d][j]: side j's line meeting side (j + d)'s
+        sides = [(poly[j][0], poly[j][1], poly[(j + 1) % 5][0] - poly[j][0], poly[(j + 1) % 5][1] - poly[j][1])
+                 for j in range(5)]
+        meets = {1: [], 2: []}
+        for d in (1, 2):
+            for j in range(5):
+                px, py, rx, ry = sides[j]
+                sx, sy, ux, uy = sides[(j + d) % 5]
+                cross = rx * uy - ry * ux
+                if abs(cross) < 1e-3:
+                    meets[d].append(None)
+                    continue
+                k = ((sx - px) * uy - (sy - py) * ux) / cross
+                meets[d].append((px + k * rx, py + k * ry))
         best, best_skew = None, MAX_SKEW
-        for k in range(5):   # side k (from corner k to k+1) the cut
-            quad = _meet([(poly[i % 5], poly[(i + 1) % 5]) for i in (k + 1, k + 2, k + 3, k + 4)])
-            if quad is None:
+        for k in range(5):   # side k (from corner k to k+1) the cut: sides k+1 .. k+4 kept
+            quad = [meets[2][(k + 4) % 5], meets[1][(k + 1) % 5], meets[1][(k + 2) % 5], meets[1][(k + 3) % 5]]
+            if None in quad:
                 continue
             area = _area(quad)
             if area <= hull_area or hull_area < MIN_FILL * area:
@@ -102,22 +123,6 @@ def _fits_on_side(pts, i: int, aspect: float, area: float) -> bool:
         return False
     return any(max(across) <= other + slack and area >= MIN_SHOWN * length * other
                for other in (length * aspect, length / aspect))
-
-
-def _meet(sides: list[tuple[list[float], list[float]]]) -> list[tuple[float, float]] | None:
-    """Where each side's line (through its two points) meets the next one's: corner i
-    between side i-1 and side i; None when two are nearly parallel."""
-    corners = []
-    for i in range(len(sides)):
-        (px, py), (qx, qy) = sides[i - 1]
-        (sx, sy), (tx, ty) = sides[i]
-        rx, ry, ux, uy = qx - px, qy - py, tx - sx, ty - sy
-        cross = rx * uy - ry * ux
-        if abs(cross) < 1e-3:
-            return None
-        k = ((sx - px) * uy - (sy - py) * ux) / cross
-        corners.append((px + k * rx, py + k * ry))
-    return corners
 
 
 def _angles(pts) -> list[float]:

@@ -162,6 +162,7 @@ def stretched(image: np.ndarray) -> list[np.ndarray]:
     return out
 
 
+
 def whiteness(image: np.ndarray, channels: list[np.ndarray] | None = None) -> np.ndarray:
     """Per pixel, the smallest of B, G, R after each channel is stretched from its 1st
     to its 99.5th percentile to 0..255 (uint8); `channels`: those, if already stretched."""
@@ -171,21 +172,51 @@ def whiteness(image: np.ndarray, channels: list[np.ndarray] | None = None) -> np
 
 def _regions(white: np.ndarray, edges: np.ndarray,
              settings: RealSettings) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """The regions of the whiteness levels, and those of the edges (cells and groups)."""
+    """The regions of the whiteness levels, and those of the edges (cells and groups).
+    (The masks are `opened_masks`': the plain code's masks bit for bit, for less.)"""
     contours: list[np.ndarray] = []
-    small = np.ones((3, 3), np.uint8)
-    for level in settings.levels:
-        _, mask = cv2.threshold(white, int(level * 255), 255, cv2.THRESH_BINARY)
-        if level < settings.unopened_level:
-            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, small)
-        contours += cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
-    for mask in above_local_mean(white, settings):
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, small)
+    for mask in opened_masks(white, settings):
         contours += cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     cells, hierarchy = cv2.findContours(cv2.bitwise_not(edges), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     edged = [] if hierarchy is None else [cells[i] for i in np.flatnonzero(hierarchy[0][:, 3] == -1)]
     edged += cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     return contours, edged
+
+
+_SMALL = np.ones((3, 3), np.uint8)
+
+
+def opened_masks(white: np.ndarray, settings: RealSettings) -> list[np.ndarray]:
+    """The masks whose regions `_regions` lists (uint8 0/255), in its order: the whiteness
+    above each of `levels` (opened by 3 x 3 below `unopened_level`), then above the local
+    mean by each of `local_offsets`, opened (`above_local_mean`).
+
+    An opening by a flat square takes the least and then the greatest value around each
+    pixel, and neither moves a value across a cut: the opened mask of the pixels above a
+    cut is the pixels of the opened picture above it, OpenCV's borders included (the
+    least takes the outside as 255, the greatest as 0, in both). So each picture is opened
+    once and cut at every level: the whiteness, and its excess over the local mean
+    (`cv2.subtract` saturates at 0, which is above no offset: the excess is above an
+    offset exactly where the whiteness is above the mean plus it, that sum saturating at
+    255, which no whiteness is above)."""
+    masks = []
+    opened = None
+    for level in settings.levels:
+        if level < settings.unopened_level:
+            if opened is None:
+                opened = cv2.morphologyEx(white, cv2.MORPH_OPEN, _SMALL)
+            masks.append(cv2.threshold(opened, int(level * 255), 255, cv2.THRESH_BINARY)[1])
+        else:
+            masks.append(cv2.threshold(white, int(level * 255), 255, cv2.THRESH_BINARY)[1])
+    if settings.local_offsets and min(settings.local_offsets) < 0:   # (below the mean: the plain way)
+        masks += [cv2.morphologyEx(mask, cv2.MORPH_OPEN, _SMALL) for mask in above_local_mean(white, settings)]
+    elif settings.local_offsets:
+        h, w = white.shape
+        block = int(min(h, w) * settings.local_block) | 1
+        mean = cv2.blur(white, (block, block), borderType=cv2.BORDER_REPLICATE)
+        excess = cv2.morphologyEx(cv2.subtract(white, mean), cv2.MORPH_OPEN, _SMALL)
+        masks += [cv2.threshold(excess, offset, 255, cv2.THRESH_BINARY)[1] for offset in settings.local_offsets]
+    return masks
 
 
 def above_local_mean(white: np.ndarray, settings: RealSettings) -> list[np.ndarray]:
@@ -259,8 +290,11 @@ def _framed(field: np.ndarray, edges: np.ndarray, white: np.ndarray, settings: R
     return best
 
 
-def _four_corners(hull: np.ndarray) -> np.ndarray | None:
-    perimeter = cv2.arcLength(hull, True)
+def _four_corners(hull: np.ndarray, perimeter: float | None = None) -> np.ndarray | None:
+    """The hull simplified to four corners (float32), or None; `perimeter`: its closed
+    `cv2.arcLength`, when known."""
+    if perimeter is None:
+        perimeter = cv2.arcLength(hull, True)
     for eps in (0.02, 0.03, 0.045, 0.06, 0.08):
         approx = cv2.approxPolyDP(hull, eps * perimeter, True)
         if len(approx) == 4:
@@ -558,10 +592,11 @@ class _Judge:
             area >= settings.split_fill * hull_area
         if area > self.max_area:
             return _SPLIT if maybe_two else None
-        quad = _four_corners(hull)
+        perimeter = cv2.arcLength(hull, True)   # (the same float from the hull's points as floats)
+        quad = _four_corners(hull, perimeter)
         restored = quad is None and settings.restore_corner and not field
-        if restored:
-            quad = restored_corner(hull, CARD_RATIO)   # a corner covered (by a shoe, a knife)
+        if restored:   # a corner covered (by a shoe, a knife)
+            quad = restored_corner(hull, CARD_RATIO, hull_area, perimeter)
         if quad is None:
             return _SPLIT if maybe_two else None
         key = tuple((quad.ravel() / 3).astype(int).tolist())  # the same outline from another map
@@ -571,7 +606,7 @@ class _Judge:
         quad_area = cv2.contourArea(quad)
         if quad_area < settings.min_hull_fill * hull_area:
             restored = settings.restore_corner and not field
-            quad = restored_corner(hull, CARD_RATIO) if restored else None
+            quad = restored_corner(hull, CARD_RATIO, hull_area, perimeter) if restored else None
             if quad is None:
                 return _SPLIT if maybe_two else None
             quad_area = cv2.contourArea(quad)
@@ -697,11 +732,52 @@ def _line_table(least: float, tilt: float) -> tuple[np.ndarray, np.ndarray, np.n
     return table.reshape(-1, len(rows)), np.repeat(starts, len(shifts)), ends.ravel()
 
 
+@lru_cache(maxsize=4)
+def _line_runs(least: float, tilt: float) -> tuple[np.ndarray, ...] | None:
+    """`_line_table`'s lines as runs of rows: a line from start column s with shift d
+    crosses row r at s + o(d, r) for every s (the rounding never lands on a half, and no
+    line reaches the picture's side); the rows where o(d, r) stays the same make a run.
+    For each run, the flat indexes (in `_best_line`'s running counts, N - 5 rows of N)
+    of the counts after its last row and before its first, at every start column (runs x
+    starts), and where each shift's runs begin; None when some line's columns are not
+    its start's plus an offset shared by every start (then `_best_line` gathers every
+    pixel)."""
+    table, starts, _ = _line_table(least, tilt)
+    rows = np.arange(3, _N - 3)
+    shifts = len(table) // len(np.unique(starts))
+    columns = (table - rows * _N).reshape(-1, shifts, len(rows))        # starts x shifts x rows
+    offsets = columns - starts.reshape(-1, shifts)[:, :, None]
+    if not (offsets == offsets[:1]).all():
+        return None
+    first, after, offset, begins = [], [], [], []
+    for d in range(shifts):
+        o = offsets[0, d]
+        cuts = [0] + (np.flatnonzero(np.diff(o)) + 1).tolist() + [len(rows)]
+        begins.append(len(first))
+        for r0, r1 in zip(cuts[:-1], cuts[1:]):
+            first.append(r0)
+            after.append(r1)
+            offset.append(int(o[r0]))
+    at = np.unique(starts)[None, :] + np.array(offset)[:, None]
+    return (np.array(after)[:, None] * _N + at, np.array(first)[:, None] * _N + at, np.array(begins))
+
+
 def _best_line(warped: np.ndarray, settings: RealSettings) -> tuple[float, int, int]:
     """The best-edged straight line from the top row to the bottom row of `warped`
-    (N x N): its share edged, and where it starts and ends (columns)."""
+    (N x N): its share edged, and where it starts and ends (columns). Each line's
+    pixels are counted a run of rows at a time, from the columns' running counts (the
+    counts of gathering every line's every pixel, tests/realfind_reference.py)."""
     table, starts, ends = _line_table(settings.cut_least, settings.cut_tilt)
-    hits = np.count_nonzero(warped.ravel()[table], axis=1)
+    runs = _line_runs(settings.cut_least, settings.cut_tilt)
+    if runs is None:
+        hits = np.count_nonzero(warped.ravel()[table], axis=1)
+    else:
+        after, before, begins = runs
+        # counted[r, x]: the edge pixels of column x in rows 3 .. 3 + r - 1 (from the integral)
+        summed = cv2.integral((warped[3:_N - 3] != 0).view(np.uint8))
+        counted = (summed[:, 1:] - summed[:, :-1]).ravel()
+        by_run = (counted.take(after) - counted.take(before))   # runs x starts
+        hits = np.add.reduceat(by_run, begins, axis=0).T.ravel()   # (start, shift), as the table
     best = int(np.argmax(hits))
     return hits[best] / table.shape[1], int(starts[best]), int(ends[best])
 

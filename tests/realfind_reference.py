@@ -1,0 +1,85 @@
+"""The plain versions of finder code made quicker for a whole new frame (session 12,
+helper frame-cost), kept as they were so that tests can hold the quicker code to them
+bit for bit (tests/test_realfind_speedups.py). Not used by Deckhand itself."""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.partial import CUT_EPS, MAX_SKEW, MAX_UNLIKE, MIN_FILL, _angles, _area, _ratio
+from vision.warp import order_corners
+
+
+def restored_corner(hull: np.ndarray, aspect: float) -> np.ndarray | None:
+    """The card (four corners, float32, TL TR BR BL) whose one corner a five-cornered
+    hull lacks: the hull's shortest fitting cut dropped and its neighbouring sides met,
+    or None. `aspect`: the card's long side over its short side. (Plain floats: this
+    runs for many regions, and numpy's cost per call on five points would dominate.)"""
+    points = hull.reshape(-1, 2).astype(np.float32)
+    hull_area = cv2.contourArea(points)
+    perimeter = cv2.arcLength(points, True)
+    for eps in CUT_EPS:
+        poly = cv2.approxPolyDP(points, eps * perimeter, True).reshape(-1, 2).tolist()
+        if len(poly) < 5:
+            return None
+        if len(poly) > 5:
+            continue
+        best, best_skew = None, MAX_SKEW
+        for k in range(5):   # side k (from corner k to k+1) the cut
+            quad = _meet([(poly[i % 5], poly[(i + 1) % 5]) for i in (k + 1, k + 2, k + 3, k + 4)])
+            if quad is None:
+                continue
+            area = _area(quad)
+            if area <= hull_area or hull_area < MIN_FILL * area:
+                continue
+            angles = _angles(quad)
+            skew = max(abs(a - 90) for a in angles)
+            if skew < best_skew and abs(math.log(_ratio(quad) / aspect)) < MAX_UNLIKE:
+                best, best_skew = quad, skew
+        return None if best is None else order_corners(np.float32(best))
+    return None
+
+
+
+def _meet(sides: list[tuple[list[float], list[float]]]) -> list[tuple[float, float]] | None:
+    """Where each side's line (through its two points) meets the next one's: corner i
+    between side i-1 and side i; None when two are nearly parallel."""
+    corners = []
+    for i in range(len(sides)):
+        (px, py), (qx, qy) = sides[i - 1]
+        (sx, sy), (tx, ty) = sides[i]
+        rx, ry, ux, uy = qx - px, qy - py, tx - sx, ty - sy
+        cross = rx * uy - ry * ux
+        if abs(cross) < 1e-3:
+            return None
+        k = ((sx - px) * uy - (sy - py) * ux) / cross
+        corners.append((px + k * rx, py + k * ry))
+    return corners
+
+
+
+def opened_masks(white, settings):
+    """The masks `realfind._regions` took the regions of, made as it made them."""
+    from vision.realfind import above_local_mean
+    masks = []
+    small = np.ones((3, 3), np.uint8)
+    for level in settings.levels:
+        _, mask = cv2.threshold(white, int(level * 255), 255, cv2.THRESH_BINARY)
+        if level < settings.unopened_level:
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, small)
+        masks.append(mask)
+    for mask in above_local_mean(white, settings):
+        masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, small))
+    return masks
+
+
+def best_line(warped, settings):
+    """`realfind._best_line` as it was: every line's every pixel gathered."""
+    from vision.realfind import _line_table
+    table, starts, ends = _line_table(settings.cut_least, settings.cut_tilt)
+    hits = np.count_nonzero(warped.ravel()[table], axis=1)
+    best = int(np.argmax(hits))
+    return hits[best] / table.shape[1], int(starts[best]), int(ends[best])
+

@@ -1,0 +1,148 @@
+"""The finder's code made quicker for a whole new frame gives what the plain code it replaced
+gave, bit for bit (the plain versions: tests/realfind_reference.py), on the regions of real
+train_ photos of ../shared/realphotos/cards-edje and on drawn shapes made to reach every
+branch."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import partial
+from vision.realfind import RealSettings, _regions, whiteness
+
+from tests import realfind_reference
+from tests.realphoto_helpers import PHOTOS
+
+needs_photos = pytest.mark.skipif(not PHOTOS.is_dir(), reason=f"the shared photos are not at {PHOTOS}")
+TRAIN = ("train_IMG_2458", "train_IMG_2505", "train_IMG_2548", "train_IMG_2590", "train_IMG_2630",
+         "train_IMG_2692")
+
+
+def _small(name: str) -> np.ndarray:
+    """The photo at the finder's 320 pixels, smoothed as the finder smooths it."""
+    image = cv2.imread(str(PHOTOS / "images" / f"{name}.jpg"), cv2.IMREAD_COLOR)
+    h, w = image.shape[:2]
+    scale = 320 / max(h, w)
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (3, 3), 0)
+
+
+def _photo_hulls() -> list[np.ndarray]:
+    """The convex hulls of every region of a card's size or more on the train_ photos."""
+    hulls = []
+    for name in TRAIN:
+        smooth = _small(name)
+        gray = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY)
+        edges = cv2.dilate(cv2.Canny(gray, 30, 90, L2gradient=True), np.ones((3, 3), np.uint8))
+        whites, edged = _regions(whiteness(smooth), edges, RealSettings())
+        hulls += [cv2.convexHull(c) for c in whites + edged if cv2.contourArea(c) >= 100]
+    return hulls
+
+
+def _cut_cards(count: int) -> list[np.ndarray]:
+    """Drawn cards, turned and stretched, one corner cut off (and some cut twice, or not
+    at all), as hulls of whole pixels."""
+    rng = np.random.default_rng(12)
+    hulls = []
+    for _ in range(count):
+        w, h = rng.uniform(20, 90), rng.uniform(20, 130)
+        card = np.float32(((0, 0), (w, 0), (w, h), (0, h)))
+        turn = cv2.getRotationMatrix2D((0, 0), rng.uniform(0, 360), 1.0)[:, :2]
+        card = card @ turn.T.astype(np.float32) * np.float32((1, rng.uniform(0.7, 1.3))) + 160
+        points = []
+        cuts = rng.choice(4, size=rng.integers(0, 3), replace=False)
+        for i in range(4):
+            if i in cuts:
+                a, b, c = card[i - 1], card[i], card[(i + 1) % 4]
+                points += [b + rng.uniform(0.05, 0.5) * (a - b), b + rng.uniform(0.05, 0.5) * (c - b)]
+            else:
+                points.append(card[i])
+        hull = cv2.convexHull(np.round(np.float32(points) + rng.normal(0, 0.6, (len(points), 2))).astype(np.int32))
+        hulls.append(hull)
+    return hulls
+
+
+def _same(a, b) -> bool:
+    return (a is None and b is None) or (a is not None and b is not None and a.dtype == b.dtype
+                                         and np.array_equal(a, b))
+
+
+@needs_photos
+def test_the_restored_corner_is_the_plain_ones_on_real_regions():
+    hulls = _photo_hulls()
+    restored = 0
+    for hull in hulls:
+        plain = realfind_reference.restored_corner(hull, 88 / 63)
+        assert _same(partial.restored_corner(hull, 88 / 63), plain)
+        area, perimeter = cv2.contourArea(hull), cv2.arcLength(hull, True)
+        assert _same(partial.restored_corner(hull, 88 / 63, area, perimeter), plain)
+        restored += plain is not None
+    assert len(hulls) > 250 and restored >= 5
+
+
+def test_the_restored_corner_is_the_plain_ones_on_cut_cards():
+    hulls = _cut_cards(3000)
+    found = 0
+    for hull in hulls:
+        plain = realfind_reference.restored_corner(hull, 88 / 63)
+        area, perimeter = cv2.contourArea(hull), cv2.arcLength(hull, True)
+        assert _same(partial.restored_corner(hull, 88 / 63, area, perimeter), plain)
+        found += plain is not None
+    assert found > 300   # the shapes reach the corners put back, not only the refusals
+
+
+def test_a_hulls_area_and_perimeter_are_the_same_from_its_points_as_floats():
+    """`gates` hands `restored_corner` the hull's own area and perimeter (whole pixels),
+    which it took from the points made float32."""
+    for hull in _cut_cards(2000):
+        points = hull.reshape(-1, 2).astype(np.float32)
+        assert cv2.contourArea(points) == cv2.contourArea(hull)
+        assert cv2.arcLength(points, True) == cv2.arcLength(hull, True)
+
+
+def _pictures() -> list[np.ndarray]:
+    """Whiteness maps: the train_ photos', and noise, steps and flat pictures (every value
+    and the borders reached)."""
+    rng = np.random.default_rng(5)
+    out = [whiteness(_small(name)) for name in TRAIN] if PHOTOS.is_dir() else []
+    out += [rng.integers(0, 256, (240, 320), dtype=np.uint8) for _ in range(3)]
+    blocks = cv2.resize(rng.integers(0, 256, (12, 16), dtype=np.uint8), (320, 240), interpolation=cv2.INTER_NEAREST)
+    out += [blocks, cv2.GaussianBlur(blocks, (0, 0), 3), np.full((97, 131), 255, np.uint8), np.zeros((50, 70), np.uint8)]
+    return out
+
+
+@pytest.mark.parametrize("settings", [RealSettings(), RealSettings(local_offsets=(0, 1, 15, 30, 50, 254, 255)),
+                                      RealSettings(levels=(0.0, 0.5, 0.79, 0.8, 1.0), unopened_level=0.8),
+                                      RealSettings(local_offsets=(-3, 15)), RealSettings(local_offsets=())])
+def test_the_opened_masks_are_the_plain_ones(settings):
+    from vision.realfind import opened_masks
+    for white in _pictures():
+        quick, plain = opened_masks(white, settings), realfind_reference.opened_masks(white, settings)
+        assert len(quick) == len(plain)
+        for q, p in zip(quick, plain):
+            assert q.dtype == p.dtype and np.array_equal(q, p)
+
+
+def _warped_edges(count: int) -> list[np.ndarray]:
+    """64 x 64 pictures as `_cut_along` warps an outline's edges: noise of every density,
+    straight lines across at every slant (ties among the lines), blank and full."""
+    rng = np.random.default_rng(7)
+    out = [np.zeros((64, 64), np.uint8), np.full((64, 64), 255, np.uint8)]
+    for i in range(count):
+        picture = ((rng.random((64, 64)) < rng.uniform(0, 0.6)) * rng.integers(1, 256)).astype(np.uint8)
+        for _ in range(rng.integers(0, 4)):
+            x0, x1 = rng.integers(-5, 70, 2)
+            cv2.line(picture, (int(x0), 0), (int(x1), 63), 255, int(rng.integers(1, 3)))
+        out += [picture, np.ascontiguousarray(picture.T), picture.T]
+    return out
+
+
+@pytest.mark.parametrize("settings", [RealSettings(), RealSettings(cut_least=0.1, cut_tilt=0.3),
+                                      RealSettings(cut_least=0.4, cut_tilt=0.02)])
+def test_the_best_line_across_is_the_plain_ones(settings):
+    from vision.realfind import _best_line
+    for warped in _warped_edges(300):
+        quick, plain = _best_line(warped, settings), realfind_reference.best_line(warped, settings)
+        assert quick == plain and type(quick[0]) is type(plain[0])
+
