@@ -146,3 +146,15 @@ def test_the_best_line_across_is_the_plain_ones(settings):
         quick, plain = _best_line(warped, settings), realfind_reference.best_line(warped, settings)
         assert quick == plain and type(quick[0]) is type(plain[0])
 
+
+
+def test_contour_areas_of_specks_alone_are_opencvs():
+    """`contour_areas` leaves contours of one or two points out of its sum (they enclose
+    nothing): on specks alone, and mixed in, its areas are still OpenCV's."""
+    from vision.realfind import contour_areas
+    specks = [np.int32([[[3, 4]]]), np.int32([[[5, 6]], [[6, 6]]]), np.int32([[[9, 1]], [[9, 2]]])]
+    lengths, areas = contour_areas(specks)
+    assert lengths.tolist() == [1, 2, 2] and areas.tolist() == [0.0, 0.0, 0.0] and areas.dtype == np.float64
+    mixed = specks[:1] + [np.int32([[[0, 0]], [[0, 5]], [[7, 5]]])] + specks[1:] + [np.int32([[[1, 1]], [[4, 1]], [[4, 3]], [[1, 3]]])]
+    lengths, areas = contour_areas(mixed)
+    assert areas.tolist() == [cv2.contourArea(c) for c in mixed] == [0.0, 17.5, 0.0, 0.0, 6.0]

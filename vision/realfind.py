@@ -232,17 +232,24 @@ def above_local_mean(white: np.ndarray, settings: RealSettings) -> list[np.ndarr
 def contour_areas(contours: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """The number of points and `cv2.contourArea` of every contour, at once (a region's
     loop in Python cost more than the regions it looks at). The points are whole pixels,
-    so the shoelace sum in integers is exactly OpenCV's in doubles."""
+    so the shoelace sum in integers is exactly OpenCV's in doubles; a contour of one or two
+    points (a third of a frame's, specks) encloses nothing and is not gathered."""
     if not contours:
         return np.zeros(0, np.int64), np.zeros(0)
     lengths = np.fromiter(map(len, contours), np.int64, len(contours))
-    points = np.concatenate(contours).reshape(-1, 2).astype(np.int64)
-    ends = np.cumsum(lengths)
-    starts = ends - lengths
+    areas = np.zeros(len(contours))
+    some = np.flatnonzero(lengths >= 3)
+    if not len(some):
+        return lengths, areas
+    counts = lengths[some]
+    points = np.concatenate([contours[i] for i in some.tolist()]).reshape(-1, 2).astype(np.int64)
+    ends = np.cumsum(counts)
+    starts = ends - counts
     before = np.arange(-1, len(points) - 1)   # each point's predecessor, round each contour
     before[starts] = ends - 1
     x, y = points[:, 0], points[:, 1]
-    return lengths, np.abs(np.add.reduceat(x[before] * y - y[before] * x, starts)) * 0.5
+    areas[some] = np.abs(np.add.reduceat(x[before] * y - y[before] * x, starts)) * 0.5
+    return lengths, areas
 
 
 def _fields(smooth: np.ndarray, settings: RealSettings) -> list[np.ndarray]:
