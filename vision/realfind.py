@@ -988,12 +988,12 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
     seen: set[tuple[int, ...]] = set()
     candidates: list[tuple[float, float, np.ndarray]] = []
     whites, edged = _regions(white, edges, settings)
-    regions = [(c, WHITE) for c in whites] + [(c, EDGED) for c in edged] + \
-        [(c, FIELD) for c in (_fields(smooth, settings) if settings.colour_fields else ())]
+    regions = whites + edged + (_fields(smooth, settings) if settings.colour_fields else [])
+    edged_from, fields_from = len(whites), len(whites) + len(edged)   # (each region's kind by its place)
     judge = _Judge(settings, edges, white, (sw, sh), min_area, max_area, seen,
                    pale=[] if settings.pale is not None else None,
                    refused=[] if trace is not None or settings.learned else None)
-    lengths, areas = contour_areas([c for c, _ in regions])
+    lengths, areas = contour_areas(regions)
     # specks (a card's outline has at least its four corners) and regions of no card's
     # size (twice the largest: it may be two cards) are passed over; most are that
     # The outlines past the gates are checked all at once after, in the regions' order (a
@@ -1001,7 +1001,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
     # first is a card, and what is judged is remembered in `seen`).
     found: list = []
     for i in np.flatnonzero((lengths >= 4) & (areas >= min_area) & (areas <= 2 * max_area)).tolist():
-        contour, kind = regions[i]
+        contour, kind = regions[i], WHITE if i < edged_from else EDGED if i < fields_from else FIELD
         gated = judge.gates(contour, float(areas[i]), kind)
         if gated is _SPLIT:
             found += _halves(contour, judge)
