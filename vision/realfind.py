@@ -741,9 +741,10 @@ def _line_table(least: float, tilt: float) -> tuple[np.ndarray, np.ndarray, np.n
 
 @lru_cache(maxsize=4)
 def _line_runs(least: float, tilt: float) -> tuple[np.ndarray, ...] | None:
-    """`_line_table`'s lines as runs of rows: a line from start column s with shift d
-    crosses row r at s + o(d, r) for every s (the rounding never lands on a half, and no
-    line reaches the picture's side); the rows where o(d, r) stays the same make a run.
+    """`_line_table`'s lines as runs of rows: with the shipped settings a line from start
+    column s with shift d crosses row r at s + o(d, r) for every s (d r / (N - 1) is never
+    a half, and no line reaches the picture's side: checked here, not assumed); the rows
+    where o(d, r) stays the same make a run.
     For each run, the flat indexes (in `_best_line`'s running counts, N - 5 rows of N)
     of the counts after its last row and before its first, at every start column (runs x
     starts), and where each shift's runs begin; None when some line's columns are not
