@@ -622,7 +622,9 @@ def _doubtful(reader, features: FaceFeatures, scores: np.ndarray, members: np.nd
     """Whether the linear reader's answer (its classes `members`) is a guess however sure
     its probability: it leads another class by less than LEAD in `scores`, or a corner
     glyph reads a class close behind it as another card (INDEX_AGAINST, INDEX_CLOSE)."""
-    rest = np.delete(scores, members)
+    kept = np.ones(len(scores), bool)
+    kept[members] = False
+    rest = scores[kept]   # np.delete(scores, members), without its Python-level steps
     if len(rest) and float(scores[members].max() - rest.max()) < LEAD:
         return True
     return bool(reader.index) and reader.index_against(features.index_rows, members, scores,

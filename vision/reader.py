@@ -274,11 +274,14 @@ def _blocks_of(cells: Sequence[np.ndarray], root: bool = False) -> list[np.ndarr
 
 
 def index_regions(image: np.ndarray, corners: np.ndarray,
-                  cut: tuple[float, float, float, float] | None = None) -> np.ndarray:
+                  cut: tuple[float, float, float, float] | None = None,
+                  which: tuple[int, ...] = (0, 1)) -> np.ndarray:
     """The card's top-left corner region and its bottom-right one turned half round, cut
     from `image` at INDEX_PIXELS (2 x h x w x 3, like the image) through the card outlined
     by `corners` (TL, TR, BR, BL). `cut`: where (u from, u to, v from, v to, shares of
-    the card from its corner), INDEX_REGION's corner when None (or INDEX_WIDE)."""
+    the card from its corner), INDEX_REGION's corner when None (or INDEX_WIDE). `which`:
+    only these of the two (0 the top-left, 1 the bottom-right; each the same pixels as
+    when both are cut)."""
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
     card = cv2.getPerspectiveTransform(unit, np.asarray(corners, np.float32))
     rw, rh = INDEX_PIXELS
@@ -289,7 +292,7 @@ def index_regions(image: np.ndarray, corners: np.ndarray,
     return np.stack([cv2.warpPerspective(image, card @ region, INDEX_PIXELS,
                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                          borderMode=cv2.BORDER_REPLICATE)
-                     for region in (top_left, bottom_right)])
+                     for region in [(top_left, bottom_right)[i] for i in which]])
 
 
 def index_features(regions: np.ndarray, wider: Callable[[], np.ndarray] | None = None) -> np.ndarray:
@@ -316,6 +319,12 @@ def index_block(rows: np.ndarray) -> np.ndarray:
     """The corner index block of `index_rows`: their mean (float32), zeros if none."""
     if not len(rows):
         return np.zeros(INDEX_DIM, np.float32)
+    if len(rows) == 1:
+        return rows[0].astype(np.float32)   # np.mean of one row: the row (x / 1)
+    if len(rows) == 2:
+        # np.mean of two rows to the bit: their sum (numpy adds the rows in order), halved
+        # (a division by 2 is exact), without np.mean's Python-level steps
+        return ((rows[0] + rows[1]) / 2).astype(np.float32)
     return np.mean(rows, axis=0).astype(np.float32)
 
 
@@ -432,7 +441,8 @@ def _glyph_at(ink: np.ndarray, top: float,
               levels: tuple[float, ...] = GLYPH_LEVELS) -> tuple[np.ndarray, float, float, int] | None:
     """`find_glyph`'s search with `top` as the strongest ink: the glyph, its width /
     height, its own strongest ink and its height in pixels."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > GLYPH_LOW * top).astype(np.uint8),
+    # a boolean mask viewed as 0/1 bytes (no copy): what `.astype(np.uint8)` gives
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > GLYPH_LOW * top).view(np.uint8),
                                                                connectivity=8)
     strong = np.zeros(count, bool)
     strong[labels[ink > GLYPH_LEVEL * top]] = True
@@ -440,7 +450,7 @@ def _glyph_at(ink: np.ndarray, top: float,
     for level in levels:
         if found is not None:
             break
-        count, _, stats, _ = cv2.connectedComponentsWithStats((ink > level * top).astype(np.uint8), connectivity=8)
+        count, _, stats, _ = cv2.connectedComponentsWithStats((ink > level * top).view(np.uint8), connectivity=8)
         found = _glyph_of(ink, stats[1:count].tolist())
     return found
 
@@ -516,12 +526,15 @@ class LinearReader:
         put X within `score_margin` of the best of `members`."""
         if not self.index or self.share <= 0.0 or not len(rows):
             return False
-        start = len(self.mean) - INDEX_DIM
-        glyph = (rows - self.mean[start:]) @ self.weights[start:]     # (k, C)
-        other = (self.classes >= 0) & ~np.isin(np.arange(len(self.classes)), members)
+        # the card classes other than `members` (`np.isin`'s mask, set by index: isin's own
+        # steps cost more than the rest of a reading's scores)
+        other = self.classes >= 0
+        other[members] = False
         close = other & (scores >= scores[members].max() - score_margin)
         if not close.any():
-            return False
+            return False   # no class close enough: the glyph's scores are not needed
+        start = len(self.mean) - INDEX_DIM
+        glyph = (rows - self.mean[start:]) @ self.weights[start:]     # (k, C)
         return bool(((glyph[:, close] - glyph[:, members].max(axis=1, keepdims=True)) >= glyph_margin).any())
 
     def index_score(self, block: np.ndarray) -> float:
