@@ -64,9 +64,13 @@ def completions(corners: np.ndarray, aspect: float) -> list[np.ndarray]:
     wholes = order_corners_of(np.stack(drawn))   # each put in order as `order_corners` does
     step = wholes[:, [1, 3]] - wholes[:, [0, 0]]
     shorts = np.minimum(np.hypot(step[:, 0, 0], step[:, 0, 1]), np.hypot(step[:, 1, 0], step[:, 1, 1]))
+    # the outlines kept so far, in one array (np.stack of them, without a stack a candidate)
+    kept = np.empty((MOST, 8), np.float32)
     out: list[np.ndarray] = []
     for whole, short in zip(wholes, shorts.tolist()):
-        if not out or not (np.abs(np.stack(out) - whole).max(axis=(1, 2)) < SAME * short).any():
+        flat = whole.reshape(8)
+        if not out or not (np.abs(kept[:len(out)] - flat).max(axis=1) < SAME * short).any():
+            kept[len(out)] = flat
             out.append(whole)
             if len(out) == MOST:
                 break
