@@ -403,3 +403,137 @@ def test_the_paper_plane_in_two_products_is_the_basis_product_bit_for_bit():
         for scale in (0.01, 0.3, 1.0, 3.0):
             coef = ((rng.normal(size=(3, 3)) * [[0.3], [0.1], [0.1]] + [[0.7], [0], [0]]) * scale).astype(np.float32)
             assert np.array_equal(_plane(factors, coef), (basis.reshape(-1, 3) @ coef).reshape(h, w, 3))
+
+
+# --- session 12 (helper taught-5M): work a reading skips or does with fewer calls ---------
+
+def plain_glyph_at(ink, top, levels):
+    """`reader._glyph_at` as it was: the strong blobs marked on every search."""
+    from vision.reader import GLYPH_LEVEL, GLYPH_LOW, _glyph_of
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > GLYPH_LOW * top).astype(np.uint8),
+                                                               connectivity=8)
+    strong = np.zeros(count, bool)
+    strong[labels[ink > GLYPH_LEVEL * top]] = True
+    found = _glyph_of(ink, [row for row, keep in zip(stats[1:count].tolist(), strong[1:].tolist()) if keep])
+    for level in levels:
+        if found is not None:
+            break
+        count, _, stats, _ = cv2.connectedComponentsWithStats((ink > level * top).astype(np.uint8), connectivity=8)
+        found = _glyph_of(ink, stats[1:count].tolist())
+    return found
+
+
+def plain_find_glyph(ink, levels):
+    from vision.reader import GLYPH_OWN
+    top = max(float(ink.max()), 20.0)
+    found = plain_glyph_at(ink, top, levels)
+    if found is not None and found[2] < GLYPH_OWN * top:
+        found = plain_glyph_at(ink, max(found[2], 20.0), levels) or found
+    return found
+
+
+def test_a_glyph_search_looking_at_strong_ink_only_when_a_blob_could_be_the_glyph_is_the_plain_one():
+    """The blobs holding ink above GLYPH_LEVEL are marked only when some blob has a glyph's
+    place and height: the same glyph, aspect, strongest ink and height as marking them on
+    every search, for the corner and the wider regions of the faces at both sets of levels."""
+    from vision.pipeline import COMPLETE_LEVELS
+    from vision.reader import GLYPH_LEVELS, _find_glyph
+    rng = np.random.default_rng(12)
+    inks = [ink for face in FACES for outline in outlines(face) for cut in (None, INDEX_WIDE)
+            for ink in region_ink(index_regions(face, outline, cut))]
+    inks += [rng.random((45, 40)).astype(np.float32) * 60, np.zeros((45, 40), np.float32)]
+    kinds = set()
+    for ink in inks:
+        for levels in (GLYPH_LEVELS, COMPLETE_LEVELS):
+            quick, plain = _find_glyph(ink, levels), plain_find_glyph(ink, levels)
+            kinds.add(plain is None)
+            assert (quick is None) == (plain is None)
+            if plain is not None:
+                assert np.array_equal(quick[0], plain[0]) and quick[1:] == plain[1:]
+    assert kinds == {True, False}, "regions with and without a glyph are both compared"
+
+
+def plain_index_against(reader, rows, members, scores, glyph_margin, score_margin):
+    start = len(reader.mean) - INDEX_DIM
+    glyph = (rows - reader.mean[start:]) @ reader.weights[start:]
+    other = (reader.classes >= 0) & ~np.isin(np.arange(len(reader.classes)), members)
+    close = other & (scores >= scores[members].max() - score_margin)
+    if not close.any():
+        return False
+    return bool(((glyph[:, close] - glyph[:, members].max(axis=1, keepdims=True)) >= glyph_margin).any())
+
+
+def test_a_corner_glyph_against_the_answer_and_the_doubt_are_the_plain_ones():
+    """`LinearReader.index_against` without np.isin (and the glyph's scores only when a class
+    is close), `classify._doubtful` without np.delete, `index_block` of one or two rows
+    without np.mean: the same answers and bits on random readers, rows and scores."""
+    from vision.classify import INDEX_AGAINST, INDEX_CLOSE, LEAD, _doubtful
+    from vision.reader import LinearReader, index_block
+    rng = np.random.default_rng(5)
+    answers = set()
+    for trial in range(400):
+        classes = np.array(list(range(6)) + [-1])
+        reader = LinearReader(classes, rng.normal(0, 1, 300 + INDEX_DIM), rng.normal(0, 0.05, (300 + INDEX_DIM, 7)),
+                              rng.normal(0, 0.1, 7), index=True, share=0.5)
+        rows = rng.random((int(rng.integers(0, 3)), INDEX_DIM))
+        scores = rng.normal(0.5, 0.3, 7)
+        members = np.flatnonzero(rng.random(6) < 0.3) if trial % 3 else np.array([int(rng.integers(0, 6))])
+        if not len(members):
+            members = np.array([0])
+        for glyph_margin, score_margin in ((INDEX_AGAINST, INDEX_CLOSE), (0.0, 1.0), (-1.0, 0.5)):
+            quick = reader.index_against(rows, members, scores, glyph_margin, score_margin)
+            plain = plain_index_against(reader, rows, members, scores, glyph_margin, score_margin) if len(rows) else False
+            assert quick == plain
+            answers.add(quick)
+        rest = np.delete(scores, members)
+        doubt = bool(len(rest) and float(scores[members].max() - rest.max()) < LEAD) or \
+            reader.index_against(rows, members, scores, INDEX_AGAINST, INDEX_CLOSE)
+        features = type("F", (), {"index_rows": rows})()
+        assert _doubtful(reader, features, scores, members) == doubt
+        if len(rows):
+            block = index_block(rows)
+            plain_block = np.mean(rows, axis=0).astype(np.float32)
+            assert block.dtype == np.float32 and np.array_equal(block.view(np.uint32), plain_block.view(np.uint32))
+    assert answers == {True, False}
+
+
+def plain_completion_glyphs(face, whole):
+    """A completion's glyph check as it was: both corner regions searched, then both wider ones
+    when neither shows a glyph (regions, rows, heights, cut)."""
+    from vision.pipeline import _wide_rows
+    from vision.reader import region_rows
+    regions = index_regions(face, whole)
+    each, heights = region_rows(regions)
+    if any(len(rows) for rows in each):
+        return regions, each, heights, None
+    each, heights = _wide_rows(face, whole)
+    return regions, each, heights, INDEX_WIDE
+
+
+def test_a_completions_glyph_check_searching_a_seen_corner_first_finds_what_searching_all_found():
+    """With one corner of a completed outline seen by the first outline, its regions are
+    searched first and the others only when they can still give a glyph at the seen corner:
+    where searching all four regions found one there, the same regions, rows, heights and
+    cut; where it found none, a refusal (regions None) or the same."""
+    from vision.pipeline import _completion_glyphs
+    kinds = set()
+    for face in FACES:
+        box = whole(face)
+        h, w = face.shape[:2]
+        # outlines whose corner regions show a glyph at both, one or neither corner, and
+        # outlines inside the card whose wider regions find one
+        shapes = outlines(face) + [box * np.float32([1.0, 1.0]) + np.float32([[0.06 * w, 0.05 * h]] * 4) * np.float32(
+            [[1, 1], [-1, 1], [-1, -1], [1, -1]]), np.float32([[0, 0.3 * h], [w, 0.3 * h], [w, h], [0, h]])]
+        for outline in shapes:
+            plain = plain_completion_glyphs(face, outline)
+            for seen in ((True, True), (True, False), (False, True)):
+                regions, each, heights, cut = _completion_glyphs(face, outline, seen)
+                passes = any(seen[i] and len(plain[1][i]) for i in (0, 1))
+                kinds.add((seen != (True, True), passes, plain[3] is not None))
+                if regions is None:
+                    assert not passes
+                    continue
+                assert np.array_equal(regions, plain[0]) and cut == plain[3] and list(heights) == list(plain[2])
+                assert all(a.shape == b.shape and np.array_equal(a, b) for a, b in zip(each, plain[1]))
+    # one corner seen: a glyph there in the corner regions, in the wider ones, and none (refused)
+    assert {(True, True, False), (True, True, True), (True, False, True)} <= kinds
