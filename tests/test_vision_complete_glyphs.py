@@ -33,7 +33,8 @@ def test_an_ace_cut_by_the_photos_corner_reads_from_the_wider_regions(monkeypatc
     outline = [[0.0, 0.0], [52.96, 0.0], [44.71, 97.13], [0.0, 93.35]]
     label, confidence = _reading("images/train_IMG_2642.jpg", outline)
     assert label == "A" and confidence >= pipeline.COMPLETE_BAR
-    monkeypatch.setattr(pipeline, "_wide_rows", lambda frame, whole: ([np.zeros((0, 1))] * 2, [0, 0]))
+    monkeypatch.setattr(pipeline, "_wide_rows",   # no glyph in any wider region asked for
+                        lambda frame, whole, which=(0, 1): ([np.zeros((0, 1))] * len(which), [0] * len(which)))
     assert _reading("images/train_IMG_2642.jpg", outline)[0] == "unknown"   # as before
 
 
