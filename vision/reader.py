@@ -162,16 +162,18 @@ def hog_cells_of(images: Sequence[np.ndarray], cell_size: int | Sequence[int] = 
     bins get their shares in the same order as the image alone gives them (all lower
     neighbours' shares in pixel order, then all upper ones'), so the sums are the same to
     the bit."""
-    magnitudes, angles = [], []
+    total = sum(image.size for image in images)
+    strength, angle = np.empty(total, np.float32), np.empty(total, np.float32)
+    top = 0
     for image in images:
         # per image: OpenCV's vector and scalar code need not agree to the last bit, so
-        # each image goes through as it would alone
+        # each image goes through as it would alone, its results written in place end to
+        # end (what concatenating them gave, without the copies)
         gx, gy = _gradients(image)
-        magnitude, angle = cv2.cartToPolar(gx, gy, angleInDegrees=True)
-        magnitudes.append(magnitude.ravel())
-        angles.append(angle.ravel())
-    angle = np.concatenate(angles) if len(angles) > 1 else angles[0]
-    strength = np.concatenate(magnitudes) if len(magnitudes) > 1 else magnitudes[0]
+        h, w = image.shape
+        cv2.cartToPolar(gx, gy, magnitude=strength[top:top + h * w].reshape(h, w),
+                        angle=angle[top:top + h * w].reshape(h, w), angleInDegrees=True)
+        top += h * w
     # unsigned: 0..360 to 0..180 (exact in floats, and quicker than a remainder); less 0
     # below 180 (exact too) rather than a masked subtraction, numpy's slow loop
     np.subtract(angle, np.multiply(angle >= 180.0, np.float32(180.0), dtype=np.float32), out=angle)
