@@ -83,3 +83,21 @@ def best_line(warped, settings):
     best = int(np.argmax(hits))
     return hits[best] / table.shape[1], int(starts[best]), int(ends[best])
 
+
+
+def continued_sides_plain(piece: np.ndarray, edges: np.ndarray, settings: ShadedSettings) -> list[int]:
+    """The sides of the piece that may be a shadow's edge across a card: the two sides
+    next to it both run on, straight, past it along an edge (the card's own sides going
+    on into the shade). A whole card's sides run on into the table instead."""
+    h, w = edges.shape
+    t = np.linspace(0.05, settings.reach, 8, dtype=np.float32)[None, :, None]
+    # side j runs from corner j to j + 1: the side ending at j runs on past it from j - 1,
+    # the side ending at j + 1 from j + 2 (all eight runs at once)
+    ends = np.concatenate((piece, np.roll(piece, -1, axis=0)))
+    starts = np.concatenate((np.roll(piece, 1, axis=0), np.roll(piece, -2, axis=0)))
+    points = ends[:, None, :] + t * (ends - starts)[:, None, :]
+    x, y = np.rint(points[..., 0]).astype(np.int32), np.rint(points[..., 1]).astype(np.int32)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    runs = ((edges[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)] > 0) & inside).mean(axis=1)
+    return np.flatnonzero(np.minimum(runs[:4], runs[4:]) >= settings.min_run).tolist()
+

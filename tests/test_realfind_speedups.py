@@ -158,3 +158,29 @@ def test_contour_areas_of_specks_alone_are_opencvs():
     mixed = specks[:1] + [np.int32([[[0, 0]], [[0, 5]], [[7, 5]]])] + specks[1:] + [np.int32([[[1, 1]], [[4, 1]], [[4, 3]], [[1, 3]]])]
     lengths, areas = contour_areas(mixed)
     assert areas.tolist() == [cv2.contourArea(c) for c in mixed] == [0.0, 17.5, 0.0, 0.0, 6.0]
+
+
+def test_the_sides_running_on_are_the_plain_ones_all_at_once():
+    """`shadedcards.continued_sides` of a frame's kept outlines at once is each outline's
+    own plain `_continued_sides` (tests/realfind_reference.py)."""
+    from vision.shadedcards import ShadedSettings, continued_sides
+    rng = np.random.default_rng(9)
+    maps = [cv2.dilate(cv2.Canny(cv2.cvtColor(_small(name), cv2.COLOR_BGR2GRAY), 30, 90, L2gradient=True),
+                       np.ones((3, 3), np.uint8)) for name in TRAIN[:3]] if PHOTOS.is_dir() else []
+    maps += [((rng.random((240, 320)) < density) * 255).astype(np.uint8) for density in (0.05, 0.3, 0.7)]
+    some = 0
+    for settings in (ShadedSettings(), ShadedSettings(reach=0.6, min_run=0.5)):
+        for edges in maps:
+            h, w = edges.shape
+            for count in (1, 2, 7):
+                pieces = [(rng.uniform((-20, -20), (w + 20, h + 20), (4, 2))).astype(np.float32) for _ in range(count)]
+                pieces += [cv2.boxPoints(((float(rng.uniform(0, w)), float(rng.uniform(0, h))),
+                                          (float(rng.uniform(10, 90)), float(rng.uniform(10, 90))),
+                                          float(rng.uniform(0, 90)))).astype(np.float32) for _ in range(count)]
+                plain = [realfind_reference.continued_sides_plain(p, edges, settings) for p in pieces]
+                assert continued_sides(pieces, edges, settings) == plain
+                some += sum(map(len, plain))
+            mixed = [pieces[0].astype(np.float64), pieces[1]]
+            assert continued_sides(mixed, edges, settings) == \
+                [realfind_reference.continued_sides_plain(p, edges, settings) for p in mixed]
+    assert continued_sides([], maps[0], ShadedSettings()) == [] and some > 50

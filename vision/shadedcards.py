@@ -19,6 +19,7 @@ be white in the light somewhere (the lit piece), so a dark table evened out is n
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -78,10 +79,42 @@ def _continued_sides(piece: np.ndarray, edges: np.ndarray, settings: ShadedSetti
     """The sides of the piece that may be a shadow's edge across a card: the two sides
     next to it both run on, straight, past it along an edge (the card's own sides going
     on into the shade). A whole card's sides run on into the table instead."""
+    return continued_sides([piece], edges, settings)[0]
+
+
+_NEXT, _BEFORE, _OPPOSITE = [1, 2, 3, 0], [3, 0, 1, 2], [2, 3, 0, 1]   # np.roll by -1, 1, -2
+
+
+@lru_cache(maxsize=4)
+def _run_steps(reach: float) -> np.ndarray:
+    return np.linspace(0.05, reach, 8, dtype=np.float32)[None, None, :, None]
+
+
+def continued_sides(pieces: list[np.ndarray], edges: np.ndarray, settings: ShadedSettings) -> list[list[int]]:
+    """`_continued_sides` of each piece, all at once (the same float32 steps, element by
+    element; pieces of other types each alone)."""
+    if not pieces:
+        return []
+    if any(p.dtype != np.float32 or p.shape != (4, 2) for p in pieces):
+        return [_continued_sides_alone(p, edges, settings) for p in pieces]
+    h, w = edges.shape
+    quads = np.array(pieces)                                           # n x 4 x 2
+    # side j runs from corner j to j + 1: the side ending at j runs on past it from j - 1,
+    # the side ending at j + 1 from j + 2 (all eight runs of every piece at once)
+    ends = np.concatenate((quads, quads[:, _NEXT]), axis=1)
+    starts = np.concatenate((quads[:, _BEFORE], quads[:, _OPPOSITE]), axis=1)
+    points = ends[:, :, None, :] + _run_steps(settings.reach) * (ends - starts)[:, :, None, :]
+    x, y = np.rint(points[..., 0]).astype(np.int32), np.rint(points[..., 1]).astype(np.int32)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    runs = ((edges[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)] > 0) & inside).mean(axis=2)
+    ok = np.minimum(runs[:, :4], runs[:, 4:]) >= settings.min_run
+    return [np.flatnonzero(row).tolist() for row in ok]
+
+
+def _continued_sides_alone(piece: np.ndarray, edges: np.ndarray, settings: ShadedSettings) -> list[int]:
+    """`_continued_sides` of one piece in its own type (the plain way: any dtype)."""
     h, w = edges.shape
     t = np.linspace(0.05, settings.reach, 8, dtype=np.float32)[None, :, None]
-    # side j runs from corner j to j + 1: the side ending at j runs on past it from j - 1,
-    # the side ending at j + 1 from j + 2 (all eight runs at once)
     ends = np.concatenate((piece, np.roll(piece, -1, axis=0)))
     starts = np.concatenate((np.roll(piece, 1, axis=0), np.roll(piece, -2, axis=0)))
     points = ends[:, None, :] + t * (ends - starts)[:, None, :]
@@ -135,8 +168,9 @@ def wholes(kept: list[np.ndarray], gray: np.ndarray, white: np.ndarray, edges: n
     flat = None
     out: list[np.ndarray | None] = list(kept)
     areas = [cv2.contourArea(q) for q in kept]
+    continued = continued_sides(kept, edges, settings)
     for i, piece in enumerate(kept):
-        sides = [] if out[i] is not piece else _continued_sides(piece, edges, settings)
+        sides = [] if out[i] is not piece else continued[i]
         if not sides or wholecards.looks_like_a_card(piece, white, face):
             continue   # (a card's face whole: its sides ran on along something else)
         boxes = np.array([_look_box(piece, side, gray.shape, settings) for side in sides])
