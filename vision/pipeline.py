@@ -18,7 +18,7 @@ import numpy as np
 from vision.classify import UNKNOWN, Reading, Thresholds, card_features, classify
 from vision.colour import field_deck, scene_gain
 from vision.complete import completions, seen_corner
-from vision import regions
+from vision import refind, regions
 from vision.detect import FIELD_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings, Detection, EmptyTable
 from vision.profile import DeckProfile
 from vision.reader import (GLYPH_LEVELS, INDEX_WIDE, WIDE_GLYPH_ASPECT, glyph_height_share, index_block,
@@ -245,13 +245,33 @@ class Recognizer:
     def reading(self, frame: np.ndarray, corners: np.ndarray) -> tuple[Reading, np.ndarray]:
         """The card outlined by `corners`, and the outline it was read from (another one
         when the first read "unknown" and a second look read it)."""
-        reading = classify(card_features(frame, corners, self.profile), self.profile, self.thresholds)
+        features = card_features(frame, corners, self.profile)
+        reading = classify(features, self.profile, self.thresholds)
         if reading.known:
             return reading, corners
         if self.profile.reader is None:
             return self._refined(frame, corners, reading) if reading.symbol_score >= REFINE_FROM \
                 else (reading, corners)
-        return self._completed(frame, corners, reading)
+        best, best_corners = self._completed(frame, corners, reading)
+        if best.known or not refind.worth_a_look(features):
+            return best, best_corners
+        return self._found_around(frame, corners, best)
+
+    def _found_around(self, frame: np.ndarray, corners: np.ndarray, first: Reading) -> tuple[Reading, np.ndarray]:
+        """A taught card still "unknown" whose outline holds no corner of it (`vision.refind`):
+        read from the outlines the finder gives on a window around it, the surest at
+        COMPLETE_BAR or above whose corner glyph the reader's index block scores at
+        COMPLETE_GLYPH or more (as a completion's); else the first reading."""
+        best, best_corners = first, corners
+        judged = hasattr(self.profile.reader, "index_score")
+        for whole in refind.around(frame, corners, self.settings):
+            features = card_features(frame, whole, self.profile)
+            if judged and self.profile.reader.index_score(features.index) < COMPLETE_GLYPH:
+                continue
+            reading = classify(features, self.profile, self.thresholds)
+            if reading.known and reading.confidence >= max(COMPLETE_BAR, best.confidence):
+                best, best_corners = reading, whole
+        return best, best_corners
 
     def _completed(self, frame: np.ndarray, corners: np.ndarray, first: Reading) -> tuple[Reading, np.ndarray]:
         """An unknown reading of a taught deck's card, read again from the whole-card

@@ -1,0 +1,45 @@
+"""A taught card whose outline runs along a shadow's edge and holds no corner of the card
+is read from the outline the finder gives on a window around it (`vision.refind`,
+`vision.pipeline.Recognizer`). The real photos and outlines are bench/realphotos_read.py's
+second teaching draw's (the finder's outlines on the whole photo; the shared folder
+beside the repository)."""
+import cv2
+import numpy as np
+import pytest
+
+from vision import refind
+from vision.classify import card_features
+from tests.realphoto_helpers import PHOTOS, read_outline, taught_draw
+
+pytestmark = pytest.mark.skipif(not (PHOTOS / "labels.csv").exists(),
+                                reason=f"the real photos are not at {PHOTOS} (the shared folder beside the repository)")
+
+# the nine of spades in a sunbeam (label box 126, 200, 265, 365): the outline runs along the
+# shadow's edge across the card, holding its middle and some carpet, neither corner index
+SUNBEAM_NINE = [[245.18155, 197.94942], [285.32468, 293.7588], [142.86295, 350.73892], [104.29093, 254.30118]]
+# the ten of hearts half under a case (label box 176, 309, 265, 473): the outline stops at
+# the case on the left and above the bottom corner's index
+TEN_UNDER_CASE = [[188.0082, 310.33704], [261.45, 318.15], [255.21297, 437.90076], [187.99458, 428.28006]]
+
+
+@pytest.mark.parametrize("file, outline, rank", [("images/train_IMG_2458.jpg", SUNBEAM_NINE, "9"),
+                                                 ("images/train_IMG_2529.jpg", TEN_UNDER_CASE, "10")])
+def test_a_card_outlined_across_light_and_shade_is_read_from_the_outline_around_it(monkeypatch, file, outline, rank):
+    label, confidence = read_outline(file, outline, seed=1)
+    assert label == rank and confidence >= 0.9
+    monkeypatch.setattr(refind, "worth_a_look", lambda features: False)   # as before
+    assert read_outline(file, outline, seed=1)[0] == "unknown"
+
+
+def test_the_outline_found_around_holds_a_corner_index():
+    from vision.pipeline import Recognizer
+    _, _, profile = taught_draw(1)
+    image = cv2.imread(str(PHOTOS / "images/train_IMG_2458.jpg"))
+    first = np.float32(SUNBEAM_NINE)
+    assert refind.worth_a_look(card_features(image, first, profile))
+    found = refind.around(image, first, Recognizer.create(profile).settings)
+    assert found
+    # the whole card: a corner index shows a glyph, and it is not worth another look
+    whole = card_features(image, found[0], profile)
+    assert len(whole.index_rows) >= 1 and not refind.worth_a_look(whole)
+
