@@ -43,3 +43,37 @@ def test_the_outline_found_around_holds_a_corner_index():
     whole = card_features(image, found[0], profile)
     assert len(whole.index_rows) >= 1 and not refind.worth_a_look(whole)
 
+
+
+def test_a_card_looked_around_in_vain_is_not_looked_around_again_while_its_window_lies_unchanged(monkeypatch):
+    """At the table (`StillFrames`): train_IMG_2520's outline (no corner of a card in it)
+    is looked around in vain on the first frame; a hand at the photo's other side changes
+    the frame but not the window searched, so the card keeps its reading (the same as read
+    afresh) with no second look; a hand over the window brings the look back."""
+    from vision.pipeline import Recognizer, StillFrames
+    _, _, profile = taught_draw(1)
+    photo = cv2.imread(str(PHOTOS / "images/train_IMG_2520.jpg"))
+    looks = []
+    real = Recognizer._found_around
+
+    def counted(self, frame, corners, first):
+        looks.append(refind.window(corners, frame.shape))
+        return real(self, frame, corners, first)
+
+    monkeypatch.setattr(Recognizer, "_found_around", counted)
+    recognizer = Recognizer.create(profile)
+    loop = StillFrames()
+    loop.read(recognizer, photo)
+    assert looks == [(11, 148, 127, 226)]
+    far = photo.copy()
+    cv2.ellipse(far, (320, 420), (40, 50), 30, 0, 360, (120, 150, 200), -1)   # a hand at the right
+    seen = loop.read(recognizer, far)
+    assert len(looks) == 1
+    fresh = recognizer.read(far)
+    assert len(looks) == 2   # read afresh, it is looked around again: the same reading
+    assert [(c.label, c.confidence, c.corners.tobytes()) for c in seen.cards] == \
+        [(c.label, c.confidence, c.corners.tobytes()) for c in fresh.cards]
+    near = photo.copy()
+    cv2.ellipse(near, (120, 150), (12, 12), 0, 0, 360, (120, 150, 200), -1)   # inside the window, off the card
+    loop.read(recognizer, near)
+    assert len(looks) == 3

@@ -21,15 +21,16 @@ def scene(codes):
 
 @pytest.fixture
 def reads(monkeypatch):
-    """Counts the cards the recognizer really reads."""
+    """Counts the cards the recognizer really reads (every reading, `read_card`'s and the
+    camera loop's, goes through `Recognizer._reading`)."""
     count = {"cards": 0}
-    real = Recognizer.read_card
+    real = Recognizer._reading
 
     def counting(self, frame, corners):
         count["cards"] += 1
         return real(self, frame, corners)
 
-    monkeypatch.setattr(Recognizer, "read_card", counting)
+    monkeypatch.setattr(Recognizer, "_reading", counting)
     return count
 
 

@@ -212,9 +212,15 @@ class Recognizer:
             for found in detection.cards:
                 old = kept_reading(kept, frame, found.corners) if kept else None
                 if old is None:
-                    cards.append(self.read_card(frame, found.corners))
+                    reading, read_from, looked = self._reading(frame, found.corners)
+                    cards.append(self._seen(reading, read_from))
                     if cards[-1].known:
                         keeping.append(keep(frame, found.corners, cards[-1]))
+                    elif looked and (box := refind.window(found.corners, frame.shape)) is not None:
+                        # looked around for nothing: kept with the pixels of the window
+                        # searched, so that it is not looked around again (a whole frame's
+                        # finding) in every changed frame while it lies as it lay
+                        keeping.append(keep(frame, found.corners, cards[-1], box))
                 else:
                     cards.append(old.card)
                     keeping.append(old)
@@ -245,17 +251,22 @@ class Recognizer:
     def reading(self, frame: np.ndarray, corners: np.ndarray) -> tuple[Reading, np.ndarray]:
         """The card outlined by `corners`, and the outline it was read from (another one
         when the first read "unknown" and a second look read it)."""
+        return self._reading(frame, corners)[:2]
+
+    def _reading(self, frame: np.ndarray, corners: np.ndarray) -> tuple[Reading, np.ndarray, bool]:
+        """`reading`, and whether the card was looked for around its outline
+        (`_found_around`)."""
         features = card_features(frame, corners, self.profile)
         reading = classify(features, self.profile, self.thresholds)
         if reading.known:
-            return reading, corners
+            return reading, corners, False
         if self.profile.reader is None:
-            return self._refined(frame, corners, reading) if reading.symbol_score >= REFINE_FROM \
-                else (reading, corners)
+            return (*self._refined(frame, corners, reading), False) if reading.symbol_score >= REFINE_FROM \
+                else (reading, corners, False)
         best, best_corners = self._completed(frame, corners, reading)
         if best.known or not refind.worth_a_look(features):
-            return best, best_corners
-        return self._found_around(frame, corners, best)
+            return best, best_corners, False
+        return (*self._found_around(frame, corners, best), True)
 
     def _found_around(self, frame: np.ndarray, corners: np.ndarray, first: Reading) -> tuple[Reading, np.ndarray]:
         """A taught card still "unknown" whose outline holds no corner of it (`vision.refind`):

@@ -13,7 +13,10 @@ card on most of them.
 This module gives those outlines (`around`) and says which first reads are worth the
 search (`worth_a_look`): a whole finder pass costs about as much as finding a frame, so
 only an outline with no glyph in any corner region, partly paper and not evenly light
-is looked around. Nothing here reads a card (`vision.pipeline.Recognizer` does).
+is looked around. Nothing here reads a card (`vision.pipeline.Recognizer` does). In the
+camera loop a card looked around in vain keeps its reading while the pixels of its
+`window` lie unchanged (`vision.reuse`), so it is not looked around again in every changed
+frame.
 """
 from __future__ import annotations
 
@@ -59,17 +62,27 @@ def worth_a_look(features: FaceFeatures) -> bool:
     return float(np.count_nonzero(features.ink < PAPER_INK)) >= PAPER * features.ink.size
 
 
-def around(frame: np.ndarray, corners: np.ndarray, settings: DetectSettings) -> list[np.ndarray]:
-    """Card outlines (frame coordinates, float32) the finder gives on the window around
-    `corners` (GROW), each holding HOLD of the outline's area at least, largest first."""
-    h, w = frame.shape[:2]
+def window(corners: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+    """The box (x0, y0, x1, y1) `around` searches: the bounding box of `corners` grown GROW
+    times about their centre, inside a frame of `shape`; None when a side is under 8 pixels."""
+    h, w = shape[:2]
     centre = corners.mean(axis=0)
     grown = centre + (corners - centre) * GROW
     x0, y0 = np.maximum(np.floor(grown.min(axis=0)).astype(int), 0)
     x1, y1 = np.ceil(grown.max(axis=0)).astype(int)
     x1, y1 = min(int(x1), w), min(int(y1), h)
     if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    return int(x0), int(y0), x1, y1
+
+
+def around(frame: np.ndarray, corners: np.ndarray, settings: DetectSettings) -> list[np.ndarray]:
+    """Card outlines (frame coordinates, float32) the finder gives on the window around
+    `corners` (GROW), each holding HOLD of the outline's area at least, largest first."""
+    box = window(corners, frame.shape)
+    if box is None:
         return []
+    x0, y0, x1, y1 = box
     area = cv2.contourArea(corners.astype(np.float32))
     out = []
     for found in find_cards(frame[y0:y1, x0:x1], None, settings):

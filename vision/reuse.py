@@ -14,8 +14,12 @@ reading is kept when
   slow change of light ends in a new reading, as in the still-frame test. A card laid on
   top of a card at the same place changes its pixels, and so does a hand over it.
 
-Cards read "unknown" are never kept (the tracker waits for a frame that reads them), and
-a deck printed with no white is always read whole (each card's reading depends on the
+Cards read "unknown" are not kept (the tracker waits for a frame that reads them), but
+for a taught card looked for around its outline in vain (`vision.refind`, a whole frame's
+finding on a window around it): that reading is kept with the pixels of the window
+searched, not the outline's box, so that a card half in the shade is not looked around
+again in every changed frame while neither it nor the window changes. A deck printed
+with no white is always read whole (each card's reading depends on the
 light judged from every card in view).
 """
 from __future__ import annotations
@@ -50,9 +54,11 @@ def box_of(outline: np.ndarray, shape: tuple[int, ...], pad: int = PAD) -> tuple
     return max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
 
 
-def keep(frame: np.ndarray, outline: np.ndarray, card: Any) -> KeptReading:
-    """The reading `card` of the card outlined by `outline` in `frame`, to keep."""
-    x0, y0, x1, y1 = box = box_of(outline, frame.shape)
+def keep(frame: np.ndarray, outline: np.ndarray, card: Any,
+         box: tuple[int, int, int, int] | None = None) -> KeptReading:
+    """The reading `card` of the card outlined by `outline` in `frame`, to keep, with the
+    pixels of `box` (x0, y0, x1, y1; default the outline's box, `box_of`)."""
+    x0, y0, x1, y1 = box = box or box_of(outline, frame.shape)
     return KeptReading(np.array(outline, np.float32), box, frame[y0:y1, x0:x1].copy(), card)
 
 
