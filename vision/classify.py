@@ -66,6 +66,12 @@ LEAD = 0.05
 # the code before them, none 938 / 5 / 12, 0.25 and 0.15 or 0.2 and 0.15: 938 / 3 / 14,
 # 0.25 and any score: 934 / 3 / 18; with LEAD too, none 941 / 4 / 10, 1,289 / 6 / 41;
 # 0.25 and 0.15: 941 / 3 / 11, 1,289 / 5 / 42.
+# Where the runner-up trails by LEAD or more and the corners say it (and none says the
+# answer as clearly), the runner-up is read instead (`_index_decides`): a king whose
+# picture reads J by 0.10 and one corner K read K. Measured (bench/realphotos_read.py
+# --shots 2 --seeds 3, isolated): 1,217 / 4 / 9 -> 1,218 / 4 / 8; with runners-up
+# within LEAD too 1,219 / 4 / 7, but an overlapped queen whose corners show an ace's
+# index read A (every card 14 -> 15 wrong).
 INDEX_AGAINST = 0.25
 INDEX_CLOSE = 0.15
 
@@ -613,7 +619,18 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     if confidence < bar:
         return Reading(UNKNOWN, "", confidence, symbol_score, bool(turned[best_class]), profile.labels[top])
     if not isinstance(reader, CnnReader) and _doubtful(reader, features, scores, members):
-        return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
+        rival = _index_decides(reader, features, scores, members)
+        if rival < 0:
+            return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
+        # a corner glyph reads the runner-up: that card (its symbol's best label, by
+        # colour as above), as sure as the picture is of the two together
+        pair = top
+        rivals = np.flatnonzero(groups == groups[reader.classes[rival]])
+        top = int(rivals[per_label[rivals].argmax()])
+        confidence = round(float(per_label[top] + per_label[pair]) / max(norm, 1e-12), 3)
+        if confidence < bar:
+            return Reading(UNKNOWN, "", confidence, symbol_score, bool(turned[best_class]), profile.labels[top])
+        best_class, symbol_score = rival, round(float(scores[rival]), 3)
     return Reading(profile.labels[top], profile.colours[top], confidence, symbol_score,
                    bool(turned[best_class]), profile.labels[top])
 
@@ -629,3 +646,27 @@ def _doubtful(reader, features: FaceFeatures, scores: np.ndarray, members: np.nd
         return True
     return bool(reader.index) and reader.index_against(features.index_rows, members, scores,
                                                        INDEX_AGAINST, INDEX_CLOSE)
+
+
+def _index_decides(reader, features: FaceFeatures, scores: np.ndarray, members: np.ndarray) -> int:
+    """The runner-up card class a doubted answer (`_doubtful`) is read as instead, or -1.
+    The runner-up (the best class outside `members`, a card) trails the answer by LEAD
+    or more but by no more than INDEX_CLOSE in `scores`, a corner glyph reads it
+    INDEX_AGAINST or more above every class of `members`, and no corner glyph reads the
+    answer that much above it: the picture prefers one of two cards, the corner index
+    (the surest cue) says the other. A runner-up within LEAD is not taken: there the
+    picture tells nothing and the outline may hold two cards, one's picture and the
+    other's corner (an overlapped queen whose corners show an ace's index read A)."""
+    if not reader.index or not len(features.index_rows):
+        return -1
+    kept = np.ones(len(scores), bool)
+    kept[members] = False
+    rival = int(np.flatnonzero(kept)[scores[kept].argmax()])
+    if reader.classes[rival] < 0 or float(scores[members].max() - scores[rival]) < LEAD:
+        return -1
+    if not reader.index_against(features.index_rows, members, scores, INDEX_AGAINST, INDEX_CLOSE, only=rival):
+        return -1
+    if reader.index_against(features.index_rows, np.array([rival]), scores, INDEX_AGAINST, np.inf,
+                            only=int(members[scores[members].argmax()])):
+        return -1
+    return rival

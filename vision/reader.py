@@ -536,10 +536,10 @@ class LinearReader:
         return bool(first == second and self.classes[first] >= 0)
 
     def index_against(self, rows: np.ndarray, members: np.ndarray, scores: np.ndarray,
-                      glyph_margin: float, score_margin: float) -> bool:
+                      glyph_margin: float, score_margin: float, only: int = -1) -> bool:
         """Whether a corner glyph (`index_rows`) reads another card class X better than
         every class of `members` by `glyph_margin` or more, while the reading's `scores`
-        put X within `score_margin` of the best of `members`."""
+        put X within `score_margin` of the best of `members` (X the class `only` if given)."""
         if not self.index or self.share <= 0.0 or not len(rows):
             return False
         # the card classes other than `members` (`np.isin`'s mask, set by index: isin's own
@@ -547,6 +547,8 @@ class LinearReader:
         other = self.classes >= 0
         other[members] = False
         close = other & (scores >= scores[members].max() - score_margin)
+        if only >= 0:
+            close &= np.arange(len(close)) == only
         if not close.any():
             return False   # no class close enough: the glyph's scores are not needed
         start = len(self.mean) - INDEX_DIM
