@@ -40,3 +40,35 @@ def test_pages_a_test_left_open_are_closed(browser):
     pages = [browser.new_page(), browser.new_context().new_page()]
     browser.close_contexts()
     assert all(p.is_closed() for p in pages)
+
+
+def test_a_close_chromium_never_answers_ends_with_a_warning_and_a_new_browser(browser, monkeypatch):
+    import browsing
+    monkeypatch.setattr(browsing, "CLOSE_WITHIN", 2.0)
+    page = browser.new_page()
+    old = browser.browser
+
+    class Stuck:          # a close Chromium never answers, as a context's disposal once did
+        def close(self):
+            page.evaluate("new Promise(() => {})")
+
+    stuck = Stuck()
+    browser._close_bounded(stuck, "closing a context")
+    t0 = time.monotonic()
+    with pytest.warns(RuntimeWarning, match=r"within 2 s \(closing a context\): killed"):
+        stuck.close()                            # before: waited for ever, then failed the test
+    assert time.monotonic() - t0 < 10.0
+    assert not old.is_connected()
+    stuck.close()                                # the browser is gone: nothing to wait for
+    page = browser.new_page()
+    page.set_content("<p>back</p>")
+    assert page.inner_text("p") == "back"
+
+
+def test_contexts_and_pages_still_close_as_playwright_closes_them(browser):
+    context = browser.new_context()
+    pages = [context.new_page(), context.new_page()]
+    pages[0].close()
+    assert pages[0].is_closed() and not pages[1].is_closed()
+    context.close()
+    assert pages[1].is_closed()
