@@ -385,6 +385,55 @@ def choose_features(data) -> tuple:
     return best
 
 
+# The rule for the index windows (fixed and committed before any of their results was looked at,
+# session 13, helper find-isolated; `--index`): the shipped model (its 25 features, the mean of
+# the logistic model at L2 3 and boosted trees of 200 rounds at leaf L2 5, the shipped
+# suppression) against the same model with `INDEX`'s features added, one or both, over
+# `INDEX_THRESHOLDS`; each scored out of fold in 5 and in 10 folds on the same collected
+# outlines. Worth = all found - 2 x false; a setting counts only with at least CHOICE_ISOLATED
+# isolated found in 5 and in 10 folds; the best has the greatest worth in its worse fold count
+# (ties: fewer false summed, then fewer features, then the lower threshold). It replaces the
+# shipped model only when it beats the shipped model's worth (at its own threshold 0.12, on
+# the same outlines) in 5 and in 10 folds alike. test_ is read once, after the choice.
+SHIPPED_25 = SHIPPED["names"] + CONTEXT
+INDEX = ("index_pair", "index_off")
+INDEX_THRESHOLDS = (0.10, 0.12, 0.15, 0.20)
+
+
+def blend_cross_validate(data, columns: list[int], folds: int) -> np.ndarray:
+    """Out-of-fold chances of the shipped kind of model (logistic L2 3 and 200 trees at leaf
+    L2 5, their mean) on `columns`."""
+    return 0.5 * cross_validate(data, columns, 3.0, folds) + 0.5 * tree_cross_validate(data, columns, folds, 200, 5.0)
+
+
+def choose_index(data) -> tuple:
+    """The rule above `INDEX`: every feature set x threshold in 5 and 10 folds, printed, and
+    the choice."""
+    overlap, by_quad, beside = SHIPPED["overlap"], SHIPPED["by_quad"], SHIPPED["beside"]
+    sets = {"shipped 25": SHIPPED_25, "+ index_pair": SHIPPED_25 + INDEX[:1],
+            "+ index_off": SHIPPED_25 + INDEX[1:], "+ both": SHIPPED_25 + INDEX}
+    rows, shipped = [], None
+    for label, names in sets.items():
+        columns = [outlinescore.NAMES.index(n) for n in names]
+        p = {k: blend_cross_validate(data, columns, k) for k in (5, 10)}
+        for t in INDEX_THRESHOLDS:
+            r = {k: gate(data, p[k], t, overlap, by_quad, beside) for k in (5, 10)}
+            worth = {k: r[k][1] - 2 * r[k][2] for k in (5, 10)}
+            ok = all(r[k][0] >= CHOICE_ISOLATED for k in (5, 10))
+            if label == "shipped 25" and t == 0.12:
+                shipped = worth
+            rows.append((ok, min(worth.values()), -(r[5][2] + r[10][2]), -len(names), -t, label, r, worth))
+            print(f"  {label}, threshold {t:.2f}: 5 folds {'/'.join(map(str, r[5]))} worth {worth[5]},"
+                  f" 10 folds {'/'.join(map(str, r[10]))} worth {worth[10]}{'' if ok else ' (too few isolated)'}",
+                  flush=True)
+    best = max(rows, key=lambda row: row[:5])
+    ok, _, _, _, t, label, r, worth = best
+    beats = ok and all(worth[k] > shipped[k] for k in (5, 10))
+    print(f"chosen: {label}, threshold {-t:.2f}: 5 folds {r[5]} worth {worth[5]}, 10 folds {r[10]} worth"
+          f" {worth[10]}; {'beats' if beats else 'does not beat'} the shipped model (worth {shipped[5]} / {shipped[10]})")
+    return best
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--collect", metavar="NPZ")
@@ -408,6 +457,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="every strip weight x L2 x threshold in 5 and 10 folds, chosen by the rule above `choose`")
     parser.add_argument("--features", action="store_true",
                         help="feature sets x models x thresholds in 5 and 10 folds, chosen by the rule above CONTEXT")
+    parser.add_argument("--index", action="store_true",
+                        help="the shipped model with and without the index windows, chosen by the rule above INDEX")
     parser.add_argument("--names", default="",
                         help="with --write: the features weighed (comma separated; all when empty)")
     parser.add_argument("--trees", default="", metavar="ROUNDS,LAM",
@@ -433,6 +484,8 @@ def main(argv: list[str] | None = None) -> int:
     strips = overlapped(data)
     if args.features:
         choose_features(data)
+    if args.index:
+        choose_index(data)
     if args.choose:
         choose(data, columns, strips, args.strips or [args.strip], args.l2s, args.thresholds)
     if args.cv:
