@@ -144,6 +144,11 @@ class RealSettings:
                                           # those refused (`vision.outlinescore`)
     framed_fields: bool = False           # also colour fields grown to their white frame
                                           # (`vision.fieldfind`: taught decks and teaching)
+    trim_spurs: float = 0.0               # with a learned model or a trace: an edge group whose
+                                          # hull no four corners fit (an edge running off it, a
+                                          # shadow's line) is filled, opened by this share of the
+                                          # square root of its area, and its trimmed outline
+                                          # handed to the model as a refused one (`_trimmed`)
     field_side_ratio: float = 2.9         # ... their side ratio at most (a field and its white
                                           # frame all round are the evidence; a card 55-60
                                           # degrees from overhead is 1.55 / cos 57 long)
@@ -309,6 +314,27 @@ def _four_corners(hull: np.ndarray, perimeter: float | None = None) -> np.ndarra
         if len(approx) < 4:
             return None
     return None
+
+
+def _trimmed(contour: np.ndarray, area: float, share: float, min_hull_fill: float) -> np.ndarray | None:
+    """The four corners of an edge group filled and opened by `share` of the square root of
+    its `area` (the thin lines running off a card's outline, a table's edge or a shadow's,
+    taken off its body), or None when the opened region is no four-cornered shape."""
+    x, y, w, h = cv2.boundingRect(contour)
+    k = max(3, int(round(share * math.sqrt(area))) | 1)
+    pad = k
+    mask = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(mask, [contour], -1, 255, cv2.FILLED, offset=(pad - x, pad - y))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    if not contours:
+        return None
+    body = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(body)
+    quad = _four_corners(hull)
+    if quad is None or cv2.contourArea(quad) < min_hull_fill * cv2.contourArea(hull):
+        return None
+    return quad + np.float32((x - pad, y - pad))
 
 
 BORDER = 2  # pixels: a corner this close to the frame's border lies on it
@@ -578,6 +604,19 @@ class _Judge:
         return shadedcards.face_in_shade(quad, self.white, self.flat, shaded.min_tip_lit,
                                          self.settings.whole or wholecards.WholeSettings())
 
+    def _trim(self, contour: np.ndarray, area: float, kind: str) -> None:
+        """An edge group no four corners fit: its outline trimmed of thin spurs (`_trimmed`)
+        listed in `refused` for the learned model, when of a card's shape."""
+        if self.refused is None or kind != EDGED or self.settings.trim_spurs <= 0:
+            return
+        quad = _trimmed(contour, area, self.settings.trim_spurs, self.settings.min_hull_fill)
+        if quad is None or _cut_side(quad, self.size) is None or not _shape_ok(quad, self.settings):
+            return
+        key = tuple((quad.ravel() / 3).astype(int).tolist())
+        if key not in self.seen:
+            self.seen.add(key)
+            self.refused.append(outlinescore.Considered(quad, float(cv2.contourArea(quad))))
+
     def __call__(self, contour: np.ndarray, area: float, kind: str):
         gated = self.gates(contour, area, kind)
         if gated is None or gated is _SPLIT:
@@ -605,6 +644,7 @@ class _Judge:
         if restored:   # a corner covered (by a shoe, a knife)
             quad = restored_corner(hull, CARD_RATIO, hull_area, perimeter)
         if quad is None:
+            self._trim(contour, area, kind)
             return _SPLIT if maybe_two else None
         key = tuple((quad.ravel() / 3).astype(int).tolist())  # the same outline from another map
         if key in self.seen:
@@ -615,6 +655,7 @@ class _Judge:
             restored = settings.restore_corner and not field
             quad = restored_corner(hull, CARD_RATIO, hull_area, perimeter) if restored else None
             if quad is None:
+                self._trim(contour, area, kind)
                 return _SPLIT if maybe_two else None
             quad_area = cv2.contourArea(quad)
         covered, cut = False, _cut_side(quad, self.size)
