@@ -607,7 +607,7 @@ class _Judge:
     def _trim(self, contour: np.ndarray, area: float, kind: str) -> None:
         """An edge group no four corners fit: its outline trimmed of thin spurs (`_trimmed`)
         listed in `refused` for the learned model, when of a card's shape."""
-        if self.refused is None or kind != EDGED or self.settings.trim_spurs <= 0:
+        if self.refused is None or kind != EDGED or self.settings.trim_spurs <= 0 or area > self.max_area:
             return
         quad = _trimmed(contour, area, self.settings.trim_spurs, self.settings.min_hull_fill)
         if quad is None or _cut_side(quad, self.size) is None or not _shape_ok(quad, self.settings):
