@@ -20,8 +20,10 @@ def test_decks_with_no_colour_field_are_looked_for_with_the_plain_settings():
     for profile, settings in ((printed, PLAIN_SETTINGS), (taught(ranks), LEARNED_SETTINGS)):
         real = Recognizer.create(profile).settings.real
         assert real == settings and not real.colour_fields
-    # a taught deck's outlines get the learned scorer's last say (`vision.outlinescore`); a built-in deck's not
-    assert LEARNED_SETTINGS == dataclasses.replace(PLAIN_SETTINGS, learned=True) and not PLAIN_SETTINGS.learned
+    # a taught deck's outlines get the learned scorer's last say (`vision.outlinescore`), and the
+    # edge groups trimmed for it (`trim_spurs`); a built-in deck's not
+    assert LEARNED_SETTINGS == dataclasses.replace(PLAIN_SETTINGS, learned=True, trim_spurs=0.12)
+    assert not PLAIN_SETTINGS.learned and PLAIN_SETTINGS.trim_spurs == 0
     coloured = Recognizer.create(taught(printed)).settings.real
     assert coloured == FIELD_SETTINGS and coloured.colour_fields
 
