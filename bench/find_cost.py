@@ -11,7 +11,9 @@ The frames are every `--every`-th photo of ../shared/realphotos/cards-edje's `tr
 figure makes them, each through `vision.realfind.find_outlines` with the settings of
 `--kind`: `plain` is a built-in deck's (`detect.PLAIN_SETTINGS`, the finder path of a whole
 new frame in `realphotos_find.py --speed`), `learned` a deck taught from photos
-(`detect.LEARNED_SETTINGS`), `fields` a colour-field deck's (`detect.FIELD_SETTINGS`). The
+(`detect.LEARNED_SETTINGS`), `fields` a colour-field deck's (`detect.FIELD_SETTINGS`); `whole`
+the whole new frame of `realphotos_find.py --speed`: `Recognizer.read` with the built-in Solo
+profile (its finder is `plain`'s), finding and reading every card found. The
 photos are loaded and found once uncounted (first-call set-ups: lookup tables, numpy's
 lazy imports, the learned model) before the count; the finds run inside `functools.reduce` so that
 callgrind's toggle counts them alone: divide the total by the frames printed. Without
@@ -60,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", default="train", choices=("train", "test"))
     ap.add_argument("--every", type=int, default=12)
-    ap.add_argument("--kind", default="plain", choices=("plain", "learned", "fields"))
+    ap.add_argument("--kind", default="plain", choices=("plain", "learned", "fields", "whole"))
     ap.add_argument("--none", action="store_true", help="load and warm up only (a baseline)")
     ap.add_argument("--repeat", type=int, default=1, help="find the set this many times (CPU timing)")
     ap.add_argument("--code", default=str(ROOT), help="the repository folder whose vision/ runs (an "
@@ -71,13 +73,24 @@ def main(argv: list[str] | None = None) -> int:
     from vision.detect import FIELD_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS
     from vision.realfind import find_outlines
 
-    settings = {"plain": PLAIN_SETTINGS, "learned": LEARNED_SETTINGS, "fields": FIELD_SETTINGS}[args.kind]
     chosen = frames(args.split, args.every)
+    if args.kind == "whole":
+        from vision.pipeline import Recognizer
+        from vision.profile import builtin_profile
+        recognizer = Recognizer.create(builtin_profile("solo"))
+
+        def find_one(frame: np.ndarray) -> int:
+            return len(recognizer.read(frame).cards)
+    else:
+        settings = {"plain": PLAIN_SETTINGS, "learned": LEARNED_SETTINGS, "fields": FIELD_SETTINGS}[args.kind]
+
+        def find_one(frame: np.ndarray) -> int:
+            return len(find_outlines(frame, settings))
     for frame in chosen:   # first-call set-ups (lookup tables, lazy imports, the model) out of the count
-        find_outlines(frame, settings)
+        find_one(frame)
 
     def find(count: int, frame: np.ndarray) -> int:
-        return count + len(find_outlines(frame, settings))
+        return count + find_one(frame)
 
     work = [] if args.none else chosen * args.repeat
     c0 = time.process_time()
