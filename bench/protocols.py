@@ -5,6 +5,13 @@ and `deckhand recognize` exactly as a user runs them.
     .venv/bin/python bench/protocols.py                      # both protocols
     .venv/bin/python bench/protocols.py --protocol 1 --teach-from 0,1,2,4
     .venv/bin/python bench/protocols.py --save tests/artifacts/protocols --keep /tmp/photos
+    .venv/bin/python bench/protocols.py --stress noise --from /tmp/photos --keep /tmp/noise
+
+`--stress NAME` makes the bench harder in one way a real deck or real phones differ from
+the stand-in (`vision.render.stress.STRESSES`: another printing, a steeper view, noise,
+JPEG, blur, uneven light, a colour cast, a small or a large photo, glare, the card at the
+edge); a change of the camera can be applied to photos drawn before (`--from DIR`, a
+folder an earlier `--keep` wrote) instead of drawing them again.
 
 * **Protocol 1**: one card on a cloth, four photo sessions (camera + light,
   `vision.render.sessions.SESSIONS`, default daylight phone, warm lamp phone, very warm
@@ -57,8 +64,9 @@ sys.path.insert(0, str(ROOT))
 
 from device.cli import main as deckhand  # noqa: E402
 from vision.render.sessions import SESSIONS  # noqa: E402
+from vision.render.stress import STRESSES, Stress  # noqa: E402
 from vision.render.table import photo_patches, photo_texture  # noqa: E402
-from vision.render.uno_deck import CLOTHS, Face, cloth_photo, deck, phone_photo  # noqa: E402
+from vision.render.uno_deck import CLOTHS, Design, Face, cloth_photo, deck, phone_photo  # noqa: E402
 
 ARTIFACTS = ROOT / "tests" / "artifacts" / "protocols"
 PROTOCOL1_SESSIONS = (0, 1, 2, 4)
@@ -123,8 +131,14 @@ def saved(folder: Path, faces: list[Face], make, reuse: bool):
 
 
 
-def protocol1_photos(faces: list[Face], sessions: tuple[int, ...], folder: Path, seed: int) -> dict[int, list[Photo]]:
-    """One photo of every face in each session, one card on a cloth."""
+def stressed(stress: Stress, picture: np.ndarray, corners, name: str, session: str, seed: int,
+             reading: bool, protocol: int):
+    return stress.apply(picture, corners, name, session, seed, reading, protocol)
+
+
+def protocol1_photos(faces: list[Face], sessions: tuple[int, ...], folder: Path, seed: int,
+                     stress: Stress = STRESSES["none"], teaching: tuple[int, ...] = ()) -> dict[int, list[Photo]]:
+    """One photo of every face in each session, one card on a cloth (then `stress`)."""
     out = {}
     for s in sessions:
         rng = np.random.default_rng(seed * 1000 + s)
@@ -132,15 +146,38 @@ def protocol1_photos(faces: list[Face], sessions: tuple[int, ...], folder: Path,
         photos = []
         for i, face in enumerate(faces):
             picture, corners = cloth_photo(face.image(), cloth, SESSIONS[s], rng)
-            photos.append(Photo(write_photo(folder, f"s{s}-IMG_{i:04d}.jpg", picture), face, corners,
-                                SESSIONS[s].name))
+            name = f"s{s}-IMG_{i:04d}.jpg"
+            picture, corners = stressed(stress, picture, corners, name, SESSIONS[s].name, seed, s not in teaching, 1)
+            photos.append(Photo(write_photo(folder, name, picture), face, corners, SESSIONS[s].name))
         out[s] = photos
     return out
 
 
+def derived(source: Path, folder: Path, faces: list[Face], stress: Stress, seed: int, protocol: int,
+            reading) -> dict[int, list[Photo]] | list[Photo]:
+    """The photos an earlier run kept in `source` (its truth.json), each changed by
+    `stress` and written to `folder`. `reading(key)`: whether the photos under a key of
+    the truth (protocol 1: a session) are read (or only taught from)."""
+    by_label = {f.label: f for f in faces}
+    data = json.loads((source / "truth.json").read_text())
+
+    def one(row, key):
+        picture = cv2.imread(str(source / row["file"]))
+        corners = None if row["corners"] is None else np.float32(row["corners"])
+        picture, corners = stressed(stress, picture, corners, row["file"], row["session"], seed, reading(key),
+                                    protocol)
+        return Photo(write_photo(folder, row["file"], picture), by_label.get(row["label"]), corners,
+                     row["session"])
+    if isinstance(data, dict):
+        return {int(k): [one(r, int(k)) for r in v] for k, v in data.items()}
+    return [one(r, None) for r in data]
+
+
 def protocol2_photos(faces: list[Face], per_face: int, blanks: int, folder: Path, seed: int,
-                     tables: range, prefix: str) -> list[Photo]:
-    """`per_face` phone photos of every face and `blanks` of a table alone, shuffled."""
+                     tables: range, prefix: str, stress: Stress = STRESSES["none"],
+                     reading: bool = True) -> list[Photo]:
+    """`per_face` phone photos of every face and `blanks` of a table alone, shuffled
+    (then `stress`; at its tilt if it has one)."""
     rng = np.random.default_rng(seed)
     plan = [f for f in faces for _ in range(per_face)] + [None] * blanks
     order = rng.permutation(len(plan))
@@ -150,8 +187,11 @@ def protocol2_photos(faces: list[Face], per_face: int, blanks: int, folder: Path
         session = SESSIONS[int(rng.integers(len(SESSIONS)))]
         table = photo_texture(int(rng.choice(tables)))
         size = (1008, 756) if rng.random() < 0.5 else (756, 1008)
-        picture, corners = phone_photo(face.image() if face else None, table, session, rng, size, tilt=(15, 55))
-        photos.append(Photo(write_photo(folder, f"{prefix}_{n:04d}.jpg", picture), face, corners, session.name))
+        picture, corners = phone_photo(face.image() if face else None, table, session, rng, size,
+                                       tilt=stress.tilt or (15, 55))
+        name = f"{prefix}_{n:04d}.jpg"
+        picture, corners = stressed(stress, picture, corners, name, session.name, seed, reading, 2)
+        photos.append(Photo(write_photo(folder, name, picture), face, corners, session.name))
     return photos
 
 
@@ -270,9 +310,17 @@ def run_protocol1(faces, args, work: Path) -> list[tuple[str, float]]:
     folder = work / "p1"
     folder.mkdir(exist_ok=True)
     sessions = tuple(int(s) for s in args.sessions.split(","))
+    teaching = tuple(int(s) for s in args.teach_from.split(","))
+    stress = STRESSES[args.stress]
     start = time.perf_counter()
-    shots = saved(folder, faces, lambda: protocol1_photos(faces, sessions, folder, args.seed),
-                  args.reuse)
+    if args.source and not (stress.design or stress.inks):
+        def make():
+            return derived(Path(args.source) / "p1", folder, faces, stress, args.seed, 1,
+                           lambda s: s not in teaching)
+    else:
+        def make():
+            return protocol1_photos(faces, sessions, folder, args.seed, stress, teaching)
+    shots = saved(folder, faces, make, args.reuse)
     print(f"\nprotocol 1: one card on a cloth, {len(faces)} faces, sessions "
           + ", ".join(SESSIONS[s].name for s in sessions) + f" (photos drawn in {time.perf_counter() - start:.0f} s)")
     symbol_of = {f.label: f.symbol for f in faces}
@@ -305,12 +353,22 @@ def run_protocol2(faces, args, work: Path) -> list[tuple[str, float]]:
     teach_dir.mkdir(exist_ok=True)
     read_dir.mkdir(exist_ok=True)
     n = len(photo_patches())
+    stress = STRESSES[args.stress]
     start = time.perf_counter()
     # tables for teaching and for reading drawn from different halves of the photos
-    taught = saved(teach_dir, faces, lambda: protocol2_photos(faces, 3, args.blanks, teach_dir, args.seed + 1,
-                                                              range(0, n, 2), "IMG"), args.reuse)
-    reads = saved(read_dir, faces, lambda: protocol2_photos(faces, args.read_per_face, args.blanks, read_dir,
-                                                            args.seed + 2, range(1, n, 2), "PXL"), args.reuse)
+    if args.source and not stress.redraws:
+        def make(folder, reading):
+            return derived(Path(args.source) / folder.name, folder, faces, stress, args.seed, 2,
+                           lambda _: reading)
+    else:
+        def make(folder, reading):
+            if reading:
+                return protocol2_photos(faces, args.read_per_face, args.blanks, folder, args.seed + 2,
+                                        range(1, n, 2), "PXL", stress, True)
+            return protocol2_photos(faces, 3, args.blanks, folder, args.seed + 1, range(0, n, 2), "IMG",
+                                    stress, False)
+    taught = saved(teach_dir, faces, lambda: make(teach_dir, False), args.reuse)
+    reads = saved(read_dir, faces, lambda: make(read_dir, True), args.reuse)
     print(f"\nprotocol 2: phone photos on real tables, oblique, {len(faces)} faces; teaching "
           f"{len(taught)} photos ({args.blanks} with no card), reading {len(reads)} "
           f"(photos drawn in {time.perf_counter() - start:.0f} s)")
@@ -345,8 +403,15 @@ def main(argv=None) -> int:
     ap.add_argument("--save-limit", type=int, default=40)
     ap.add_argument("--keep", help="write the photos here (kept) instead of a temporary folder")
     ap.add_argument("--reuse", action="store_true", help="with --keep: read the photos drawn there before")
+    ap.add_argument("--stress", default="none", choices=sorted(STRESSES),
+                    help="make the bench harder one way (vision/render/stress.py)")
+    ap.add_argument("--from", dest="source",
+                    help="with --stress: change the photos an earlier --keep wrote there instead of drawing them")
     args = ap.parse_args(argv)
-    faces = deck(symbols=args.symbols)
+    stress = STRESSES[args.stress]
+    if stress.name != "none":
+        print(f"stress: {stress.name}: {stress.what}")
+    faces = deck(symbols=args.symbols, inks=stress.inks, design=stress.design or Design())
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="deckhand-protocols-") as tmp:
         work = Path(args.keep or tmp)

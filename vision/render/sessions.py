@@ -115,8 +115,8 @@ def _bgr(rgb) -> tuple[int, int, int]:
     return (int(rgb[2]), int(rgb[1]), int(rgb[0]))
 
 
-def _text(face: np.ndarray, text: str, centre, height: float, colour, thickness: int) -> None:
-    font = cv2.FONT_HERSHEY_DUPLEX
+def _text(face: np.ndarray, text: str, centre, height: float, colour, thickness: int,
+          font: int = cv2.FONT_HERSHEY_DUPLEX) -> None:
     (tw, th), _ = cv2.getTextSize(text, font, 1.0, thickness)
     scale = height / th
     (tw, th), _ = cv2.getTextSize(text, font, scale, thickness)
@@ -179,8 +179,9 @@ def table_shot(faces: list[np.ndarray], table_rgb, session: Session, rng: np.ran
         src = np.array([[0, 0], [face_w, 0], [face_w, face_h], [0, face_h]], np.float32)
         matrix = cv2.getPerspectiveTransform(src, box.astype(np.float32))
         warped = cv2.warpPerspective(face, matrix, (w, h), flags=cv2.INTER_AREA)
-        mask = cv2.warpPerspective(np.full(face.shape[:2], 255, np.uint8), matrix, (w, h))
-        picture[mask > 127] = warped[mask > 127]
+        alpha = face[..., 3] if face.shape[2] == 4 else np.full(face.shape[:2], 255, np.uint8)
+        mask = cv2.warpPerspective(alpha, matrix, (w, h))
+        picture[mask > 127] = warped[mask > 127, :3]
         corners_all.append(box.astype(np.float32))
     return photograph(picture, session, rng), corners_all
 

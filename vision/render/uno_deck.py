@@ -32,6 +32,24 @@ CLOTHS = {"grey cloth": (128, 128, 124), "green felt": (40, 105, 60), "dark blue
 
 
 @dataclass(frozen=True)
+class Design:
+    """How a printing of the deck is drawn (the default: the stand-in the project was
+    developed against). Others are plausible UNO-family printings, for stressing the
+    bench (`bench/protocols.py --stress`): another font, oval and corner index, a
+    thinner white frame or none (`frame` 0: the colour field runs to the edge), rounded
+    corners (`radius` > 0: the face comes with an alpha channel, the table shows there)."""
+
+    frame: int = 11                  # the white frame's width, pixels of UNO_SIZE
+    font: int = cv2.FONT_HERSHEY_DUPLEX
+    oval: tuple = (68, 118)          # the oval's half axes
+    oval_tilt: int = 35
+    symbol: tuple = (92, 16)         # the middle symbol's height and stroke
+    index: tuple = (22, 3)           # the corner index's height and stroke
+    index_at: tuple = (30, 34)       # the corner index's centre from the corner
+    radius: int = 0                  # rounded corners' radius (0: square)
+
+
+@dataclass(frozen=True)
 class Face:
     """One face of the deck as a user labels it."""
 
@@ -39,44 +57,48 @@ class Face:
     colour: str      # "red", or "" for a wild
     symbol: str      # "7", "+2", "W"...
     inks: tuple = ()  # ((name, rgb), ...) the deck's inks, for drawing
+    design: Design = Design()
 
     def image(self) -> np.ndarray:
-        return uno_deck_face(dict(self.inks), self.colour, self.symbol)
+        return uno_deck_face(dict(self.inks), self.colour, self.symbol, self.design)
 
 
 def deck(inks: dict | None = None, colours: int = 4, symbols: int = len(SYMBOLS),
-         wilds: bool = True) -> list[Face]:
+         wilds: bool = True, design: Design = Design()) -> list[Face]:
     """The deck's faces: `symbols` of SYMBOLS in the first `colours` inks, and the two wilds."""
     inks = inks or UNO_INKS
     pairs = tuple(inks.items())
-    out = [Face(f"{name.title()} {SYMBOL_NAMES.get(s, s)}", name, s, pairs)
+    out = [Face(f"{name.title()} {SYMBOL_NAMES.get(s, s)}", name, s, pairs, design)
            for name in list(inks)[:colours] for s in SYMBOLS[:symbols]]
     if wilds:
-        out += [Face(title, "", s, pairs) for s, title in WILDS.items()]
+        out += [Face(title, "", s, pairs, design) for s, title in WILDS.items()]
     return out
 
 
-def _outlined(face: np.ndarray, text: str, centre, height: float, fill, thickness: int) -> None:
+def _outlined(face: np.ndarray, text: str, centre, height: float, fill, thickness: int,
+              font: int = cv2.FONT_HERSHEY_DUPLEX) -> None:
     """The text outlined in black; a 6 and a 9 underlined (as the commercial deck does:
     turned half round, one is the other)."""
     for colour, width in ((BLACK, thickness + max(4, thickness // 2)), (fill, thickness)):
-        _text(face, text, centre, height, colour, width)
+        _text(face, text, centre, height, colour, width, font)
         if text in ("6", "9"):
             y = int(centre[1] + height * 0.72)
             half = int(height * 0.3)
             cv2.line(face, (int(centre[0]) - half, y), (int(centre[0]) + half, y), colour, width, cv2.LINE_AA)
 
 
-def uno_deck_face(inks: dict, colour: str, symbol: str) -> np.ndarray:
-    """A face (BGR uint8, UNO_SIZE): colour "" and symbol "W" or "W+4" for the wilds."""
+def uno_deck_face(inks: dict, colour: str, symbol: str, design: Design = Design()) -> np.ndarray:
+    """A face (BGR uint8, UNO_SIZE; BGRA with rounded corners) of `design`: colour ""
+    and symbol "W" or "W+4" for the wilds."""
     w, h = UNO_SIZE
+    d = design
     face = np.full((h, w, 3), WHITE, np.uint8)
     field = _bgr(inks[colour]) if colour else BLACK
-    cv2.rectangle(face, (11, 11), (w - 12, h - 12), field, -1, cv2.LINE_AA)
-    centre, axes, tilt = (w // 2, h // 2), (68, 118), 35
+    cv2.rectangle(face, (d.frame, d.frame), (w - 1 - d.frame, h - 1 - d.frame), field, -1, cv2.LINE_AA)
+    centre, axes, tilt = (w // 2, h // 2), d.oval, d.oval_tilt
     if colour:
         cv2.ellipse(face, centre, axes, tilt, 0, 360, WHITE, -1, cv2.LINE_AA)
-        _outlined(face, symbol, (w / 2, h / 2), 92, field, 16)
+        _outlined(face, symbol, (w / 2, h / 2), d.symbol[0], field, d.symbol[1], d.font)
         index = symbol
     else:   # a wild: the oval in the four colours
         names = list(inks)
@@ -84,11 +106,20 @@ def uno_deck_face(inks: dict, colour: str, symbol: str) -> np.ndarray:
             cv2.ellipse(face, centre, axes, tilt, 90 * quarter, 90 * quarter + 90,
                         _bgr(inks[names[quarter % len(names)]]), -1, cv2.LINE_AA)
         if symbol == "W+4":
-            _outlined(face, "+4", (w / 2, h / 2), 70, WHITE, 12)
+            _outlined(face, "+4", (w / 2, h / 2), d.symbol[0] * 70 / 92, WHITE, max(2, d.symbol[1] * 3 // 4), d.font)
         index = "+4" if symbol == "W+4" else "W"
-    for corner in ((30, 34), (w - 30, h - 34)):
-        _outlined(face, index, corner, 22, WHITE, 3)
-    return face
+    ix, iy = d.index_at
+    for corner in ((ix, iy), (w - ix, h - iy)):
+        _outlined(face, index, corner, d.index[0], WHITE, d.index[1], d.font)
+    if d.radius <= 0:
+        return face
+    alpha = np.zeros((h, w), np.uint8)
+    r = d.radius
+    cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(alpha, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (w - 1 - r, h - 1 - r), (r, h - 1 - r)):
+        cv2.circle(alpha, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return np.dstack([face, alpha])
 
 
 def cloth_photo(face: np.ndarray, cloth_rgb, session: Session, rng: np.random.Generator,
@@ -149,7 +180,9 @@ def phone_photo(face: np.ndarray | None, table: np.ndarray, session: Session, rn
     fh, fw = face.shape[:2]
     src = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
     matrix = cv2.getPerspectiveTransform(src, corners)
-    mask = cv2.warpPerspective(np.full((fh, fw), 1.0, np.float32), matrix, size, flags=cv2.INTER_AREA)
+    alpha = face[..., 3] / np.float32(255) if face.shape[2] == 4 else np.full((fh, fw), 1.0, np.float32)
+    face = np.ascontiguousarray(face[..., :3])
+    mask = cv2.warpPerspective(alpha, matrix, size, flags=cv2.INTER_AREA)
     # the card's soft shadow on the table, thrown a little aside
     shift = np.float32([[1, 0, rng.uniform(-8, 8)], [0, 1, rng.uniform(2, 10)]])
     shadow = cv2.GaussianBlur(cv2.warpAffine(mask, shift, size), (0, 0), 6) * rng.uniform(0.2, 0.45)
