@@ -121,6 +121,21 @@ def test_a_framed_face_seen_steeply_is_outlined_past_the_side_ratio_of_other_out
     assert max(iou(q, corners) for q in find_outlines(picture, FIELD_SETTINGS)) > 0.95
 
 
+@pytest.mark.parametrize("seed", [6, 14, 31])
+def test_a_framed_face_seen_60_65_degrees_from_overhead_is_outlined_past_the_corner_gate(seed):
+    """The card near a phone's wide lens, 60-65 degrees from overhead: its near side much
+    wider than its far one, corners of 44-49 and 137-141 degrees, past the 45-135 the
+    other outlines may have (and the fields had: not found, or IoU 0.41). A field in a
+    white frame all round is evidence enough for 35-145 (`field_angles`)."""
+    rng = np.random.default_rng(seed)
+    kind = ("wood", "cloth", "felt", "light", "dark")[seed % 5]
+    picture, corners = phone_photo(FACES[seed * 7 % len(FACES)].image(), table_texture(kind, seed),
+                                   SESSIONS[seed % 8], rng, (640, 480), tilt=(60, 65))
+    gated = dataclasses.replace(FIELD_SETTINGS, field_angles=(45.0, 135.0))
+    assert max((iou(q, corners) for q in find_outlines(picture, gated)), default=0.0) < 0.5
+    assert max(iou(q, corners) for q in find_outlines(picture, FIELD_SETTINGS)) > 0.95
+
+
 def test_a_framed_face_whose_corner_tip_runs_past_the_frame_is_outlined():
     """The photo cut 3 pixels inside the card's leftmost corner: the field and its frame
     are there, the tip is not."""

@@ -28,6 +28,8 @@ map is trusted:
 * for taught decks and teaching photos (`framed_fields`), a face that is a colour field
   in a white frame outlined from its field (`vision.fieldfind`), before any other
   outline: whiteness and edges often give only half of such a face seen obliquely.
+  Such a field in its white frame all round is evidence enough for wider gates (side
+  ratio up to 3.3, corners 35-145 degrees: a card 60-65 degrees from overhead).
 
 It all runs on a copy of the frame scaled to `long_side` pixels (320: a card a ninth of
 a 640-pixel frame is still 25 pixels wide there) and costs a few milliseconds.
@@ -149,9 +151,12 @@ class RealSettings:
                                           # shadow's line) is filled, opened by this share of the
                                           # square root of its area, and its trimmed outline
                                           # handed to the model as a refused one (`_trimmed`)
-    field_side_ratio: float = 2.9         # ... their side ratio at most (a field and its white
-                                          # frame all round are the evidence; a card 55-60
-                                          # degrees from overhead is 1.55 / cos 57 long)
+    field_side_ratio: float = 3.3         # framed fields: their side ratio at most (a field and its white
+                                          # frame all round are the evidence; a card 60-65
+                                          # degrees from overhead is 1.55 / cos 62 long)
+    field_angles: tuple[float, float] = (35.0, 145.0)   # ... their corners (a card that steep,
+                                          # near a phone's wide lens, shows corners of 40-146
+                                          # degrees; other outlines keep `corner_angles`)
 
 
 def stretched(image: np.ndarray) -> list[np.ndarray]:
@@ -888,7 +893,7 @@ def _framed_fields(channels: list[np.ndarray], white: np.ndarray, edges: np.ndar
         area = cv2.contourArea(quad)
         # a corner's tip past the frame's border is a whole card (its field and frame found)
         if min_area <= area <= max_area and _cut_side(quad, (w, h)) in (-1, TIP) and \
-                _shape_ok(quad, settings, settings.field_side_ratio):
+                _shape_ok(quad, settings, settings.field_side_ratio, settings.field_angles):
             share = outline_share(quad, edges, white, settings.min_step)
             if share >= settings.min_outline:
                 out.append((share, area, quad))
