@@ -18,10 +18,10 @@ from test_vision_speedups import plain_paper_light
 from vision.classify import PAPER_STEP, WORK_SIZE, face_features, paper_light
 from vision.colour import printed_without_white, symbol_groups
 from vision.render.sessions import SESSIONS
-from vision.render.table import photo_patches, photo_texture
+from vision.render.table import photo_patches, photo_texture, table_texture
 from vision.render.uno_deck import CLOTHS, Face, cloth_photo, deck, phone_photo
 from vision.teach import card_face_and_corners, the_card
-from vision.warp import warp_card
+from vision.warp import may_lie_turned, order_corners, warp_card
 
 FACES = [f for f in deck(symbols=4, wilds=False) if f.symbol in ("2", "3") and f.colour != "blue"]  # 6 faces
 WARM_LAMP = 1
@@ -167,3 +167,38 @@ def test_a_dim_yellow_teaching_photo_is_taught(tmp_path):
     picture, corners = cloth_photo(face.image(), CLOTHS["beige cloth"], SESSIONS[2], rng, (480, 360))
     _, found = card_face_and_corners(picture, source="IMG_1.jpg")
     assert cv2.pointPolygonTest(found.reshape(-1, 1, 2), tuple(map(float, corners.mean(axis=0))), False) > 0
+
+
+def steep_photo(seed: int) -> tuple[np.ndarray, np.ndarray, Face]:
+    """A phone photo (640 x 480) of one of FACES 58-64 degrees from overhead on wood."""
+    rng = np.random.default_rng(seed)
+    face = FACES[seed % len(FACES)]
+    picture, corners = phone_photo(face.image(), table_texture("wood", seed), SESSIONS[0], rng, (640, 480),
+                                   tilt=(58, 64))
+    return picture, corners, face
+
+
+@pytest.mark.parametrize("seed", [2, 24, 25])
+def test_a_card_seen_steeply_along_its_length_is_read_the_right_way_round(taught, tmp_path, seed, capsys):
+    """Seen 58-64 degrees from overhead along its length, the card looks about square: its
+    outline, ordered as a portrait card by its apparent sides, put the face on its side
+    and it read "unknown". Its short sides converge (they run away from the camera), so it
+    is read turned a quarter too (`vision.warp.may_lie_turned`)."""
+    picture, corners, face = steep_photo(seed)
+    assert may_lie_turned(order_corners(corners))
+    path = tmp_path / f"PXL_{seed}.jpg"
+    cv2.imwrite(str(path), picture)
+    assert read(str(taught / "deck.npz"), [str(path)], capsys) == {str(path): face.label}
+
+
+def test_only_an_outline_whose_short_sides_converge_may_lie_turned():
+    overhead = np.float32([[100, 100], [156, 100], [156, 187], [100, 187]])
+    assert not may_lie_turned(overhead)                        # a card's shape: not near square
+    square = np.float32([[100, 100], [187, 100], [187, 170], [100, 170]])
+    assert not may_lie_turned(square)                          # near square, no perspective
+    # the far side (top) shorter: the long sides converge, the card lies as it looks
+    receding = np.float32([[120, 100], [167, 100], [187, 170], [100, 170]])
+    assert not may_lie_turned(order_corners(receding))
+    # the far side (top) a long side, the short sides converge: it may lie across
+    across = np.float32([[110, 100], [200, 100], [215, 190], [95, 190]])
+    assert may_lie_turned(order_corners(across))

@@ -25,6 +25,7 @@ from vision.reader import (GLYPH_LEVELS, INDEX_WIDE, WIDE_GLYPH_ASPECT, glyph_he
                            index_regions, region_rows)
 from vision.regions import LastFind
 from vision.reuse import KeptReading, keep, kept_reading
+from vision.warp import may_lie_turned
 
 # A built-in deck's card read "unknown" whose symbol still looks like a card's (a card
 # back scores below REFINE_FROM) is read again from outlines scaled by these factors
@@ -87,6 +88,14 @@ GROWN_OUTLINE = 1.1
 # wrong on test_.
 COMPLETE_LEVELS = GLYPH_LEVELS + (0.6,)
 WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
+# A card seen steeply may lie across the way its outline looks (`vision.warp.may_lie_turned`):
+# for a taught deck whose cards have colours (the UNO family, whose framed fields are
+# found that steep, `vision.realfind.RealSettings.field_angles`) such an outline is read
+# turned a quarter too, and that reading is taken when known and surer than the first.
+# Reading every near-square outline turned too and taking the surer read 2 of 108 cards
+# of protocol 2 wrong (a squashed face read "8" as sure as the right reading); the
+# convergence of its sides tells them apart (bench/protocols.py --stress oblique,
+# docs/vision.md).
 
 
 def to_working_size(image: np.ndarray, long_side: int = WORKING_SIZE) -> tuple[np.ndarray, float]:
@@ -169,6 +178,12 @@ class Recognizer:
         table = EmptyTable.from_image(to_working_size(empty_table)[0], settings) \
             if empty_table is not None else None
         return Recognizer(profile, table, settings, thresholds)
+
+    @property
+    def turns(self) -> bool:
+        """Whether a card seen steeply is also read turned a quarter (`vision.warp.may_lie_turned`): a
+        taught deck whose cards have colours."""
+        return self.profile.reader is not None and any(self.profile.colours)
 
     def with_empty_table(self, image: np.ndarray) -> "Recognizer":
         """The same recognizer, comparing with a new picture of the empty table."""
@@ -258,6 +273,11 @@ class Recognizer:
         (`_found_around`)."""
         features = card_features(frame, corners, self.profile)
         reading = classify(features, self.profile, self.thresholds)
+        if self.turns and may_lie_turned(corners):
+            turned = np.roll(corners, 1, axis=0)
+            other = classify(card_features(frame, turned, self.profile), self.profile, self.thresholds)
+            if other.known and other.confidence > reading.confidence:
+                return other, turned, False
         if reading.known:
             return reading, corners, False
         if self.profile.reader is None:

@@ -51,6 +51,35 @@ def order_corners_of(quads: np.ndarray) -> np.ndarray:
     return pts[np.arange(len(pts))[:, None], (np.where(upper, 2, 0)[:, None] + first) % 4]
 
 
+# A card photographed steeply is foreshortened along the direction it is seen in: one
+# 50-65 degrees from overhead seen along its length looks square or wider than long, and
+# ordered as a portrait card by its apparent sides (`order_corners`) its face lies on its
+# side. Perspective says which way it was foreshortened: the two sides that run away from
+# the camera converge, the two across do not. Measured on bench/protocols.py --stress
+# oblique's misread cards: the apparent short sides converge 20-42 degrees more than the
+# long ones where the card lay turned, and less (or within 2) everywhere else.
+TURN_RATIO = 1.45
+TURN_CONVERGE = 10.0
+
+
+def may_lie_turned(corners: np.ndarray) -> bool:
+    """Whether the outline may be a card seen steeply along its length, lying across
+    the way it looks: less than TURN_RATIO times as long as wide (its sides summed),
+    and its short sides converging at least TURN_CONVERGE degrees more than its long
+    sides (they run away from the camera)."""
+    pts = np.asarray(corners, np.float64).reshape(4, 2)
+    step = pts[[1, 2, 3, 0]] - pts
+    length = np.sqrt((step * step).sum(axis=1))
+    if length.min() <= 0:
+        return False
+    unit = step / length[:, None]
+    # opposite sides run opposite ways round the outline: parallel ones give cos -1
+    apart = [float(np.degrees(np.arccos(np.clip(-(unit[i] * unit[i + 2]).sum(), -1.0, 1.0)))) for i in (0, 1)]
+    pairs = (length[0] + length[2], length[1] + length[3])
+    short = 0 if pairs[0] <= pairs[1] else 1
+    return max(pairs) < TURN_RATIO * min(pairs) and apart[short] >= apart[1 - short] + TURN_CONVERGE
+
+
 def side_lengths(corners: np.ndarray) -> tuple[float, float]:
     """(short, long): the quad's two pairs of opposite sides, each averaged (which
     roughly undoes a mild perspective)."""
