@@ -151,9 +151,9 @@ class RealSettings:
                                           # shadow's line) is filled, opened by this share of the
                                           # square root of its area, and its trimmed outline
                                           # handed to the model as a refused one (`_trimmed`)
-    field_side_ratio: float = 3.3         # framed fields: their side ratio at most (a field and its white
-                                          # frame all round are the evidence; a card 60-65
-                                          # degrees from overhead is 1.55 / cos 62 long)
+    field_side_ratio: float = 3.3         # framed fields: their side ratio at most (a field
+                                          # and its white frame all round are the evidence; a
+                                          # card 60-65 degrees from overhead: 1.55 / cos 62)
     field_angles: tuple[float, float] = (35.0, 145.0)   # ... their corners (a card that steep,
                                           # near a phone's wide lens, shows corners of 40-146
                                           # degrees; other outlines keep `corner_angles`)
