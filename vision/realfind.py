@@ -151,6 +151,12 @@ class RealSettings:
                                           # shadow's line) is filled, opened by this share of the
                                           # square root of its area, and its trimmed outline
                                           # handed to the model as a refused one (`_trimmed`)
+    print_groups: float = -1.0            # with a learned model or a trace, when >= 0: an edge
+                                          # group lying inside another's cell (a card's print
+                                          # whose own outline joined a bright neighbour's),
+                                          # four-cornered, moved out by this share of the square
+                                          # root of its area, handed to the model as a refused
+                                          # outline (`_print_outlines`)
     field_side_ratio: float = 3.3         # framed fields: their side ratio at most (a field
                                           # and its white frame all round are the evidence; a
                                           # card 60-65 degrees from overhead: 1.55 / cos 62)
@@ -180,15 +186,19 @@ def whiteness(image: np.ndarray, channels: list[np.ndarray] | None = None) -> np
     return cv2.min(cv2.min(b, g), r)
 
 
-def _regions(white: np.ndarray, edges: np.ndarray,
-             settings: RealSettings) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def _regions(white: np.ndarray, edges: np.ndarray, settings: RealSettings,
+             nested: list | None = None) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The regions of the whiteness levels, and those of the edges (cells and groups).
-    (The masks are `opened_masks`': the plain code's masks bit for bit, for less.)"""
+    (The masks are `opened_masks`': the plain code's masks bit for bit, for less.)
+    `nested`: when a list, the edge groups lying inside a cell (the cells' holes) are
+    appended to it."""
     contours: list[np.ndarray] = []
     for mask in opened_masks(white, settings):
         contours += cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     cells, hierarchy = cv2.findContours(cv2.bitwise_not(edges), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     edged = [] if hierarchy is None else [cells[i] for i in np.flatnonzero(hierarchy[0][:, 3] == -1)]
+    if nested is not None and hierarchy is not None:
+        nested += [cells[i] for i in np.flatnonzero(hierarchy[0][:, 3] != -1)]
     edged += cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     return contours, edged
 
@@ -340,6 +350,32 @@ def _trimmed(contour: np.ndarray, area: float, share: float, min_hull_fill: floa
     if quad is None or cv2.contourArea(quad) < min_hull_fill * cv2.contourArea(hull):
         return None
     return quad + np.float32((x - pad, y - pad))
+
+
+def _print_outlines(nested: list[np.ndarray], judge: "_Judge") -> list:
+    """Edge groups lying inside a cell of the edges (`_regions`' `nested`): a card whose
+    own outline joined a bright neighbour's (a towel, a page, a floor) still shows its
+    print (a court picture's frame, pips and indices) as one group of edges inside that
+    merged cell. Each of a card's size whose hull four corners fit (filling `min_hull_fill`
+    of it), moved out by `print_groups` of the square root of its area, inside the frame
+    and of a card's shape, as `outlinescore.Considered` for the learned model."""
+    settings, out = judge.settings, []
+    lengths, areas = contour_areas(nested)
+    for i in np.flatnonzero((lengths >= 4) & (areas >= judge.min_area) & (areas <= judge.max_area)).tolist():
+        hull = cv2.convexHull(nested[i])
+        hull_area = cv2.contourArea(hull)
+        quad = _four_corners(hull)
+        if quad is None or cv2.contourArea(quad) < settings.min_hull_fill * hull_area:
+            continue
+        if settings.print_groups > 0:
+            quad = _moved_out(quad, settings.print_groups * math.sqrt(float(areas[i])))
+        if _cut_side(quad, judge.size) != -1 or not _shape_ok(quad, settings):
+            continue
+        key = tuple((quad.ravel() / 3).astype(int).tolist())
+        if key not in judge.seen:
+            judge.seen.add(key)
+            out.append(outlinescore.Considered(quad, float(cv2.contourArea(quad))))
+    return out
 
 
 BORDER = 2  # pixels: a corner this close to the frame's border lies on it
@@ -1034,7 +1070,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
     framed = _framed_fields(channels, white, edges, min_area, max_area, settings) if settings.framed_fields else []
     seen: set[tuple[int, ...]] = set()
     candidates: list[tuple[float, float, np.ndarray]] = []
-    whites, edged = _regions(white, edges, settings)
+    nested: list | None = [] if settings.print_groups >= 0 and (trace is not None or settings.learned) else None
+    whites, edged = _regions(white, edges, settings, nested)
     regions = whites + edged + (_fields(smooth, settings) if settings.colour_fields else [])
     edged_from, fields_from = len(whites), len(whites) + len(edged)   # (each region's kind by its place)
     judge = _Judge(settings, edges, white, (sw, sh), min_area, max_area, seen,
@@ -1110,6 +1147,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
     if judge.pale:   # after every other pass: a piece of a card found there is no card
         kept = palecovered.added(kept, judge.pale, white, min_area * CARD_RATIO, settings.pale,
                                  settings.shaded or shadedcards.ShadedSettings())
+    if nested and judge.refused is not None:   # a card's print inside a merged cell
+        judge.refused += _print_outlines(nested, judge)
     if judge.refused is not None:   # the outlines refused: a learned model has the last say
         # (those dropped for a neighbour too; not those of a card kept: their boxes alike)
         refused = judge.refused + [outlinescore.Considered(q, a) for _, a, q in candidates
