@@ -157,6 +157,7 @@ class RealSettings:
                                           # four-cornered, moved out by this share of the square
                                           # root of its area, handed to the model as a refused
                                           # outline (`_print_outlines`)
+    print_fill: float = 0.75              # ... its four corners filling this share of its hull
     field_side_ratio: float = 3.3         # framed fields: their side ratio at most (a field
                                           # and its white frame all round are the evidence; a
                                           # card 60-65 degrees from overhead: 1.55 / cos 62)
@@ -356,25 +357,24 @@ def _print_outlines(nested: list[np.ndarray], judge: "_Judge") -> list:
     """Edge groups lying inside a cell of the edges (`_regions`' `nested`): a card whose
     own outline joined a bright neighbour's (a towel, a page, a floor) still shows its
     print (a court picture's frame, pips and indices) as one group of edges inside that
-    merged cell. Each of a card's size whose hull four corners fit (filling `min_hull_fill`
-    of it), moved out by `print_groups` of the square root of its area, inside the frame
-    and of a card's shape, as `outlinescore.Considered` for the learned model."""
+    merged cell. Each of a card's size whose hull four corners fit (filling `print_fill` of
+    it: a line running off the print, a gap in the card's own edge), moved out by
+    `print_groups` of the square root of its area, inside the frame and of a card's shape, as `outlinescore.Considered` for the learned model."""
     settings, out = judge.settings, []
     lengths, areas = contour_areas(nested)
     for i in np.flatnonzero((lengths >= 4) & (areas >= judge.min_area) & (areas <= judge.max_area)).tolist():
         hull = cv2.convexHull(nested[i])
         hull_area = cv2.contourArea(hull)
         quad = _four_corners(hull)
-        if quad is None or cv2.contourArea(quad) < settings.min_hull_fill * hull_area:
+        if quad is None or cv2.contourArea(quad) < settings.print_fill * hull_area:
             continue
         if settings.print_groups > 0:
             quad = _moved_out(quad, settings.print_groups * math.sqrt(float(areas[i])))
         if _cut_side(quad, judge.size) != -1 or not _shape_ok(quad, settings):
             continue
-        key = tuple((quad.ravel() / 3).astype(int).tolist())
-        if key not in judge.seen:
-            judge.seen.add(key)
-            out.append(outlinescore.Considered(quad, float(cv2.contourArea(quad))))
+        # (not checked against the quads seen: one dropped unlisted for its hull fill is
+        # seen too; `outlinescore.unique` lists each quad once)
+        out.append(outlinescore.Considered(quad, float(cv2.contourArea(quad))))
     return out
 
 
