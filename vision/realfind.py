@@ -158,6 +158,9 @@ class RealSettings:
                                           # root of its area, handed to the model as a refused
                                           # outline (`_print_outlines`)
     print_fill: float = 0.75              # ... its four corners filling this share of its hull
+    print_within: float = 0.0             # ... not when an outline looked at, of at most this
+                                          # many times its area, covers PRINT_COVERED of it (the
+                                          # card's own outline is there already; off at 0)
     field_side_ratio: float = 3.3         # framed fields: their side ratio at most (a field
                                           # and its white frame all round are the evidence; a
                                           # card 60-65 degrees from overhead: 1.55 / cos 62)
@@ -375,6 +378,22 @@ def _print_outlines(nested: list[np.ndarray], judge: "_Judge") -> list:
         # (not checked against the quads seen: one dropped unlisted for its hull fill is
         # seen too; `outlinescore.unique` lists each quad once)
         out.append(outlinescore.Considered(quad, float(cv2.contourArea(quad))))
+    return out
+
+
+PRINT_COVERED = 0.8   # `_not_within`: a print this much inside an outline looked at is its card's
+
+
+def _not_within(printed: list, looked: list[np.ndarray], most: float) -> list:
+    """The print outlines (`_print_outlines`) that no outline `looked` at, of at most `most`
+    times their area, covers PRINT_COVERED of: a card whose own outline was looked at
+    already (its print, a smaller false outline, would compete with it)."""
+    areas = [cv2.contourArea(np.asarray(q, np.float32).reshape(4, 2)) for q in looked]
+    out = []
+    for c in printed:
+        if not any(c.area <= a <= most * c.area and quad_overlap(c.quad, q) >= PRINT_COVERED
+                   for q, a in zip(looked, areas)):
+            out.append(c)
     return out
 
 
@@ -1148,7 +1167,11 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
         kept = palecovered.added(kept, judge.pale, white, min_area * CARD_RATIO, settings.pale,
                                  settings.shaded or shadedcards.ShadedSettings())
     if nested and judge.refused is not None:   # a card's print inside a merged cell
-        judge.refused += _print_outlines(nested, judge)
+        printed = _print_outlines(nested, judge)
+        if printed and settings.print_within > 0:
+            looked = list(kept) + [c.quad for c in judge.refused] + [q for _, _, q in candidates]
+            printed = _not_within(printed, looked, settings.print_within)
+        judge.refused += printed
     if judge.refused is not None:   # the outlines refused: a learned model has the last say
         # (those dropped for a neighbour too; not those of a card kept: their boxes alike)
         refused = judge.refused + [outlinescore.Considered(q, a) for _, a, q in candidates
