@@ -158,6 +158,9 @@ class RealSettings:
                                           # root of its area, handed to the model as a refused
                                           # outline (`_print_outlines`)
     print_fill: float = 0.75              # ... its four corners filling this share of its hull
+    print_reach: float = 0.0              # ... each side moved out to the card's own edge, looked
+                                          # for this share of the square root of its area out
+                                          # (`_to_card_edge`; off at 0)
     print_within: float = 0.0             # ... not when an outline looked at, of at most this
                                           # many times its area, covers PRINT_COVERED of it (the
                                           # card's own outline is there already; off at 0)
@@ -371,14 +374,58 @@ def _print_outlines(nested: list[np.ndarray], judge: "_Judge") -> list:
         quad = _four_corners(hull)
         if quad is None or cv2.contourArea(quad) < settings.print_fill * hull_area:
             continue
-        if settings.print_groups > 0:
-            quad = _moved_out(quad, settings.print_groups * math.sqrt(float(areas[i])))
-        if _cut_side(quad, judge.size) != -1 or not _shape_ok(quad, settings):
+        root = math.sqrt(float(areas[i]))
+        if settings.print_reach > 0:
+            quad = _to_card_edge(quad, judge.edges, settings.print_reach * root, settings.print_groups * root)
+        elif settings.print_groups > 0:
+            quad = _moved_out(quad, settings.print_groups * root)
+        if quad is None or _cut_side(quad, judge.size) != -1 or not _shape_ok(quad, settings):
             continue
         # (not checked against the quads seen: one dropped unlisted for its hull fill is
         # seen too; `outlinescore.unique` lists each quad once)
         out.append(outlinescore.Considered(quad, float(cv2.contourArea(quad))))
     return out
+
+
+EDGE_FROM = 3       # `_to_card_edge`: pixels past the print's own (dilated) edge
+EDGE_SHARE = 0.5    # ... a side moved where at least this share of it lies on an edge
+_ALONG = np.linspace(0.15, 0.85, 12, dtype=np.float32)[:, None]
+
+
+def _to_card_edge(quad: np.ndarray, edges: np.ndarray, reach: float, grow: float) -> np.ndarray | None:
+    """A print's quad with each side moved out to the card's own edge: the offset from
+    EDGE_FROM to `reach` pixels at which most of the side (at least EDGE_SHARE) lies on an
+    edge, the outermost of the best; a side with none moved out by `grow`. None when the
+    sides' lines meet nowhere."""
+    h, w = edges.shape
+    centre = quad.mean(axis=0)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        u = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        normal = np.array([u[1], -u[0]], np.float32)
+        if float((centre - a) @ normal) > 0:
+            normal = -normal
+        offsets = np.arange(EDGE_FROM, max(EDGE_FROM, int(reach)) + 1, dtype=np.float32)
+        points = a + _ALONG * (b - a)   # 12 x 2
+        at = points[None, :, :] + offsets[:, None, None] * normal   # offsets x 12 x 2
+        x, y = np.rint(at[..., 0]).astype(int), np.rint(at[..., 1]).astype(int)
+        inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+        on = np.zeros(x.shape, bool)
+        on[inside] = edges[y[inside], x[inside]] > 0
+        shares = on.mean(axis=1)
+        best = float(shares.max()) if len(shares) else 0.0
+        d = float(offsets[np.flatnonzero(shares == best)[-1]]) if best >= EDGE_SHARE else grow
+        lines.append((a + normal * d, u))
+    corners = []
+    for i in range(4):
+        (p, r), (q, t) = lines[i - 1], lines[i]
+        cross = r[0] * t[1] - r[1] * t[0]
+        if abs(cross) < 1e-6:
+            return None
+        k = ((q[0] - p[0]) * t[1] - (q[1] - p[1]) * t[0]) / cross
+        corners.append(p + k * r)
+    return np.array(corners, np.float32)
 
 
 PRINT_COVERED = 0.8   # `_not_within`: a print this much inside an outline looked at is its card's
