@@ -158,6 +158,7 @@ class RealSettings:
                                           # root of its area, handed to the model as a refused
                                           # outline (`_print_outlines`)
     print_fill: float = 0.75              # ... its four corners filling this share of its hull
+    print_chance: float = 0.0             # ... taken by the learned model only at this chance
     print_reach: float = 0.0              # ... each side moved out to the card's own edge, looked
                                           # for this share of the square root of its area out
                                           # (`_to_card_edge`; off at 0)
@@ -383,7 +384,7 @@ def _print_outlines(nested: list[np.ndarray], judge: "_Judge") -> list:
             continue
         # (not checked against the quads seen: one dropped unlisted for its hull fill is
         # seen too; `outlinescore.unique` lists each quad once)
-        out.append(outlinescore.Considered(quad, float(cv2.contourArea(quad))))
+        out.append(outlinescore.Considered(quad, float(cv2.contourArea(quad)), True))
     return out
 
 
@@ -426,6 +427,13 @@ def _to_card_edge(quad: np.ndarray, edges: np.ndarray, reach: float, grow: float
         k = ((q[0] - p[0]) * t[1] - (q[1] - p[1]) * t[0]) / cross
         corners.append(p + k * r)
     return np.array(corners, np.float32)
+
+
+def _print_bar(pool: list, chances: np.ndarray, least: float) -> np.ndarray:
+    """The learned model's chances with a print outline's (`Considered.printed`) under
+    `least` made 0: a print is a card's only when surer than an outline."""
+    printed = np.array([c.printed for c in pool], bool)
+    return np.where(printed & (chances < least), 0.0, chances)
 
 
 PRINT_COVERED = 0.8   # `_not_within`: a print this much inside an outline looked at is its card's
@@ -1232,6 +1240,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
             model = outlinescore.load()
             chances = model.chances(outlinescore.features(pool, edges, white, gray, settings.min_short_side,
                                                           settings.min_step, settings.paper, len(kept)))
+            if settings.print_chance > 0:   # a print must be surer than the model's threshold
+                chances = _print_bar(pool, chances, settings.print_chance)
             kept = [pool[i].quad for i in outlinescore.accepted([c.quad for c in pool], chances, model.threshold,
                                                                 model.overlap, model.by_quad, model.beside)]
     if scale >= 1:
