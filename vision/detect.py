@@ -45,7 +45,8 @@ PLAIN_SETTINGS = RealSettings(colour_fields=False)
 # and refused (`vision.outlinescore`, trained on real photos of playing cards; held-out
 # test_ photos: isolated cards found 89.7 -> 92.8 %, docs/vision.md). Built-in decks keep
 # PLAIN_SETTINGS.
-LEARNED_SETTINGS = RealSettings(colour_fields=False, learned=True, trim_spurs=0.12)
+LEARNED_SETTINGS = RealSettings(colour_fields=False, learned=True, trim_spurs=0.12, print_groups=0.06,
+                                print_chance=0.5)
 
 
 @dataclass(frozen=True)

@@ -375,12 +375,9 @@ def _print_outlines(nested: list[np.ndarray], judge: "_Judge") -> list:
         quad = _four_corners(hull)
         if quad is None or cv2.contourArea(quad) < settings.print_fill * hull_area:
             continue
-        root = math.sqrt(float(areas[i]))
-        if settings.print_reach > 0:
-            quad = _to_card_edge(quad, judge.edges, settings.print_reach * root, settings.print_groups * root)
-        elif settings.print_groups > 0:
-            quad = _moved_out(quad, settings.print_groups * root)
-        if quad is None or _cut_side(quad, judge.size) != -1 or not _shape_ok(quad, settings):
+        if settings.print_groups > 0:
+            quad = _moved_out(quad, settings.print_groups * math.sqrt(float(areas[i])))
+        if _cut_side(quad, judge.size) != -1 or not _shape_ok(quad, settings):
             continue
         # (not checked against the quads seen: one dropped unlisted for its hull fill is
         # seen too; `outlinescore.unique` lists each quad once)
@@ -388,68 +385,11 @@ def _print_outlines(nested: list[np.ndarray], judge: "_Judge") -> list:
     return out
 
 
-EDGE_FROM = 3       # `_to_card_edge`: pixels past the print's own (dilated) edge
-EDGE_SHARE = 0.5    # ... a side moved where at least this share of it lies on an edge
-_ALONG = np.linspace(0.15, 0.85, 12, dtype=np.float32)[:, None]
-
-
-def _to_card_edge(quad: np.ndarray, edges: np.ndarray, reach: float, grow: float) -> np.ndarray | None:
-    """A print's quad with each side moved out to the card's own edge: the offset from
-    EDGE_FROM to `reach` pixels at which most of the side (at least EDGE_SHARE) lies on an
-    edge, the outermost of the best; a side with none moved out by `grow`. None when the
-    sides' lines meet nowhere."""
-    h, w = edges.shape
-    centre = quad.mean(axis=0)
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        u = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
-        normal = np.array([u[1], -u[0]], np.float32)
-        if float((centre - a) @ normal) > 0:
-            normal = -normal
-        offsets = np.arange(EDGE_FROM, max(EDGE_FROM, int(reach)) + 1, dtype=np.float32)
-        points = a + _ALONG * (b - a)   # 12 x 2
-        at = points[None, :, :] + offsets[:, None, None] * normal   # offsets x 12 x 2
-        x, y = np.rint(at[..., 0]).astype(int), np.rint(at[..., 1]).astype(int)
-        inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-        on = np.zeros(x.shape, bool)
-        on[inside] = edges[y[inside], x[inside]] > 0
-        shares = on.mean(axis=1)
-        best = float(shares.max()) if len(shares) else 0.0
-        d = float(offsets[np.flatnonzero(shares == best)[-1]]) if best >= EDGE_SHARE else grow
-        lines.append((a + normal * d, u))
-    corners = []
-    for i in range(4):
-        (p, r), (q, t) = lines[i - 1], lines[i]
-        cross = r[0] * t[1] - r[1] * t[0]
-        if abs(cross) < 1e-6:
-            return None
-        k = ((q[0] - p[0]) * t[1] - (q[1] - p[1]) * t[0]) / cross
-        corners.append(p + k * r)
-    return np.array(corners, np.float32)
-
-
 def _print_bar(pool: list, chances: np.ndarray, least: float) -> np.ndarray:
     """The learned model's chances with a print outline's (`Considered.printed`) under
     `least` made 0: a print is a card's only when surer than an outline."""
     printed = np.array([c.printed for c in pool], bool)
     return np.where(printed & (chances < least), 0.0, chances)
-
-
-PRINT_COVERED = 0.8   # `_not_within`: a print this much inside an outline looked at is its card's
-
-
-def _not_within(printed: list, looked: list[np.ndarray], most: float) -> list:
-    """The print outlines (`_print_outlines`) that no outline `looked` at, of at most `most`
-    times their area, covers PRINT_COVERED of: a card whose own outline was looked at
-    already (its print, a smaller false outline, would compete with it)."""
-    areas = [cv2.contourArea(np.asarray(q, np.float32).reshape(4, 2)) for q in looked]
-    out = []
-    for c in printed:
-        if not any(c.area <= a <= most * c.area and quad_overlap(c.quad, q) >= PRINT_COVERED
-                   for q, a in zip(looked, areas)):
-            out.append(c)
-    return out
 
 
 BORDER = 2  # pixels: a corner this close to the frame's border lies on it
@@ -1222,11 +1162,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
         kept = palecovered.added(kept, judge.pale, white, min_area * CARD_RATIO, settings.pale,
                                  settings.shaded or shadedcards.ShadedSettings())
     if nested and judge.refused is not None:   # a card's print inside a merged cell
-        printed = _print_outlines(nested, judge)
-        if printed and settings.print_within > 0:
-            looked = list(kept) + [c.quad for c in judge.refused] + [q for _, _, q in candidates]
-            printed = _not_within(printed, looked, settings.print_within)
-        judge.refused += printed
+        judge.refused += _print_outlines(nested, judge)
     if judge.refused is not None:   # the outlines refused: a learned model has the last say
         # (those dropped for a neighbour too; not those of a card kept: their boxes alike)
         refused = judge.refused + [outlinescore.Considered(q, a) for _, a, q in candidates
