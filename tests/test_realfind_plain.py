@@ -21,9 +21,11 @@ def test_decks_with_no_colour_field_are_looked_for_with_the_plain_settings():
         real = Recognizer.create(profile).settings.real
         assert real == settings and not real.colour_fields
     # a taught deck's outlines get the learned scorer's last say (`vision.outlinescore`), and the
-    # edge groups trimmed for it (`trim_spurs`); a built-in deck's not
-    assert LEARNED_SETTINGS == dataclasses.replace(PLAIN_SETTINGS, learned=True, trim_spurs=0.12)
-    assert not PLAIN_SETTINGS.learned and PLAIN_SETTINGS.trim_spurs == 0
+    # edge groups trimmed for it (`trim_spurs`), and the print groups (`print_groups`, taken only
+    # at `print_chance`); a built-in deck's not
+    assert LEARNED_SETTINGS == dataclasses.replace(PLAIN_SETTINGS, learned=True, trim_spurs=0.12, print_groups=0.06,
+                                                   print_chance=0.5)
+    assert not PLAIN_SETTINGS.learned and PLAIN_SETTINGS.trim_spurs == 0 and PLAIN_SETTINGS.print_groups < 0
     coloured = Recognizer.create(taught(printed)).settings.real
     assert coloured == FIELD_SETTINGS and coloured.colour_fields
 
