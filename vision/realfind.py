@@ -159,12 +159,6 @@ class RealSettings:
                                           # outline (`_print_outlines`)
     print_fill: float = 0.75              # ... its four corners filling this share of its hull
     print_chance: float = 0.0             # ... taken by the learned model only at this chance
-    print_reach: float = 0.0              # ... each side moved out to the card's own edge, looked
-                                          # for this share of the square root of its area out
-                                          # (`_to_card_edge`; off at 0)
-    print_within: float = 0.0             # ... not when an outline looked at, of at most this
-                                          # many times its area, covers PRINT_COVERED of it (the
-                                          # card's own outline is there already; off at 0)
     field_side_ratio: float = 3.3         # framed fields: their side ratio at most (a field
                                           # and its white frame all round are the evidence; a
                                           # card 60-65 degrees from overhead: 1.55 / cos 62)
