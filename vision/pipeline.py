@@ -20,6 +20,7 @@ from vision.colour import field_deck, scene_gain
 from vision.complete import completions, seen_corner
 from vision import refind, regions
 from vision.detect import FIELD_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings, Detection, EmptyTable
+from vision.offframe import BORDER as OFF_BORDER, border_side, grown_past, on_border
 from vision.profile import DeckProfile
 from vision.reader import (GLYPH_LEVELS, INDEX_WIDE, WIDE_GLYPH_ASPECT, glyph_height_share, index_block,
                            index_regions, region_rows)
@@ -87,6 +88,30 @@ GROWN_OUTLINE = 1.1
 # 1,285 / 10 / 41; 0.6 for every card read (the first read too): 939 / 7 / 9 and 2 more
 # wrong on test_.
 COMPLETE_LEVELS = GLYPH_LEVELS + (0.6,)
+# A taught card whose outline runs along the frame's border, shorter there than a card
+# (`vision.offframe`), is read from the whole card it may be part of, grown past the
+# border to the deck's shape and to these common card shapes (long / short: a poker card
+# 1.40, bridge and UNO-family cards 1.55-1.56, up to 1.65), and taken when one reading is
+# at least OFF_FRAME_BAR and no other reads another card that surely; else "unknown".
+# Measured on bench/protocols.py --stress edge (the 202 cards of both protocols whose
+# outline runs along the border; right / wrong / unknown): the part in view read as it is
+# 43 / 24 / 135 (33 / 10 / 159 at 0.85); grown to the deck's 1.40 alone, bar 0.8: 92 / 7 /
+# 103; to 1.555 alone 172 / 3 / 27; to the six shapes, bar 0.8: 184 / 4 / 14, and unknown
+# when two disagree at 0.8: 177 / 2 / 23 (at 0.6: 165 / 2 / 35). Only for a taught deck
+# whose cards have colours (`Recognizer.turns`, the UNO family): for the real photos'
+# playing cards (no colours taught) it lost 3 of 1,236 isolated cards read right (a train_
+# ace read "unknown" in each draw; bench/realphotos_read.py --shots 2 --seeds 3) and
+# gained none.
+OFF_FRAME_SHAPES = (1.45, 1.5, 1.555, 1.6, 1.65)
+OFF_FRAME_BAR = 0.8
+# A taught card whose outline has a corner on the frame's border otherwise (its tip off
+# the frame, or an outline along the border longer than every shape: a steep view) is
+# read as it is and taken only this sure. On --stress edge's protocol 2 such outlines
+# read right at 0.50-1.0 and wrong at 0.56-0.96 (tips: 27 right, 8 wrong, 6 of them at
+# 0.56-0.71; along the border: 4 right, 3 wrong at 0.83-0.88): 0.75 keeps 28 of the 31
+# right and makes 6 of the 11 wrong "unknown". The normal protocols have one such card,
+# read right at 0.80 (0.85 would make it "unknown").
+OFF_FRAME_EDGE_BAR = 0.75
 WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
 # A card seen steeply may lie across the way its outline looks (`vision.warp.may_lie_turned`):
 # for a taught deck whose cards have colours (the UNO family, whose framed fields are
@@ -270,7 +295,25 @@ class Recognizer:
 
     def _reading(self, frame: np.ndarray, corners: np.ndarray) -> tuple[Reading, np.ndarray, bool]:
         """`reading`, and whether the card was looked for around its outline
-        (`_found_around`)."""
+        (`_found_around`). A taught colour deck's card whose outline runs along the
+        frame's border is read from the whole card grown past it (`_off_frame`); one whose
+        outline has a corner on the border otherwise is taken only at OFF_FRAME_EDGE_BAR."""
+        if not self.turns:   # (measured on the UNO family only: below)
+            return self._read_outline(frame, corners)
+        h, w = frame.shape[:2]
+        tolerance = OFF_BORDER * max(1.0, max(h, w) / WORKING_SIZE) + 1.0
+        if not on_border(corners, (w, h), tolerance):
+            return self._read_outline(frame, corners)
+        off = self._off_frame(frame, corners, tolerance)
+        if off is not None:
+            return (*off, False)
+        reading, read_from, looked = self._read_outline(frame, corners)
+        if reading.known and reading.confidence < OFF_FRAME_EDGE_BAR:
+            reading = dataclasses.replace(reading, label=UNKNOWN, confidence=0.0)
+        return reading, read_from, looked
+
+    def _read_outline(self, frame: np.ndarray, corners: np.ndarray) -> tuple[Reading, np.ndarray, bool]:
+        """`_reading` of an outline as it is."""
         features = card_features(frame, corners, self.profile)
         reading = classify(features, self.profile, self.thresholds)
         if self.turns and may_lie_turned(corners):
@@ -287,6 +330,35 @@ class Recognizer:
         if best.known or not refind.worth_a_look(features):
             return best, best_corners, False
         return (*self._found_around(frame, corners, best), True)
+
+    def _off_frame(self, frame: np.ndarray, corners: np.ndarray,
+                   tolerance: float) -> tuple[Reading, np.ndarray] | None:
+        """A taught card whose outline runs along the frame's border (`vision.offframe`):
+        read from the whole cards it may be part of, grown past the border to the deck's
+        shape and to the common card shapes OFF_FRAME_SHAPES (a taught deck's shape is
+        not measured). The surest reading at OFF_FRAME_BAR is taken when no other one
+        reads another card at OFF_FRAME_BAR; else "unknown": the part in view read as a
+        whole face is a squashed face, read wrong as surely as right. None when the
+        outline does not run along the border (its corners within `tolerance` pixels of
+        it) or is as long as every shape tried."""
+        side = border_side(corners, (frame.shape[1], frame.shape[0]), tolerance)
+        if side is None:
+            return None
+        best, best_corners, labels = None, None, set()
+        for aspect in (self.profile.aspect,) + OFF_FRAME_SHAPES:
+            whole = grown_past(corners, side, aspect)
+            if whole is None:
+                continue
+            reading = classify(card_features(frame, whole, self.profile), self.profile, self.thresholds)
+            if best is None or (reading.known and reading.confidence > best.confidence):
+                best, best_corners = reading, whole
+            if reading.known and reading.confidence >= OFF_FRAME_BAR:
+                labels.add(reading.label)
+        if best is None:
+            return None
+        if best.known and best.confidence >= OFF_FRAME_BAR and len(labels) == 1:
+            return best, best_corners
+        return dataclasses.replace(best, label=UNKNOWN, confidence=0.0), best_corners
 
     def _found_around(self, frame: np.ndarray, corners: np.ndarray, first: Reading) -> tuple[Reading, np.ndarray]:
         """A taught card still "unknown" whose outline holds no corner of it (`vision.refind`):
