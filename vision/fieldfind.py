@@ -50,6 +50,7 @@ class FieldSettings:
     max_pieces: int = 10                 # the largest pieces of each level are tried
     hue_gap: float = 25.0                # degrees: two pieces of one field are of one hue
     min_side_fill: float = 0.6           # share of each side with the field just inside
+    pair_side_fill: float = 0.3          # ... for two pieces joined where nothing else is found
     min_quad_fill: float = 0.88          # fitted quad / hull of the field
     min_frame: float = 0.01              # the white frame's width, share of the field's
     max_frame: float = 0.25              # short side: a field with no frame is no card
@@ -203,7 +204,7 @@ def _moved(quad: np.ndarray, widths: np.ndarray) -> np.ndarray | None:
 _ALONG = np.linspace(0.1, 0.9, 15, dtype=np.float32)[None, :, None]
 
 
-def _sides_filled(quad: np.ndarray, mask: np.ndarray, settings: FieldSettings) -> bool:
+def _sides_filled(quad: np.ndarray, mask: np.ndarray, least: float) -> bool:
     """Whether just inside every side the field's colour runs along most of it: a piece
     of a field cut by its oval has a "side" across the oval, white along most of it."""
     direction, normal, sides = _outward_normals(quad)
@@ -213,13 +214,15 @@ def _sides_filled(quad: np.ndarray, mask: np.ndarray, settings: FieldSettings) -
     xs = np.clip(np.round(points[..., 0]).astype(np.intp), 0, w - 1)
     ys = np.clip(np.round(points[..., 1]).astype(np.intp), 0, h - 1)
     filled = (mask[ys, xs] > 0).mean(axis=1)                  # per side
-    return bool(filled.min() >= settings.min_side_fill)
+    return bool(filled.min() >= least)
 
 
 def _grown(quad: np.ndarray | None, mask: np.ndarray, white: np.ndarray,
-           settings: FieldSettings) -> np.ndarray | None:
-    """The card outline grown from a field's quad, or None."""
-    if quad is None or not _sides_filled(quad, mask, settings):
+           settings: FieldSettings, least: float | None = None) -> np.ndarray | None:
+    """The card outline grown from a field's quad, or None; `least`: the share of each
+    side the field must run along (`min_side_fill` unless given)."""
+    least = settings.min_side_fill if least is None else least
+    if quad is None or not _sides_filled(quad, mask, least):
         return None
     widths = _frame_widths(quad, white, settings)
     return None if widths is None else _moved(quad, widths)
@@ -240,18 +243,23 @@ def _inside(piece: _Piece, outlines: list[np.ndarray]) -> bool:
 
 
 def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float,
-                  settings: FieldSettings = FieldSettings()) -> list[np.ndarray]:
+                  settings: FieldSettings = FieldSettings(),
+                  late: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """Card outlines (four corners, float32, in the picture's pixels, in no order of
     trust) grown from colour fields framed in white. `channels`: the picture's stretched
     B, G, R; `white`: their smallest (`vision.realfind.whiteness`). A field may be one
     piece, or two of one hue, each four-sided, cut apart by its oval; two pieces that are
-    each a framed field are two cards."""
+    each a framed field are two cards. Two pieces whose joined field runs along a side for
+    less than `min_side_fill` but at least `pair_side_fill` (seen steeply, the oval between
+    them reaches two of the field's sides) are put in `late` (when given) where no field
+    outline lies: the caller takes them only where it finds no other outline."""
     chroma = stretched_chroma(channels)
     masks = [cv2.compare(chroma, level, cv2.CMP_GT) for level in settings.chroma_levels]
     if settings.dark_level > 0:
         top = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
         masks.append(cv2.compare(top, settings.dark_level, cv2.CMP_LE))
     out: list[np.ndarray] = []
+    lower: list[np.ndarray] = []   # pairs joined on the lower bar (`pair_side_fill`)
     for n, mask in enumerate(masks):
         pieces = [p for p in _pieces(mask, channels, min_area, settings) if not _inside(p, out)]
         if n == len(settings.chroma_levels):   # dark pieces have no hue to tell them apart
@@ -271,4 +279,12 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
                     grown = _grown(quad, mask, white, settings)
                     if grown is not None:
                         out.append(grown)
+                    elif late is not None and settings.pair_side_fill < settings.min_side_fill:
+                        grown = _grown(quad, mask, white, settings, settings.pair_side_fill)
+                        if grown is not None:
+                            lower.append(grown)
+    for quad in lower:
+        centre = tuple(float(v) for v in quad.mean(axis=0))
+        if not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), centre, False) >= 0 for q in out + late):
+            late.append(quad)
     return out

@@ -928,15 +928,23 @@ def _cut_along(quad: np.ndarray, edges: np.ndarray, settings: RealSettings) -> l
 
 
 def _framed_fields(channels: list[np.ndarray], white: np.ndarray, edges: np.ndarray, min_area: float,
-                   max_area: float, settings: RealSettings) -> list[tuple[float, float, np.ndarray]]:
+                   max_area: float, settings: RealSettings) -> tuple[list, list]:
     """`vision.fieldfind`'s outlines that pass the gates and the outline check here,
-    largest first."""
+    largest first; and its late ones (two pieces of a field joined on the lower bar, to be
+    taken only where no other outline lies), the same way."""
     h, w = white.shape
+    late: list[np.ndarray] = []
+    fields = framed_fields(channels, white, min_area, late=late)
+    return [_passed(quads, edges, white, min_area, max_area, (w, h), settings) for quads in (fields, late)]
+
+
+def _passed(quads: list[np.ndarray], edges: np.ndarray, white: np.ndarray, min_area: float,
+            max_area: float, size: tuple[int, int], settings: RealSettings) -> list:
     out = []
-    for quad in framed_fields(channels, white, min_area):
+    for quad in quads:
         area = cv2.contourArea(quad)
         # a corner's tip past the frame's border is a whole card (its field and frame found)
-        if min_area <= area <= max_area and _cut_side(quad, (w, h)) in (-1, TIP) and \
+        if min_area <= area <= max_area and _cut_side(quad, size) in (-1, TIP) and \
                 _shape_ok(quad, settings, settings.field_side_ratio, settings.field_angles):
             share = outline_share(quad, edges, white, settings.min_step)
             if share >= settings.min_outline:
@@ -1075,7 +1083,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
     edges = cv2.dilate(cv2.Canny(gray, 30, 90, L2gradient=True), np.ones((3, 3), np.uint8))
     min_area = settings.min_short_side ** 2
     max_area = settings.max_area_fraction * sh * sw
-    framed = _framed_fields(channels, white, edges, min_area, max_area, settings) if settings.framed_fields else []
+    framed, late = _framed_fields(channels, white, edges, min_area, max_area, settings) \
+        if settings.framed_fields else ([], [])
     seen: set[tuple[int, ...]] = set()
     candidates: list[tuple[float, float, np.ndarray]] = []
     nested: list | None = [] if settings.print_groups >= 0 and (trace is not None or settings.learned) else None
@@ -1118,11 +1127,12 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
     candidates = [c for i, c in enumerate(candidates) if i not in pieces]
     candidates.sort(key=lambda c: (-round(c[0], 1), -c[1]))
     kept: list[np.ndarray] = []
-    for _, _, quad in framed + candidates:   # a whole framed field first (not its halves)
+    # a whole framed field first (not its halves); a late one only where nothing else lies
+    for _, _, quad in framed + candidates + late:
         if all(quad_overlap(quad, other) < settings.overlap for other in kept):
             kept.append(quad)
     if settings.cut_cover > 0:   # (a framed field is one card whole)
-        whole = {id(quad) for _, _, quad in framed}
+        whole = {id(quad) for _, _, quad in framed + late}
         kept = [piece for quad in kept for piece in
                 (_cut_over(quad, edges, gray, settings) if _cut_side(quad, (sw, sh)) == -1
                  and id(quad) not in whole else [quad])]
