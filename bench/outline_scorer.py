@@ -426,24 +426,25 @@ def blend_cross_validate(data, columns: list[int], folds: int) -> np.ndarray:
 TRIM_SHARES = (0.12, 0.2)
 
 
+def _folds_worth(data, p: dict, t: float) -> tuple:
+    """`gate`'s counts in 5 and 10 folds with the shipped suppression, and each one's worth
+    (all found - 2 x false)."""
+    r = {k: gate(data, p[k], t, SHIPPED["overlap"], SHIPPED["by_quad"], SHIPPED["beside"]) for k in (5, 10)}
+    return r, {k: r[k][1] - 2 * r[k][2] for k in (5, 10)}
+
+
 def choose_trimmed(plain, trimmed: dict) -> tuple:
     """The rule above TRIM_SHARES, printed: `plain` the outlines collected without trimming,
     `trimmed` share -> those collected with it."""
-    overlap, by_quad, beside = SHIPPED["overlap"], SHIPPED["by_quad"], SHIPPED["beside"]
-
-    def scored(data, p, t):
-        r = {k: gate(data, p[k], t, overlap, by_quad, beside) for k in (5, 10)}
-        return r, {k: r[k][1] - 2 * r[k][2] for k in (5, 10)}
-
     columns = [outlinescore.NAMES.index(n) for n in SHIPPED_25]
-    r, shipped = scored(plain, {k: blend_cross_validate(plain, columns, k) for k in (5, 10)}, 0.12)
+    r, shipped = _folds_worth(plain, {k: blend_cross_validate(plain, columns, k) for k in (5, 10)}, 0.12)
     print(f"shipped, no trimming: 5 folds {'/'.join(map(str, r[5]))} worth {shipped[5]},"
           f" 10 folds {'/'.join(map(str, r[10]))} worth {shipped[10]}", flush=True)
     rows = []
     for share, data in sorted(trimmed.items()):
         p = {k: blend_cross_validate(data, columns, k) for k in (5, 10)}
         for t in INDEX_THRESHOLDS:
-            r, worth = scored(data, p, t)
+            r, worth = _folds_worth(data, p, t)
             ok = all(r[k][0] >= CHOICE_ISOLATED for k in (5, 10))
             rows.append((ok, min(worth.values()), -(r[5][2] + r[10][2]), -share, -t, r, worth))
             print(f"  trim {share:g}, threshold {t:.2f}: 5 folds {'/'.join(map(str, r[5]))} worth {worth[5]},"
@@ -533,14 +534,8 @@ def blend_cross_validate_apart(data, columns: list[int], folds: int) -> np.ndarr
 def choose_printed(shipped_data, printed: dict, bars: tuple = (0.0,), apart: bool = False) -> tuple:
     """The rule above PRINT_GROWS, printed: `shipped_data` the outlines collected as shipped,
     `printed` grow -> those collected with the print groups too."""
-    overlap, by_quad, beside = SHIPPED["overlap"], SHIPPED["by_quad"], SHIPPED["beside"]
-
-    def scored(data, p, t):
-        r = {k: gate(data, p[k], t, overlap, by_quad, beside) for k in (5, 10)}
-        return r, {k: r[k][1] - 2 * r[k][2] for k in (5, 10)}
-
     columns = [outlinescore.NAMES.index(n) for n in SHIPPED_25]
-    r, shipped = scored(shipped_data, {k: blend_cross_validate(shipped_data, columns, k) for k in (5, 10)}, 0.15)
+    r, shipped = _folds_worth(shipped_data, {k: blend_cross_validate(shipped_data, columns, k) for k in (5, 10)}, 0.15)
     print(f"shipped (trim 0.12, threshold 0.15): 5 folds {'/'.join(map(str, r[5]))} worth {shipped[5]},"
           f" 10 folds {'/'.join(map(str, r[10]))} worth {shipped[10]}", flush=True)
     rows = []
@@ -548,7 +543,7 @@ def choose_printed(shipped_data, printed: dict, bars: tuple = (0.0,), apart: boo
         p0 = {k: (blend_cross_validate_apart if apart else blend_cross_validate)(data, columns, k) for k in (5, 10)}
         for bar, t in ((bar, t) for bar in bars for t in ((0.15,) if apart else INDEX_THRESHOLDS)):
             p = {k: _barred(data, p0[k], bar) for k in (5, 10)}
-            r, worth = scored(data, p, t)
+            r, worth = _folds_worth(data, p, t)
             ok = all(r[k][0] >= PRINT_ISOLATED for k in (5, 10))
             rows.append((ok, min(worth.values()), -(r[5][2] + r[10][2]), -grow, -bar, -t, r, worth))
             print(f"  print grow {grow:g}, bar {bar:g}, threshold {t:.2f}: 5 folds {'/'.join(map(str, r[5]))} worth {worth[5]},"
