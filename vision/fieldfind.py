@@ -218,13 +218,17 @@ def _sides_filled(quad: np.ndarray, mask: np.ndarray, least: float) -> bool:
 
 
 def _grown(quad: np.ndarray | None, mask: np.ndarray, white: np.ndarray,
-           settings: FieldSettings, least: float | None = None) -> np.ndarray | None:
+           settings: FieldSettings, least: float | None = None,
+           unframed: list[np.ndarray] | None = None) -> np.ndarray | None:
     """The card outline grown from a field's quad, or None; `least`: the share of each
-    side the field must run along (`min_side_fill` unless given)."""
+    side the field must run along (`min_side_fill` unless given); `unframed`: when a
+    list, a field's quad whose frame was not measured is appended to it."""
     least = settings.min_side_fill if least is None else least
     if quad is None or not _sides_filled(quad, mask, least):
         return None
     widths = _frame_widths(quad, white, settings)
+    if widths is None and unframed is not None:
+        unframed.append(quad)
     return None if widths is None else _moved(quad, widths)
 
 
@@ -244,7 +248,8 @@ def _inside(piece: _Piece, outlines: list[np.ndarray]) -> bool:
 
 def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float,
                   settings: FieldSettings = FieldSettings(),
-                  late: list[np.ndarray] | None = None) -> list[np.ndarray]:
+                  late: list[np.ndarray] | None = None,
+                  unframed: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """Card outlines (four corners, float32, in the picture's pixels, in no order of
     trust) grown from colour fields framed in white. `channels`: the picture's stretched
     B, G, R; `white`: their smallest (`vision.realfind.whiteness`). A field may be one
@@ -252,7 +257,9 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
     each a framed field are two cards. Two pieces whose joined field runs along a side for
     less than `min_side_fill` but at least `pair_side_fill` (seen steeply, the oval between
     them reaches two of the field's sides) are put in `late` (when given) where no field
-    outline lies: the caller takes them only where it finds no other outline."""
+    outline lies: the caller takes them only where it finds no other outline. `unframed`:
+    when a list, the quads of whole single fields (four sides filled) whose white frame
+    could not be measured are appended to it (a frame too thin for this scale, or none)."""
     chroma = stretched_chroma(channels)
     masks = [cv2.compare(chroma, level, cv2.CMP_GT) for level in settings.chroma_levels]
     if settings.dark_level > 0:
@@ -267,7 +274,7 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
         halves = []   # four-sided pieces that are no framed field alone
         for piece in pieces:
             quad = _quad(piece.contour, settings)
-            grown = _grown(quad, mask, white, settings)
+            grown = _grown(quad, mask, white, settings, unframed=unframed)
             if grown is not None:
                 out.append(grown)
             else:
@@ -276,7 +283,7 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
             for b in halves[n + 1:]:
                 if _hue_apart(a.hue, b.hue) <= settings.hue_gap and _near(a, b):
                     quad = _quad(np.concatenate((a.contour, b.contour)), settings)
-                    grown = _grown(quad, mask, white, settings)
+                    grown = _grown(quad, mask, white, settings, unframed=unframed)
                     if grown is not None:
                         out.append(grown)
                     elif late is not None and settings.pair_side_fill < settings.min_side_fill:

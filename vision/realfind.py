@@ -165,6 +165,11 @@ class RealSettings:
     field_angles: tuple[float, float] = (35.0, 145.0)   # ... their corners (a card that steep,
                                           # near a phone's wide lens, shows corners of 40-146
                                           # degrees; other outlines keep `corner_angles`)
+    fine_fields: int = 480                # framed fields: where a whole colour field's white
+                                          # frame was not measured at `long_side` (a frame ~2
+                                          # pixels there, 1.4 mm) and no field outline holds it,
+                                          # the framed-field search again on a copy this long
+                                          # (0: never; `_fine_framed`)
 
 
 def stretched(image: np.ndarray) -> list[np.ndarray]:
@@ -928,14 +933,48 @@ def _cut_along(quad: np.ndarray, edges: np.ndarray, settings: RealSettings) -> l
 
 
 def _framed_fields(channels: list[np.ndarray], white: np.ndarray, edges: np.ndarray, min_area: float,
-                   max_area: float, settings: RealSettings) -> tuple[list, list]:
+                   max_area: float, settings: RealSettings,
+                   unframed: list[np.ndarray] | None = None) -> tuple[list, list]:
     """`vision.fieldfind`'s outlines that pass the gates and the outline check here,
     largest first; and its late ones (two pieces of a field joined on the lower bar, to be
-    taken only where no other outline lies), the same way."""
+    taken only where no other outline lies), the same way. `unframed`: when a list, the
+    whole fields whose frame was not measured and that no outline found here holds."""
     h, w = white.shape
     late: list[np.ndarray] = []
-    fields = framed_fields(channels, white, min_area, late=late)
-    return [_passed(quads, edges, white, min_area, max_area, (w, h), settings) for quads in (fields, late)]
+    missed: list[np.ndarray] | None = [] if unframed is not None else None
+    fields = framed_fields(channels, white, min_area, late=late, unframed=missed)
+    out = [_passed(quads, edges, white, min_area, max_area, (w, h), settings) for quads in (fields, late)]
+    if unframed is not None:   # of a card's size and shape, where no outline found holds it
+        held = [q for part in out for _, _, q in part]
+        unframed += [q for q in missed if min_area <= cv2.contourArea(q) <= max_area and
+                     _shape_ok(q, settings, settings.field_side_ratio, settings.field_angles) and
+                     not any(cv2.pointPolygonTest(o.reshape(-1, 1, 2), tuple(float(v) for v in q.mean(axis=0)),
+                                                  False) >= 0 for o in held)]
+    return out
+
+
+def _fine_framed(frame: np.ndarray, scale: float, settings: RealSettings) -> tuple[list, list]:
+    """The framed-field search (`_framed_fields`) on a copy of `frame` `settings.fine_fields`
+    pixels long, its outlines in the pixels of the `scale` copy: a thin white frame (1.4 mm,
+    about 2 pixels at 320) blurs below the frame's whiteness there and is found at 480."""
+    h, w = frame.shape[:2]
+    fine = min(1.0, settings.fine_fields / max(h, w))
+    size = (max(1, round(w * fine)), max(1, round(h * fine)))
+    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA if fine <= 0.5 else cv2.INTER_LINEAR) \
+        if fine < 1 else frame
+    if small.ndim == 2:
+        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+    smooth = cv2.GaussianBlur(small, (3, 3), 0)
+    channels = stretched(smooth)
+    white = whiteness(smooth, channels)
+    gray = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY)
+    edges = cv2.dilate(cv2.Canny(gray, 30, 90, L2gradient=True), np.ones((3, 3), np.uint8))
+    ratio = fine / scale
+    sh, sw = white.shape
+    framed, late = _framed_fields(channels, white, edges, (settings.min_short_side * ratio) ** 2,
+                                  settings.max_area_fraction * sh * sw, settings)
+    return [[(share, area / ratio ** 2, (quad / ratio).astype(np.float32)) for share, area, quad in part]
+            for part in (framed, late)]
 
 
 def _passed(quads: list[np.ndarray], edges: np.ndarray, white: np.ndarray, min_area: float,
@@ -1083,8 +1122,13 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
     edges = cv2.dilate(cv2.Canny(gray, 30, 90, L2gradient=True), np.ones((3, 3), np.uint8))
     min_area = settings.min_short_side ** 2
     max_area = settings.max_area_fraction * sh * sw
-    framed, late = _framed_fields(channels, white, edges, min_area, max_area, settings) \
+    unframed: list[np.ndarray] | None = [] if scale < 1 and settings.fine_fields > max(sh, sw) else None
+    framed, late = _framed_fields(channels, white, edges, min_area, max_area, settings, unframed) \
         if settings.framed_fields else ([], [])
+    if unframed:   # a whole field whose thin frame this copy does not show: look closer
+        finer, fine_late = _fine_framed(frame, scale, settings)
+        framed = sorted(framed + finer, key=lambda c: -c[1])
+        late += fine_late
     seen: set[tuple[int, ...]] = set()
     candidates: list[tuple[float, float, np.ndarray]] = []
     nested: list | None = [] if settings.print_groups >= 0 and (trace is not None or settings.learned) else None
