@@ -559,34 +559,45 @@ def choose_printed(shipped_data, printed: dict, bars: tuple = (0.0,), apart: boo
 
 
 # The rule for the quads remembered only once past their fill check (fixed and committed before
-# any of its results was looked at, session 14, helper find-isolated-2; `--seen`): `_Judge.gates`
-# remembered a quad in `seen` before its hull fill check, so a quad dropped for its fill from one
-# map (a white region larger than the card) was never judged from another (the edges' region it
-# fills). The outlines collected as shipped (`--collect NPZ --trim 0.12 --print 0.06`) and again
-# with `RealSettings.seen_filled` (`... --seen-filled`); on each, the shipped model as shipped
-# (its 25 features, `blend_cross_validate_apart`: fitted on the outlines that are no prints, a
-# print taken only at 0.5, threshold SEEN_THRESHOLD, the shipped suppression), out of fold in 5
-# and in 10 folds. One setting, no grid. It is landed (LEARNED_SETTINGS.seen_filled, the model
-# refitted on those outlines with the shipped command) only when, in 5 and in 10 folds alike,
-# its worth (all found - 2 x false) beats the shipped outlines', with no fewer isolated found and
-# no more false outlines. test_ is read once, after the choice, whatever it says.
+# any of its results was looked at, session 14, helper find-isolated-2, commit 92c4678; `--seen`
+# then): `_Judge.gates` remembers a quad in `seen` before its hull fill check, so a quad dropped
+# for its fill from one map (a white region larger than the card) is never judged from another
+# (the edges' region it fills). The outlines collected as shipped (`--collect NPZ --trim 0.12
+# --print 0.06`) and again with the quad remembered only once past the check
+# (`RealSettings.seen_filled`, `--seen-filled`); on each, the shipped model as shipped (its 25
+# features, `blend_cross_validate_apart`: fitted on the outlines that are no prints, a print
+# taken only at 0.5, threshold 0.15, the shipped suppression), out of fold in 5 and in 10 folds.
+# One setting, no grid. Landed (the model refitted on those outlines) only when, in 5 and in 10
+# folds alike, its worth (all found - 2 x false) beats the shipped outlines', with no fewer
+# isolated found and no more false outlines. test_ read once, after the choice.
+# Its result: not landed. The fix changes 3 outlines of train_'s 1,843 (1,846: a refused quad
+# more in 2457, 2536 and 2569, none a card's; 2576's card's quad moved a pixel), no missed card
+# gains a candidate; out of fold 330 / 457 / 53 -> 330 / 457 / 51 in 5 folds (worth 351 -> 355)
+# but 331 / 458 / 53 -> 330 / 457 / 53 in 10 (352 -> 351: 2471's card under 0.15, a new false
+# outline in cam_image17 at 0.15), only the refitted model's small moves. The code is gone.
+# The second round (fixed and committed before any of its results was looked at; `--against`):
+# a print whose quad moved out (`print_groups` 0.06) has a corner on the frame's border while its
+# own quad has none is handed over unmoved (`realfind._print_outlines`; it was dropped: train_
+# IMG_2508's jack, whose print's quad fills 0.78 of its hull, box IoU 0.8 with the card, moved
+# out to 1 pixel off the border). The same model, threshold, print chance, one setting, and the
+# same rule to land as the first round's, against the outlines collected as shipped.
 SEEN_THRESHOLD = 0.15
 
 
-def choose_seen(shipped_data, filled) -> bool:
+def choose_against(shipped_data, new) -> bool:
     """The rule above SEEN_THRESHOLD, printed: `shipped_data` the outlines collected as shipped,
-    `filled` those collected with `seen_filled` too."""
+    `new` those collected with the change."""
     columns = [outlinescore.NAMES.index(n) for n in SHIPPED_25]
     counts = {}
-    for label, data in (("shipped", shipped_data), ("seen_filled", filled)):
+    for label, data in (("shipped", shipped_data), ("changed", new)):
         p = {k: _barred(data, blend_cross_validate_apart(data, columns, k), 0.5) for k in (5, 10)}
         r, worth = _folds_worth(data, p, SEEN_THRESHOLD)
         counts[label] = (r, worth)
         print(f"{label}: {len(data['y'])} outlines; 5 folds {'/'.join(map(str, r[5]))} worth {worth[5]},"
               f" 10 folds {'/'.join(map(str, r[10]))} worth {worth[10]}", flush=True)
-    (r0, w0), (r1, w1) = counts["shipped"], counts["seen_filled"]
+    (r0, w0), (r1, w1) = counts["shipped"], counts["changed"]
     beats = all(w1[k] > w0[k] and r1[k][0] >= r0[k][0] and r1[k][2] <= r0[k][2] for k in (5, 10))
-    print(f"seen_filled {'beats' if beats else 'does not beat'} the shipped outlines")
+    print(f"the change {'beats' if beats else 'does not beat'} the shipped outlines")
     return beats
 
 
@@ -617,11 +628,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --collect: RealSettings.trim_spurs (the trimmed edge groups)")
     parser.add_argument("--print", type=float, default=-1.0, dest="print_grow",
                         help="with --collect: RealSettings.print_groups (the print groups; off below 0)")
-    parser.add_argument("--seen-filled", action="store_true",
-                        help="with --collect: RealSettings.seen_filled (a quad dropped for its fill judged from another map)")
-    parser.add_argument("--seen", default="", metavar="NPZ",
-                        help="with --data (collected as shipped): the rule above SEEN_THRESHOLD, on NPZ collected"
-                             " with --seen-filled")
+    parser.add_argument("--against", default="", metavar="NPZ",
+                        help="with --data (collected as shipped): the rule above SEEN_THRESHOLD on NPZ")
     parser.add_argument("--print-bars", type=lambda v: [float(x) for x in v.split(",")], default=[0.0],
                         help="with --printed: the print chances tried (`_barred`; 0: none)")
     parser.add_argument("--print-apart", action="store_true",
@@ -639,8 +647,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.collect:
-        collect(args.collect, replace(HAND, trim_spurs=args.trim, print_groups=args.print_grow,
-                                      seen_filled=args.seen_filled))
+        collect(args.collect, replace(HAND, trim_spurs=args.trim, print_groups=args.print_grow))
         return 0
     data = dict(np.load(args.data))
     drop = set(filter(None, args.drop.split(",")))
@@ -661,8 +668,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.printed:
         choose_printed(data, {float(a): dict(np.load(b)) for a, b in (v.split(":") for v in args.printed.split(","))},
                        tuple(args.print_bars), args.print_apart)
-    if args.seen:
-        choose_seen(data, dict(np.load(args.seen)))
+    if args.against:
+        choose_against(data, dict(np.load(args.against)))
     if args.choose:
         choose(data, columns, strips, args.strips or [args.strip], args.l2s, args.thresholds)
     if args.cv:

@@ -159,10 +159,6 @@ class RealSettings:
                                           # outline (`_print_outlines`)
     print_fill: float = 0.75              # ... its four corners filling this share of its hull
     print_chance: float = 0.0             # ... taken by the learned model only at this chance
-    seen_filled: bool = False             # a quad remembered as judged (`_Judge.seen`) only once
-                                          # past its hull fill check: one dropped for its fill
-                                          # from one map is judged from another (where its
-                                          # region fills it); False: remembered before the check
     field_side_ratio: float = 3.3         # framed fields: their side ratio at most (a field
                                           # and its white frame all round are the evidence; a
                                           # card 60-65 degrees from overhead: 1.55 / cos 62)
@@ -379,11 +375,13 @@ def _print_outlines(nested: list[np.ndarray], judge: "_Judge") -> list:
         if quad is None or cv2.contourArea(quad) < settings.print_fill * hull_area:
             continue
         if settings.print_groups > 0:
-            quad = _moved_out(quad, settings.print_groups * math.sqrt(float(areas[i])))
+            moved = _moved_out(quad, settings.print_groups * math.sqrt(float(areas[i])))
+            # (moved onto the frame's border, the print's own quad: a line off it stretched it)
+            quad = moved if _cut_side(moved, judge.size) == -1 or _cut_side(quad, judge.size) != -1 else quad
         if _cut_side(quad, judge.size) != -1 or not _shape_ok(quad, settings):
             continue
-        # (not checked against the quads seen: without `seen_filled` one dropped unlisted for
-        # its hull fill is seen too; `outlinescore.unique` lists each quad once)
+        # (not checked against the quads seen: one dropped unlisted for its hull fill is
+        # seen too; `outlinescore.unique` lists each quad once)
         out.append(outlinescore.Considered(quad, float(cv2.contourArea(quad)), True))
     return out
 
@@ -707,8 +705,7 @@ class _Judge:
         key = tuple((quad.ravel() / 3).astype(int).tolist())  # the same outline from another map
         if key in self.seen:
             return None
-        if not settings.seen_filled:
-            self.seen.add(key)
+        self.seen.add(key)
         quad_area = cv2.contourArea(quad)
         if quad_area < settings.min_hull_fill * hull_area:
             restored = settings.restore_corner and not field
@@ -717,8 +714,6 @@ class _Judge:
                 self._trim(contour, area, kind)
                 return _SPLIT if maybe_two else None
             quad_area = cv2.contourArea(quad)
-        if settings.seen_filled:
-            self.seen.add(key)
         covered, cut = False, _cut_side(quad, self.size)
         if not _shape_ok(quad, settings):
             # the visible part of a card partly covered (by a book, a shoe, another card)
