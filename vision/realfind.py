@@ -375,9 +375,7 @@ def _print_outlines(nested: list[np.ndarray], judge: "_Judge") -> list:
         if quad is None or cv2.contourArea(quad) < settings.print_fill * hull_area:
             continue
         if settings.print_groups > 0:
-            moved = _moved_out(quad, settings.print_groups * math.sqrt(float(areas[i])))
-            # (moved onto the frame's border, the print's own quad: a line off it stretched it)
-            quad = moved if _cut_side(moved, judge.size) == -1 or _cut_side(quad, judge.size) != -1 else quad
+            quad = _moved_out(quad, settings.print_groups * math.sqrt(float(areas[i])))
         if _cut_side(quad, judge.size) != -1 or not _shape_ok(quad, settings):
             continue
         # (not checked against the quads seen: one dropped unlisted for its hull fill is
