@@ -14,6 +14,9 @@ Pure geometry; nothing here reads a card.
 """
 from __future__ import annotations
 
+import math
+
+import cv2
 import numpy as np
 
 from vision.warp import order_corners
@@ -72,3 +75,100 @@ def grown_past(corners: np.ndarray, side: int, aspect: float) -> np.ndarray | No
     grown[b] = quad[c] + run_b * (length / max(float(np.hypot(*run_b)), 1e-6))
     grown[a] = quad[d] + run_a * (length / max(float(np.hypot(*run_a)), 1e-6))
     return order_corners(grown)
+
+
+# A card whose one corner runs off the frame (its tip cut): the finder's outline holds
+# the three corners in view and a fourth on the border, between the two points where the
+# card's sides leave the frame, so its two sides to that corner cut across the face. The
+# card's sides from the two neighbouring corners run straight to the border, outside
+# those chords: each is found as the line from near its corner that an edge follows
+# furthest (`_edge_ray`), and the corner off the frame is where the two meet (exact under
+# any perspective, where the parallelogram on the three corners in view is not).
+TIP_SWEEP = 40.0     # degrees outward of the chord to the tip a side is looked for
+TIP_STEP = 0.25      # degrees between the lines tried
+TIP_SHIFT = 3        # pixels either way of the corner a line may pass (the corner's error)
+TIP_FOLLOWED = 0.7   # share of a line's length in view an edge must follow
+TIP_FROM = 0.08      # a line is looked at from this share of its length in view on
+
+
+def tip_corner(corners: np.ndarray, size: tuple[int, int], tolerance: float) -> int | None:
+    """i when corner i of the outline, and no other, lies within `tolerance` pixels of
+    the border of a frame of `size` (w, h)."""
+    w, h = size
+    pts = np.asarray(corners, np.float32).reshape(4, 2).tolist()
+    on = [i for i, (x, y) in enumerate(pts)
+          if x < tolerance or y < tolerance or x > w - 1 - tolerance or y > h - 1 - tolerance]
+    return on[0] if len(on) == 1 else None
+
+
+def tip_completed(frame: np.ndarray, corners: np.ndarray, tip: int) -> np.ndarray | None:
+    """The whole-card outline (TL, TR, BR, BL, float32) of a card whose corner `tip` of
+    the outline `corners` lies on the frame's border (`tip_corner`): the corner off the
+    frame where the card's sides from the tip's two neighbours, each followed by an edge
+    to the border, meet. None when either side is not followed so, or they meet on the
+    near side of the outline's tip."""
+    quad = np.asarray(corners, np.float32).reshape(4, 2)
+    a, c, d, k = quad[(tip - 1) % 4], quad[(tip + 1) % 4], quad[(tip + 2) % 4], quad[tip]
+    h, w = frame.shape[:2]
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)) - 4, 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)) + 5, (w, h)).astype(int)
+    # the sides leave the frame beyond the outline's box along the tip's border
+    if k[0] < 4 or k[0] > w - 5:
+        y0, y1 = 0, h
+    if k[1] < 4 or k[1] > h - 5:
+        x0, x1 = 0, w
+    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0), 30, 90, L2gradient=True),
+                       np.ones((3, 3), np.uint8))
+    centre = quad.mean(axis=0)
+    lines = []
+    for start in (a, c):
+        line = _edge_ray(edges, start - (x0, y0), k - start, centre - start)
+        if line is None:
+            return None
+        lines.append(line)
+    (p, r), (q, s) = lines
+    cross = float(r[0] * s[1] - r[1] * s[0])
+    if abs(cross) < 0.05:
+        return None
+    along_r = float((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / cross
+    corner = p + along_r * r + (x0, y0)
+    # the corner found lies beyond the outline's tip (off the frame, or on its border)
+    if float(np.dot(corner - k, k - d)) < 0 or along_r <= 0:
+        return None
+    whole = quad.copy()
+    whole[tip] = corner
+    return order_corners(whole)
+
+
+def _edge_ray(edges: np.ndarray, start: np.ndarray, chord: np.ndarray, inward: np.ndarray):
+    """(a point, unit direction) of the line from within TIP_SHIFT pixels of `start`,
+    0-TIP_SWEEP degrees from `chord` turned away from `inward`, that the edge map `edges`
+    follows for the largest share of its length in the map (from TIP_FROM of it on), when
+    that share is at least TIP_FOLLOWED; else None."""
+    h, w = edges.shape
+    base = math.atan2(float(chord[1]), float(chord[0]))
+    # turning towards positive angles moves the direction away from the inside when the
+    # inside lies on the chord's negative side
+    away = -1.0 if float(chord[0] * inward[1] - chord[1] * inward[0]) > 0 else 1.0
+    best, best_share = None, TIP_FOLLOWED
+    for step in np.arange(0.0, TIP_SWEEP + 1e-6, TIP_STEP):
+        angle = base + away * math.radians(float(step))
+        u = np.array((math.cos(angle), math.sin(angle)), np.float32)
+        n = np.array((-u[1], u[0]), np.float32)
+        for shift in range(-TIP_SHIFT, TIP_SHIFT + 1):
+            p = np.float32(start) + shift * n
+            if not (0 <= p[0] <= w - 1 and 0 <= p[1] <= h - 1):
+                continue
+            # the line's length in the map: to where it leaves the map
+            reach = min((w - 1 - p[0]) / u[0] if u[0] > 1e-6 else -p[0] / u[0] if u[0] < -1e-6 else 1e9,
+                        (h - 1 - p[1]) / u[1] if u[1] > 1e-6 else -p[1] / u[1] if u[1] < -1e-6 else 1e9)
+            if reach < 12:
+                continue
+            t = np.arange(TIP_FROM * reach, reach, 1.0, dtype=np.float32)
+            xs = np.clip(np.round(p[0] + t * u[0]).astype(np.int32), 0, w - 1)
+            ys = np.clip(np.round(p[1] + t * u[1]).astype(np.int32), 0, h - 1)
+            share = float(np.count_nonzero(edges[ys, xs])) / len(t)
+            if share > best_share:
+                best, best_share = (p, u), share
+    return best

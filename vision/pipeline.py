@@ -20,7 +20,7 @@ from vision.colour import field_deck, scene_gain
 from vision.complete import completions, seen_corner
 from vision import refind, regions
 from vision.detect import FIELD_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings, Detection, EmptyTable
-from vision.offframe import BORDER as OFF_BORDER, border_side, grown_past, on_border
+from vision.offframe import BORDER as OFF_BORDER, border_side, grown_past, on_border, tip_completed, tip_corner
 from vision.profile import DeckProfile
 from vision.reader import (GLYPH_LEVELS, INDEX_WIDE, WIDE_GLYPH_ASPECT, glyph_height_share, index_block,
                            index_regions, region_rows)
@@ -307,6 +307,12 @@ class Recognizer:
         off = self._off_frame(frame, corners, tolerance)
         if off is not None:
             return (*off, False)
+        tip = tip_corner(corners, (w, h), tolerance)
+        whole = tip_completed(frame, corners, tip) if tip is not None else None
+        if whole is not None:
+            reading = classify(card_features(frame, whole, self.profile), self.profile, self.thresholds)
+            if reading.known and reading.confidence >= OFF_FRAME_EDGE_BAR:
+                return reading, whole, False
         reading, read_from, looked = self._read_outline(frame, corners)
         if reading.known and reading.confidence < OFF_FRAME_EDGE_BAR:
             reading = dataclasses.replace(reading, label=UNKNOWN, confidence=0.0)
