@@ -10,7 +10,13 @@ long side when the whole side is the short one, else its short side). The part b
 the border is replicated border pixels, nothing the reader can read; the reader reads
 the corner index that is in view (`vision.pipeline.Recognizer`).
 
-Pure geometry; nothing here reads a card.
+A card with only one corner off the frame (its tip cut) is outlined with that corner on
+the border, the outline's two sides to it cutting across the face; its own two sides are
+found as the lines the edges follow from the corners beside it to the border, and the
+corner off the frame is where they meet (`tip_completed`): no card shape is assumed, so
+a steep view is completed as well as an overhead one.
+
+Geometry, and the edges along a line (`tip_completed`); nothing here reads a card.
 """
 from __future__ import annotations
 
@@ -85,10 +91,12 @@ def grown_past(corners: np.ndarray, side: int, aspect: float) -> np.ndarray | No
 # furthest (`_edge_ray`), and the corner off the frame is where the two meet (exact under
 # any perspective, where the parallelogram on the three corners in view is not).
 TIP_SWEEP = 40.0     # degrees outward of the chord to the tip a side is looked for
-TIP_STEP = 0.25      # degrees between the lines tried
+TIP_COARSE = 1.0     # degrees between the lines tried first
+TIP_STEP = 0.125     # degrees between the lines tried then, near the best
 TIP_SHIFT = 3        # pixels either way of the corner a line may pass (the corner's error)
 TIP_FOLLOWED = 0.7   # share of a line's length in view an edge must follow
 TIP_FROM = 0.08      # a line is looked at from this share of its length in view on
+TIP_SAMPLES = 64     # points looked at along a line
 
 
 def tip_corner(corners: np.ndarray, size: tuple[int, int], tolerance: float) -> int | None:
@@ -110,7 +118,6 @@ def tip_completed(frame: np.ndarray, corners: np.ndarray, tip: int) -> np.ndarra
     quad = np.asarray(corners, np.float32).reshape(4, 2)
     a, c, d, k = quad[(tip - 1) % 4], quad[(tip + 1) % 4], quad[(tip + 2) % 4], quad[tip]
     h, w = frame.shape[:2]
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     x0, y0 = np.maximum(np.floor(quad.min(axis=0)) - 4, 0).astype(int)
     x1, y1 = np.minimum(np.ceil(quad.max(axis=0)) + 5, (w, h)).astype(int)
     # the sides leave the frame beyond the outline's box along the tip's border
@@ -118,7 +125,10 @@ def tip_completed(frame: np.ndarray, corners: np.ndarray, tip: int) -> np.ndarra
         y0, y1 = 0, h
     if k[1] < 4 or k[1] > h - 5:
         x0, x1 = 0, w
-    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0), 30, 90, L2gradient=True),
+    roi = frame[y0:y1, x0:x1]
+    if roi.ndim == 3:
+        roi = cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
+    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(roi, (3, 3), 0), 30, 90, L2gradient=True),
                        np.ones((3, 3), np.uint8))
     centre = quad.mean(axis=0)
     lines = []
@@ -133,8 +143,10 @@ def tip_completed(frame: np.ndarray, corners: np.ndarray, tip: int) -> np.ndarra
         return None
     along_r = float((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / cross
     corner = p + along_r * r + (x0, y0)
-    # the corner found lies beyond the outline's tip (off the frame, or on its border)
-    if float(np.dot(corner - k, k - d)) < 0 or along_r <= 0:
+    # the corner found lies beyond the outline's tip (off the frame, or on its border),
+    # nearer it than the card's other diagonal is long
+    if float(np.dot(corner - k, k - d)) < 0 or along_r <= 0 \
+            or float(np.hypot(*(corner - k))) > float(np.hypot(*(a - c))):
         return None
     whole = quad.copy()
     whole[tip] = corner
@@ -144,31 +156,41 @@ def tip_completed(frame: np.ndarray, corners: np.ndarray, tip: int) -> np.ndarra
 def _edge_ray(edges: np.ndarray, start: np.ndarray, chord: np.ndarray, inward: np.ndarray):
     """(a point, unit direction) of the line from within TIP_SHIFT pixels of `start`,
     0-TIP_SWEEP degrees from `chord` turned away from `inward`, that the edge map `edges`
-    follows for the largest share of its length in the map (from TIP_FROM of it on), when
-    that share is at least TIP_FOLLOWED; else None."""
-    h, w = edges.shape
+    follows for the largest share of its length in the map (from TIP_FROM of it on, at
+    TIP_SAMPLES points), when that share is at least TIP_FOLLOWED; else None. Looked for
+    every TIP_COARSE degrees, then every TIP_STEP within TIP_COARSE of the best."""
     base = math.atan2(float(chord[1]), float(chord[0]))
     # turning towards positive angles moves the direction away from the inside when the
     # inside lies on the chord's negative side
     away = -1.0 if float(chord[0] * inward[1] - chord[1] * inward[0]) > 0 else 1.0
-    best, best_share = None, TIP_FOLLOWED
-    for step in np.arange(0.0, TIP_SWEEP + 1e-6, TIP_STEP):
-        angle = base + away * math.radians(float(step))
-        u = np.array((math.cos(angle), math.sin(angle)), np.float32)
-        n = np.array((-u[1], u[0]), np.float32)
-        for shift in range(-TIP_SHIFT, TIP_SHIFT + 1):
-            p = np.float32(start) + shift * n
-            if not (0 <= p[0] <= w - 1 and 0 <= p[1] <= h - 1):
-                continue
-            # the line's length in the map: to where it leaves the map
-            reach = min((w - 1 - p[0]) / u[0] if u[0] > 1e-6 else -p[0] / u[0] if u[0] < -1e-6 else 1e9,
-                        (h - 1 - p[1]) / u[1] if u[1] > 1e-6 else -p[1] / u[1] if u[1] < -1e-6 else 1e9)
-            if reach < 12:
-                continue
-            t = np.arange(TIP_FROM * reach, reach, 1.0, dtype=np.float32)
-            xs = np.clip(np.round(p[0] + t * u[0]).astype(np.int32), 0, w - 1)
-            ys = np.clip(np.round(p[1] + t * u[1]).astype(np.int32), 0, h - 1)
-            share = float(np.count_nonzero(edges[ys, xs])) / len(t)
-            if share > best_share:
-                best, best_share = (p, u), share
-    return best
+    turns = np.arange(0.0, TIP_SWEEP + 1e-6, TIP_COARSE)
+    point, u, share = _best_line(edges, start, base + away * np.radians(turns))
+    turn = math.degrees(away * (math.atan2(float(u[1]), float(u[0])) - base))
+    turn = (turn + 180.0) % 360.0 - 180.0
+    fine = np.arange(max(turn - TIP_COARSE, 0.0), min(turn + TIP_COARSE, TIP_SWEEP) + 1e-6, TIP_STEP)
+    point, u, share = _best_line(edges, start, base + away * np.radians(fine))
+    return (point, u) if share >= TIP_FOLLOWED else None
+
+
+def _best_line(edges: np.ndarray, start: np.ndarray, angles: np.ndarray):
+    """Of the lines in the directions `angles` through points within TIP_SHIFT pixels of
+    `start` (across them), the one the edge map follows for the largest share of its
+    length in the map: (point, unit direction, share). Every line at once."""
+    h, w = edges.shape
+    u = np.stack([np.cos(angles), np.sin(angles)], axis=1)                      # (a, 2)
+    shifts = np.arange(-TIP_SHIFT, TIP_SHIFT + 1, dtype=np.float64)
+    normal = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    points = np.asarray(start, np.float64)[None, None, :] + shifts[None, :, None] * normal[:, None, :]  # (a, s, 2)
+    ux, uy = u[:, None, 0], u[:, None, 1]
+    px, py = points[..., 0], points[..., 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        to_x = np.where(ux > 1e-6, (w - 1 - px) / ux, np.where(ux < -1e-6, -px / ux, np.inf))
+        to_y = np.where(uy > 1e-6, (h - 1 - py) / uy, np.where(uy < -1e-6, -py / uy, np.inf))
+    reach = np.minimum(to_x, to_y)                                              # (a, s)
+    inside = (px >= 0) & (px <= w - 1) & (py >= 0) & (py <= h - 1) & (reach >= 12)
+    t = reach[..., None] * np.linspace(TIP_FROM, 1.0, TIP_SAMPLES)[None, None, :]  # (a, s, n)
+    xs = np.clip(np.rint(px[..., None] + t * ux[..., None]), 0, w - 1).astype(np.intp)
+    ys = np.clip(np.rint(py[..., None] + t * uy[..., None]), 0, h - 1).astype(np.intp)
+    share = np.where(inside, np.count_nonzero(edges[ys, xs], axis=2) / TIP_SAMPLES, 0.0)
+    best = np.unravel_index(int(np.argmax(share)), share.shape)
+    return np.float32(points[best]), np.float32(u[best[0]]), float(share[best])
