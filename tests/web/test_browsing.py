@@ -4,6 +4,7 @@ whose script never returns) ends when its limit is past, by killing the browser,
 saying why; the next call gets a new browser, and pages a test left open are closed."""
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -72,3 +73,68 @@ def test_contexts_and_pages_still_close_as_playwright_closes_them(browser):
     assert pages[0].is_closed() and not pages[1].is_closed()
     context.close()
     assert pages[1].is_closed()
+
+
+class StreamCount:
+    """WSGI middleware: how many event streams the server is serving now (a stream ends
+    when the server learns its client went away: its next heartbeat cannot be sent)."""
+
+    def __init__(self, app):
+        self.wsgi, self.open, self.lock = app.wsgi_app, 0, threading.Lock()
+        app.wsgi_app = self
+
+    def __call__(self, environ, start_response):
+        body = self.wsgi(environ, start_response)
+        if environ["PATH_INFO"] != "/api/events":
+            return body
+        with self.lock:
+            self.open += 1
+        counter = self
+
+        class Counted:
+            def __iter__(self):
+                return iter(body)
+
+            def close(self):
+                with counter.lock:
+                    counter.open -= 1
+                getattr(body, "close", lambda: None)()
+        return Counted()
+
+    def becomes(self, n: int, within: float) -> bool:
+        deadline = time.monotonic() + within
+        while self.open != n and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return self.open == n
+
+
+def test_closing_a_context_first_sends_its_pages_away_ending_their_streams(browser, table,
+                                                                          monkeypatch):
+    """A context is disposed of only after its pages have left their documents: a live
+    page's event stream has ended then (before, it was still served while Chromium
+    disposed of the context, the one connection open when a disposal went unanswered)."""
+    from conftest import FLIP7, PIN
+    from sse import ServerThread
+    from web.app import create_app
+
+    app = create_app(table, host_pin=PIN, secret_key="browser-test", heartbeat=0.5)
+    streams = StreamCount(app)
+    table.new_match({"type": "start", **FLIP7}, "host")
+    with ServerThread(app) as srv:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{srv.port}/")
+        page.wait_for_selector("#conn.ok")
+        assert streams.becomes(1, within=5.0)
+        left = []
+        leave = browser.leave_pages
+
+        def leave_and_see(ctx):
+            left.append(not page.is_closed())      # the pages are still open: not disposed yet
+            leave(ctx)
+            left.append(page.url)
+            left.append(streams.becomes(0, within=5.0))   # the stream ended, context still open
+        monkeypatch.setattr(browser, "leave_pages", leave_and_see)
+        context.close()
+        assert left == [True, "about:blank", True]
+        assert page.is_closed()
