@@ -56,6 +56,26 @@ def test_phone_updates_live_as_actions_arrive(page, served):
     assert int(page.locator("#live").get_attribute("data-seq")) == table.snapshot()["seq"]
 
 
+def test_a_phone_page_back_from_the_back_forward_cache_follows_the_game_again(page, served):
+    """Going back to a live screen restores the page from the back/forward cache: its
+    stream was closed at pagehide and must open again, or the screen stands still while
+    it says it is live. Playwright's Chromium keeps no such cache, so the two events a
+    real restore fires are fired here."""
+    base, table = served
+    table.new_match({"type": "start", **FLIP7}, "host")
+    page.goto(f"{base}/phone")
+    page.wait_for_selector("#conn.ok")
+    page.evaluate("window.dispatchEvent(new PageTransitionEvent('pagehide', {persisted: true}))")
+    table.submit({"type": "flip", "card": "9"}, "camera")
+    page.wait_for_timeout(500)
+    assert page.locator('#live .line [data-code="9"]').count() == 0   # the stream is closed
+    page.evaluate("window.dispatchEvent(new PageTransitionEvent('pageshow', {persisted: true}))")
+    page.wait_for_selector('#live .line [data-code="9"]')   # resumed from the last seq shown
+    table.submit({"type": "flip", "card": "11"}, "camera")
+    page.wait_for_selector('#live .line [data-code="11"]')
+    assert int(page.locator("#live").get_attribute("data-seq")) == table.snapshot()["seq"]
+
+
 def test_wrong_pin_is_refused_in_the_browser(page, served):
     base, table = served
     page.goto(f"{base}/host")

@@ -60,5 +60,14 @@
     };
   }
   connect();
-  window.addEventListener("pagehide", function () { if (source) source.close(); });
+  window.addEventListener("pagehide", function () {
+    if (source) source.close();
+    clearTimeout(retryTimer); retryTimer = null;
+  });
+  // A page restored from the back/forward cache keeps its script but not its stream:
+  // open it again from the last seq shown, or the screen would stand still while it
+  // still says it is live.
+  window.addEventListener("pageshow", function (e) {
+    if (e.persisted && !retryTimer) connect();
+  });
 })();
