@@ -1,0 +1,83 @@
+"""Glare streaks on a glossy colour card: where they lie on the face, and a reading
+confirmed without them.
+
+A glossy card under a tube light shows bright streaks across it. Over the colour field a
+streak is a band of the field whitened part way (its flanks; its core may be white as
+paper). The learned reader (`vision.reader`) was taught from photos that may carry their
+own streaks, and a streaked face can look to it like another taught face: under
+`bench/protocols.py --stress glare` it answered 27 cards wrong (of 270).
+
+What is here: `glare_mask` finds the streaks' flanks in a face's ink map (ink well under
+the face's field strength, in patches wider than an edge's anti-aliasing), widened by a
+pixel to take in the core; `clear_cells` says which of the reader's feature cells the mask
+leaves clear; `masked_scores` is the linear reader's score over those cells only (a cell
+under glare counts as the taught mean: no evidence either way). A reading is taken only
+when that masked score agrees (`vision.classify`): a streak makes the card "cannot
+confirm" (unknown: the tracker waits for another frame) rather than a wrong card.
+
+What does not live here: the reading itself (`vision.classify.classify_learned`).
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.reader import BINS, BLUR_WINDOW, CELL, DENSITY_GRID, HOG_WINDOW
+
+FLANK_INK = 15.0        # ink above this (Lab units from the paper) ...
+FLANK_SHARE = 0.6       # ... and under this share of the field's (the face's 90th percentile)
+GLARE_SHARE = 0.02      # a reading is confirmed when more of the face than this is under glare
+COVERED = 0.2           # a cell this much under glare is left out of the masked score
+_KERNEL = np.ones((3, 3), np.uint8)
+
+
+def glare_mask(ink: np.ndarray) -> np.ndarray:
+    """Where a face's ink map (float32, `vision.classify.ink_planes`) shows a glare streak
+    (uint8 0 / 255, the ink's shape): ink between FLANK_INK and FLANK_SHARE of the field's
+    strength (the ink's 90th percentile), opened by 3 x 3 (an edge between the field and
+    the white paper is a pixel or two of such ink, a streak's flank several) and dilated
+    by 3 x 3."""
+    field = _percentile_90(ink)
+    mask = cv2.inRange(ink, FLANK_INK, FLANK_SHARE * field)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL)
+    return cv2.dilate(mask, _KERNEL)
+
+
+def glare_share(mask: np.ndarray) -> float:
+    """The share of the face `glare_mask` covers."""
+    return cv2.countNonZero(mask) / mask.size
+
+
+def _percentile_90(values: np.ndarray) -> float:
+    """`np.percentile(values, 90)` (its linear interpolation between the two values
+    around the 90 % rank), from one partition: a tenth of percentile's cost."""
+    flat = values.ravel()
+    rank = 0.9 * (flat.size - 1)
+    low = int(rank)
+    pair = np.partition(flat, (low, low + 1))[low:low + 2].astype(np.float64) if low + 1 < flat.size \
+        else np.array([flat.max()] * 2, np.float64)
+    return float(pair[0] + (pair[1] - pair[0]) * (rank - low))
+
+
+def clear_cells(mask: np.ndarray, dim: int) -> np.ndarray:
+    """Per dimension of the learned reader's features (dim: the whole row, the index block
+    last) under `mask` (`glare_mask`'s, 0 / 255): 1 where the HOG block or density cell it
+    belongs to is under glare for less than COVERED of its area, else 0 (float32). The
+    corner index block is always kept (its glyphs are cut from the frame and found by their
+    own search)."""
+    mask = mask.astype(np.float32) * (1 / 255)
+    parts = []
+    for window in (HOG_WINDOW, BLUR_WINDOW):
+        cells = (window[0] // CELL, window[1] // CELL)
+        share = cv2.resize(mask, cells, interpolation=cv2.INTER_AREA)
+        block = np.maximum(np.maximum(share[:-1, :-1], share[:-1, 1:]), np.maximum(share[1:, :-1], share[1:, 1:]))
+        parts.append(np.repeat((block < COVERED).ravel(), 4 * BINS))
+    parts.append((cv2.resize(mask, DENSITY_GRID, interpolation=cv2.INTER_AREA) < COVERED).ravel())
+    keep = np.concatenate(parts).astype(np.float32)
+    return np.concatenate([keep, np.ones(dim - len(keep), np.float32)])
+
+
+def masked_scores(reader, row: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """The linear reader's scores per class of one view's features `row`, with the cells
+    `keep` leaves out counted as the taught mean."""
+    return ((row - reader.mean) * keep) @ reader.weights + reader.bias
