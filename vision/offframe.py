@@ -8,7 +8,9 @@ outline is grown past the border to it: the side opposite the border is the card
 whole side, the two sides running to the border are grown to the card's length (its
 long side when the whole side is the short one, else its short side). The part beyond
 the border is replicated border pixels, nothing the reader can read; the reader reads
-the corner index that is in view (`vision.pipeline.Recognizer`).
+the corner index that is in view (`vision.pipeline.Recognizer`). Grown so, flat, a steep
+card's far end lies wrong: its sides to the border converge. `grown_in_plane` grows them
+in the card's plane instead, from their vanishing point and a phone camera's focal length.
 
 A card with only one corner off the frame (its tip cut) is outlined with that corner on
 the border, the outline's two sides to it cutting across the face; its own two sides are
@@ -194,3 +196,58 @@ def _best_line(edges: np.ndarray, start: np.ndarray, angles: np.ndarray):
     share = np.where(inside, np.count_nonzero(edges[ys, xs], axis=2) / TIP_SAMPLES, 0.0)
     best = np.unravel_index(int(np.argmax(share)), share.shape)
     return np.float32(points[best]), np.float32(u[best[0]]), float(share[best])
+
+
+# A phone's main camera sees about 70 degrees across its long side (26 mm in 35 mm
+# terms on a 4:3 sensor): its focal length is about this share of the photo's long side.
+PHONE_FOCAL = 0.75
+
+
+def grown_in_plane(corners: np.ndarray, side: int, aspect: float, size: tuple[int, int],
+                   focal: float = PHONE_FOCAL) -> np.ndarray | None:
+    """`grown_past` in perspective: the outline's two sides to the border (side `side`)
+    are the card's, and converge in the photo as the card tilts; with the camera's focal
+    length (`focal` of the long side of a frame of `size` (w, h), the centre its axis),
+    their vanishing point gives their direction on the table, the whole side's direction
+    is the one square to it in the plane through the whole side, and the two span the
+    card's plane. The whole side's two corners are put in that plane, the sides are grown
+    there to the card's length for `aspect` (long / short) and the far corners projected
+    back. None when the outline is as long as such a card already (within WHOLE) in the
+    plane, or the geometry is degenerate (the card seen edge on)."""
+    quad = np.asarray(corners, np.float64).reshape(4, 2)
+    w, h = size
+    f = focal * max(w, h)
+    centre = np.array([w / 2.0, h / 2.0])
+    ray = np.column_stack([(quad - centre) / f, np.ones(4)])   # each corner's viewing ray
+    a, b = side, (side + 1) % 4
+    c, d = (side + 2) % 4, (side + 3) % 4
+    # the card's sides to the border meet (in 3-D: their common direction) at
+    run = np.cross(np.cross(ray[d], ray[a]), np.cross(ray[c], ray[b]))
+    if np.linalg.norm(run) < 1e-12:
+        return None
+    run /= np.linalg.norm(run)
+    across = np.cross(run, np.cross(ray[d], ray[c]))   # square to the sides, along d-c
+    normal = np.cross(run, across)
+    if np.linalg.norm(across) < 1e-9 or np.linalg.norm(normal) < 1e-9:
+        return None
+    normal /= np.linalg.norm(normal)
+    depth = ray @ normal
+    if np.any(np.abs(depth) < 1e-9) or np.sign(depth).min() != np.sign(depth).max():
+        return None
+    points = ray / depth[:, None]          # the corners in the plane normal . X = 1
+    if np.sign(float(np.dot(points[a] - points[d], run))) < 0:
+        run = -run                         # pointing from the whole side to the border
+    whole = float(np.linalg.norm(points[c] - points[d]))
+    partial = (float(np.dot(points[a] - points[d], run)) + float(np.dot(points[b] - points[c], run))) / 2
+    if whole < 1e-9 or partial <= 0:
+        return None
+    length = whole * aspect if partial >= whole else whole / aspect
+    if partial >= WHOLE * length:
+        return None
+    grown = quad.copy()
+    for near, far in ((d, a), (c, b)):
+        tip = points[near] + run * length
+        if tip[2] <= 1e-6:
+            return None                    # behind the camera
+        grown[far] = tip[:2] / tip[2] * f + centre
+    return order_corners(np.float32(grown))
