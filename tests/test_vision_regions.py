@@ -152,6 +152,28 @@ def test_the_camera_loop_makes_each_small_copy_once_from_one_grey_frame(monkeypa
     assert frames_shrunk == [(480, 640)]
 
 
+def test_with_no_empty_table_no_grey_copy_is_made_and_a_later_table_searches_the_whole_frame(monkeypatch):
+    """A recognizer with no empty table (`deckhand recognize`, a photo) compares no frame
+    with an earlier one, so `regions.find` makes no grey copy for it (2.6 M instructions
+    of a whole new real frame); a finding kept from it is never compared: a loop given it
+    with an empty table searches the whole frame and finds what a whole reading finds."""
+    s = scene()
+    calls: list[int] = []
+    shrink = regions.shrunk
+    monkeypatch.setattr(regions, "shrunk", lambda frame: calls.append(1) or shrink(frame))
+    bare = Recognizer.create(profile("solo"))
+    reading, _, found = bare.read_changed(s.image, [], None)
+    assert calls == [] and found.grey is None
+    assert sorted(c.label for c in reading.cards) == sorted(CODES)
+    with_table = Recognizer.create(profile("solo"), s.empty)
+    searched: list[int] = []
+    detect_whole = regions.detect
+    monkeypatch.setattr(regions, "detect", lambda *a, **k: searched.append(1) or detect_whole(*a, **k))
+    again, _, later = with_table.read_changed(s.image, [], found)
+    assert searched == [1] and calls == [1] and later.grey is not None   # the whole frame, with its copy
+    assert same(again.detection, with_table.read(s.image).detection)
+
+
 def test_the_grey_copies_still_tell_a_card_laid_from_the_cameras_noise():
     """On the simulated camera's frames (sensor noise, a new draw each frame), the
     still-frame test and the regions' difference see no change between frames of a still
