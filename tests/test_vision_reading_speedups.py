@@ -537,3 +537,34 @@ def test_a_completions_glyph_check_searching_a_seen_corner_first_finds_what_sear
                 assert all(a.shape == b.shape and np.array_equal(a, b) for a, b in zip(each, plain[1]))
     # one corner seen: a glyph there in the corner regions, in the wider ones, and none (refused)
     assert {(True, True, False), (True, True, True), (True, False, True)} <= kinds
+
+
+def plain_best_of_classes(scores, classes, count):
+    chosen, seen = [], set()
+    for label in np.argsort(-scores):
+        if not np.isfinite(scores[label]) or len(chosen) == count:
+            break
+        if classes[label] not in seen:
+            seen.add(classes[label])
+            chosen.append(int(label))
+    return chosen
+
+
+def test_a_built_in_decks_first_scores_and_candidates_are_the_plain_ones():
+    """`classify`'s label scores (the better turn of each template by `np.maximum` of the
+    two columns) are `scores.max(axis=1)`'s, and `_best_of_classes` over Python numbers
+    chooses what the loop over numpy scalars chose: on random scores with ties, labels
+    ruled out (-inf) and shared symbol classes."""
+    from vision.classify import CANDIDATES, _best_of_classes
+    rng = np.random.default_rng(12)
+    for trial in range(300):
+        n = int(rng.integers(1, 80))
+        scores = rng.normal(size=(n * 9, 2)).astype(np.float32)
+        starts = np.arange(0, n * 9, 9)
+        assert np.array_equal(np.maximum.reduceat(np.maximum(scores[:, 0], scores[:, 1]), starts),
+                              np.maximum.reduceat(scores.max(axis=1), starts))
+        labels = np.round(rng.normal(size=n), int(rng.integers(1, 3))).astype(np.float32)  # ties
+        labels[rng.random(n) < 0.3] = -np.inf
+        classes = rng.integers(0, max(1, n // 2), n)
+        for count in (1, CANDIDATES, n + 1):
+            assert _best_of_classes(labels, classes, count) == plain_best_of_classes(labels, classes, count)

@@ -20,6 +20,7 @@ profiles (`vision.profile`).
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import TYPE_CHECKING, Callable
@@ -468,7 +469,9 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
     symbol = profile.whiten(features.symbol)
     plain = symbol[[0, shifts]]
     scores = profile.templates @ plain.T                        # (templates, 2)
-    label_scores = np.maximum.reduceat(scores.max(axis=1), profile.label_starts)
+    # the better turn of each template: `scores.max(axis=1)`'s values, without a
+    # reduction's set-up over a two-long axis (15 us a read against 1)
+    label_scores = np.maximum.reduceat(np.maximum(scores[:, 0], scores[:, 1]), profile.label_starts)
     colour_gap = np.linalg.norm(profile.colour_protos - features.colour, axis=1)
     fits = colour_gap <= thresholds.colour_gate
     if not fits.any():
@@ -551,12 +554,14 @@ def _best_of_classes(scores: np.ndarray, classes: np.ndarray, count: int) -> lis
     compared again at every shift, and a symbol matching best only when shifted would
     never be compared."""
     chosen, seen = [], set()
-    for label in np.argsort(-scores):
-        if not np.isfinite(scores[label]) or len(chosen) == count:
+    order = np.argsort(-scores)
+    # as Python numbers: a loop over numpy scalars costs more than the sort
+    for label, score, symbol in zip(order.tolist(), scores[order].tolist(), classes[order].tolist()):
+        if not math.isfinite(score) or len(chosen) == count:
             break
-        if classes[label] not in seen:
-            seen.add(classes[label])
-            chosen.append(int(label))
+        if symbol not in seen:
+            seen.add(symbol)
+            chosen.append(label)
     return chosen
 
 
