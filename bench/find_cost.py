@@ -11,7 +11,8 @@ The frames are every `--every`-th photo of ../shared/realphotos/cards-edje's `tr
 figure makes them, each through `vision.realfind.find_outlines` with the settings of
 `--kind`: `plain` is a built-in deck's (`detect.PLAIN_SETTINGS`, the finder path of a whole
 new frame in `realphotos_find.py --speed`), `learned` a deck taught from photos
-(`detect.LEARNED_SETTINGS`), `fields` a colour-field deck's (`detect.FIELD_SETTINGS`); `whole`
+(`detect.LEARNED_SETTINGS`), `fields` a colour-field deck's (`detect.FIELD_SETTINGS`),
+`bleed` one whose faces print no white frame (`detect.BLEED_SETTINGS`, full-bleed faces); `whole`
 the whole new frame of `realphotos_find.py --speed`: `Recognizer.read` with the built-in Solo
 profile (its finder is `plain`'s), finding and reading every card found. The
 photos are loaded and found once uncounted (first-call set-ups: lookup tables, numpy's
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", default="train", choices=("train", "test"))
     ap.add_argument("--every", type=int, default=12)
-    ap.add_argument("--kind", default="plain", choices=("plain", "learned", "fields", "whole"))
+    ap.add_argument("--kind", default="plain", choices=("plain", "learned", "fields", "bleed", "whole"))
     ap.add_argument("--none", action="store_true", help="load and warm up only (a baseline)")
     ap.add_argument("--repeat", type=int, default=1, help="find the set this many times (CPU timing)")
     ap.add_argument("--code", default=str(ROOT), help="the repository folder whose vision/ runs (an "
@@ -82,7 +83,10 @@ def main(argv: list[str] | None = None) -> int:
         def find_one(frame: np.ndarray) -> int:
             return len(recognizer.read(frame).cards)
     else:
-        settings = {"plain": PLAIN_SETTINGS, "learned": LEARNED_SETTINGS, "fields": FIELD_SETTINGS}[args.kind]
+        if args.kind == "bleed":
+            from vision.detect import BLEED_SETTINGS
+        settings = {"plain": PLAIN_SETTINGS, "learned": LEARNED_SETTINGS, "fields": FIELD_SETTINGS,
+                    "bleed": BLEED_SETTINGS if args.kind == "bleed" else None}[args.kind]
 
         def find_one(frame: np.ndarray) -> int:
             return len(find_outlines(frame, settings))

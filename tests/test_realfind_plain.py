@@ -26,8 +26,8 @@ def test_decks_with_no_colour_field_are_looked_for_with_the_plain_settings():
     assert LEARNED_SETTINGS == dataclasses.replace(PLAIN_SETTINGS, learned=True, trim_spurs=0.12, print_groups=0.06,
                                                    print_chance=0.5)
     assert not PLAIN_SETTINGS.learned and PLAIN_SETTINGS.trim_spurs == 0 and PLAIN_SETTINGS.print_groups < 0
-    coloured = Recognizer.create(taught(printed)).settings.real
-    assert coloured == FIELD_SETTINGS and coloured.colour_fields
+    coloured = Recognizer.create(dataclasses.replace(taught(printed), white_frame=True)).settings.real
+    assert coloured == FIELD_SETTINGS and coloured.colour_fields   # (printing no frame: tests/test_fullbleed.py)
 
 
 needs_photos = pytest.mark.skipif(not PHOTOS.is_dir(), reason=f"no real photos at {PHOTOS} (../shared beside the repository)")

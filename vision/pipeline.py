@@ -19,7 +19,8 @@ from vision.classify import UNKNOWN, Reading, Thresholds, card_features, classif
 from vision.colour import field_deck, scene_gain
 from vision.complete import completions, seen_corner
 from vision import refind, regions
-from vision.detect import FIELD_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings, Detection, EmptyTable
+from vision.detect import (BLEED_SETTINGS, FIELD_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings, Detection,
+                          EmptyTable)
 from vision.offframe import (BORDER as OFF_BORDER, border_side, grown_in_plane, grown_past, on_border, tip_completed,
                              tip_corner)
 from vision.profile import DeckProfile
@@ -211,11 +212,13 @@ class Recognizer:
         # A taught deck whose cards have colours may be of the UNO family, its face a
         # colour field in a white frame (`vision.fieldfind`, about 9 M instructions a
         # frame more); Deckhand's own printings are not.
+        # Its faces printing no white frame (measured when taught), its field running to the
+        # card's edge, they are looked for as full-bleed faces too (`BLEED_SETTINGS`).
         fields = profile.reader is not None and any(profile.colours)
         settings = DetectSettings(aspect=profile.aspect, frame_insets=profile.frame_insets,
                                   strong_cells=profile.ink_cap > 0, bright_cells=profile.reader is None,
                                   frame_outlines=profile.reader is None,
-                                  real=FIELD_SETTINGS if fields else
+                                  real=(FIELD_SETTINGS if profile.white_frame else BLEED_SETTINGS) if fields else
                                   LEARNED_SETTINGS if profile.reader is not None else PLAIN_SETTINGS)
         table = EmptyTable.from_image(to_working_size(empty_table)[0], settings) \
             if empty_table is not None else None

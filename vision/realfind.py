@@ -30,6 +30,10 @@ map is trusted:
   outline: whiteness and edges often give only half of such a face seen obliquely.
   Such a field in its white frame all round is evidence enough for wider gates (side
   ratio up to 3.3, corners 35-145 degrees: a card 60-65 degrees from overhead).
+  A face with no white frame at all (`full_bleed`: the field runs to the card's edge) is
+  outlined from its field too, and from the edges of every stretched channel, its outline
+  followed where its colour changes (a green card on green felt under a warm lamp, a blue
+  one on a dark cloth: no step in whiteness, little in grey).
 
 It all runs on a copy of the frame scaled to `long_side` pixels (320: a card a ninth of
 a 640-pixel frame is still 25 pixels wide there) and costs a few milliseconds.
@@ -170,6 +174,15 @@ class RealSettings:
                                           # pixels there, 1.4 mm) and no field outline holds it,
                                           # the framed-field search again on a copy this long
                                           # (0: never; `_fine_framed`)
+    full_bleed: int = 0                   # taught colour decks: faces with no white frame (the
+                                          # colour field runs to the card's edge; a cloth as
+                                          # dark or of the same hue as the field): edges also
+                                          # where any stretched channel changes (`colour_edges`),
+                                          # an outline also followed where inside and outside
+                                          # differ by this much in one stretched channel (of
+                                          # 255; 0: none of this), and a whole colour field no
+                                          # white frame grows, nor any framed outline holds,
+                                          # taken as the card (`_bleeding`)
 
 
 def stretched(image: np.ndarray) -> list[np.ndarray]:
@@ -191,6 +204,15 @@ def whiteness(image: np.ndarray, channels: list[np.ndarray] | None = None) -> np
     to its 99.5th percentile to 0..255 (uint8); `channels`: those, if already stretched."""
     b, g, r = channels or stretched(image)
     return cv2.min(cv2.min(b, g), r)
+
+
+def colour_edges(channels: list[np.ndarray], edges: np.ndarray) -> np.ndarray:
+    """`edges` (Canny's of the grey picture, 0/255) with those of each stretched channel
+    added: a full-bleed colour field against a cloth as dark as itself, or of its hue but
+    not its shade, changes in one channel more than in grey."""
+    for channel in channels:
+        edges = cv2.bitwise_or(edges, cv2.Canny(channel, 30, 90, L2gradient=True))
+    return edges
 
 
 def _regions(white: np.ndarray, edges: np.ndarray, settings: RealSettings,
@@ -311,14 +333,16 @@ def _moved_out(quad: np.ndarray, distance: float) -> np.ndarray:
     return np.array(corners, np.float32)
 
 
-def _framed(field: np.ndarray, edges: np.ndarray, white: np.ndarray, settings: RealSettings) -> np.ndarray:
+def _framed(field: np.ndarray, edges: np.ndarray, white: np.ndarray, settings: RealSettings,
+            channels: list[np.ndarray] | None = None) -> np.ndarray:
     """A colour field grown to the card's edge: of the frame widths tried, the one whose
     outline is best followed by an edge or a step (the field itself when none is)."""
     short = min(float(np.linalg.norm(field[1] - field[0])), float(np.linalg.norm(field[2] - field[1])))
     best, best_share = field, settings.min_outline
     for frame in settings.field_frames:
         grown = _moved_out(field, frame * short)
-        share = outline_share(grown, edges, white, settings.min_step)
+        share = outline_share(grown, edges, white, settings.min_step, channels=channels,
+                              colour_step=settings.full_bleed)
         if share >= best_share:
             best, best_share = grown, share
     return best
@@ -451,15 +475,18 @@ _TURN = np.float32((1, -1))
 
 
 def outline_share(quad: np.ndarray, edges: np.ndarray, white: np.ndarray, min_step: int,
-                  skip_side: int = -1) -> float:
+                  skip_side: int = -1, channels: list[np.ndarray] | None = None,
+                  colour_step: int = 0) -> float:
     """Share of the quad's outline (inside the frame; side `skip_side` left out) that lies
     on an edge or has its inside at least `min_step` whiter than its outside, 3 pixels
-    either side."""
-    return outline_shares([quad], [skip_side], edges, white, min_step)[0]
+    either side; or, with `channels` (stretched B, G, R) and a `colour_step`, inside and
+    outside at least that apart in one of them."""
+    return outline_shares([quad], [skip_side], edges, white, min_step, channels, colour_step)[0]
 
 
 def outline_shares(quads: list[np.ndarray], skip_sides: list[int], edges: np.ndarray, white: np.ndarray,
-                   min_step: int) -> list[float]:
+                   min_step: int, channels: list[np.ndarray] | None = None,
+                   colour_step: int = 0) -> list[float]:
     """`outline_share` of each quad (with its own side left out), all at once: the points of
     every outline are placed and looked up together, in as few numpy calls as give the same
     numbers (numpy's cost per call, not the points, is what a frame's outline checks cost)."""
@@ -484,7 +511,12 @@ def outline_shares(quads: list[np.ndarray], skip_sides: list[int], edges: np.nda
     at = (pixel[..., 1] * w + pixel[..., 0]).reshape(3, len(quad), -1)
     on_edge = edges.ravel()[at[0]] > 0
     shades = white.ravel()[at[1:]].astype(np.int16)
-    good = (on_edge | (shades[0] - shades[1] >= min_step)) & inside_frame
+    good = on_edge | (shades[0] - shades[1] >= min_step)
+    if channels is not None and colour_step > 0:   # a full-bleed colour field's edge
+        for channel in channels:
+            values = channel.ravel()[at[1:]].astype(np.int16)
+            good |= np.abs(values[0] - values[1]) >= colour_step
+    good &= inside_frame
     return [float(g) / max(n, 1) for g, n in zip(np.count_nonzero(good, axis=1).tolist(),
                                                    np.count_nonzero(inside_frame, axis=1).tolist())]
 
@@ -645,6 +677,8 @@ class _Judge:
                                # (`vision.palecovered`), when a list
     refused: list | None = None   # when a list, every outline the shape gates or the verdict
                                   # refused (`outlinescore.Considered`)
+    channels: list[np.ndarray] | None = None   # stretched B, G, R for the outline check's
+                                               # colour step (`RealSettings.full_bleed`)
 
     def _face_in_shade(self, quad: np.ndarray, share: float) -> bool:
         """Whether a card whose corner's tip is off the frame, too little of it paper-white
@@ -676,7 +710,8 @@ class _Judge:
         if gated is None or gated is _SPLIT:
             return gated
         return self.verdict(gated, outline_share(gated.looked, self.edges, self.white, self.settings.min_step,
-                                                 skip_side=gated.cut))
+                                                 skip_side=gated.cut, channels=self.channels,
+                                                 colour_step=self.settings.full_bleed))
 
     def gates(self, contour: np.ndarray, area: float, kind: str):
         """None, `_SPLIT`, or the `_Gated` outline whose outline check decides."""
@@ -731,7 +766,7 @@ class _Judge:
         if cut is None or (cut != -1 and kind in (FIELD, PIECE)):  # (a piece: one guess is enough)
             return None
         if field:
-            quad = _framed(quad, self.edges, self.white, settings)
+            quad = _framed(quad, self.edges, self.white, settings, self.channels)
             quad_area = cv2.contourArea(quad)
             if _cut_side(quad, self.size) != -1 or not _shape_ok(quad, settings):  # grown past the border
                 return None
@@ -934,16 +969,18 @@ def _cut_along(quad: np.ndarray, edges: np.ndarray, settings: RealSettings) -> l
 
 def _framed_fields(channels: list[np.ndarray], white: np.ndarray, edges: np.ndarray, min_area: float,
                    max_area: float, settings: RealSettings,
-                   unframed: list[np.ndarray] | None = None) -> tuple[list, list]:
+                   unframed: list[np.ndarray] | None = None, coloured: bool = False) -> tuple[list, list]:
     """`vision.fieldfind`'s outlines that pass the gates and the outline check here,
     largest first; and its late ones (two pieces of a field joined on the lower bar, to be
     taken only where no other outline lies), the same way. `unframed`: when a list, the
-    whole fields whose frame was not measured and that no outline found here holds."""
+    whole fields whose frame was not measured and that no outline found here holds.
+    `coloured`: the outline check takes the colour step (`RealSettings.full_bleed`)."""
     h, w = white.shape
     late: list[np.ndarray] = []
     missed: list[np.ndarray] | None = [] if unframed is not None else None
     fields = framed_fields(channels, white, min_area, late=late, unframed=missed)
-    out = [_passed(quads, edges, white, min_area, max_area, (w, h), settings) for quads in (fields, late)]
+    out = [_passed(quads, edges, white, min_area, max_area, (w, h), settings, channels if coloured else None)
+           for quads in (fields, late)]
     if unframed is not None:   # of a card's size and shape, where no outline found holds it
         held = [q for part in out for _, _, q in part]
         unframed += [q for q in missed if min_area <= cv2.contourArea(q) <= max_area and
@@ -978,14 +1015,16 @@ def _fine_framed(frame: np.ndarray, scale: float, settings: RealSettings) -> tup
 
 
 def _passed(quads: list[np.ndarray], edges: np.ndarray, white: np.ndarray, min_area: float,
-            max_area: float, size: tuple[int, int], settings: RealSettings) -> list:
+            max_area: float, size: tuple[int, int], settings: RealSettings,
+            channels: list[np.ndarray] | None = None) -> list:
     out = []
     for quad in quads:
         area = cv2.contourArea(quad)
         # a corner's tip past the frame's border is a whole card (its field and frame found)
         if min_area <= area <= max_area and _cut_side(quad, size) in (-1, TIP) and \
                 _shape_ok(quad, settings, settings.field_side_ratio, settings.field_angles):
-            share = outline_share(quad, edges, white, settings.min_step)
+            share = outline_share(quad, edges, white, settings.min_step, channels=channels,
+                                  colour_step=settings.full_bleed)
             if share >= settings.min_outline:
                 out.append((share, area, quad))
     return sorted(out, key=lambda c: -c[1])   # a whole field before any piece of it
@@ -1093,13 +1132,29 @@ def _holed_page(paper: np.ndarray, least: float, holes: int) -> bool:
 
 
 def _whole_gates(quad: np.ndarray, angles: tuple[float, float], unlike: float, edges: np.ndarray,
-                 white: np.ndarray, size: tuple[int, int], settings: RealSettings) -> float | None:
+                 white: np.ndarray, size: tuple[int, int], settings: RealSettings,
+                 channels: list[np.ndarray] | None = None) -> float | None:
     """`vision.wholecards`' gates: a whole card inside the frame, its side ratio within
     `unlike` of a card's, its corners within `angles`: its outline share, or None."""
     if _cut_side(quad, size) != -1 or _unlike_card(quad) > unlike or \
             not _shape_ok(quad, settings, settings.line_ratio, angles):
         return None
-    return outline_share(quad, edges, white, settings.min_step)
+    return outline_share(quad, edges, white, settings.min_step, channels=channels,
+                         colour_step=settings.full_bleed)
+
+
+def _bleeding(fields: list[np.ndarray], held: list[np.ndarray], edges: np.ndarray, white: np.ndarray,
+              channels: list[np.ndarray], min_area: float, max_area: float, size: tuple[int, int],
+              settings: RealSettings) -> list:
+    """Whole colour fields no white frame grows (`_framed_fields`' `unframed`) and no
+    framed outline in `held` holds, taken as full-bleed faces: the field is the card. Those
+    that pass the gates and the outline check (with the colour step), as `_passed` lists
+    them. A field the stretched chroma finds whole where a shadow's or the oval's edge cuts
+    the face's cell in two."""
+    alone = [q for q in fields if not any(
+        cv2.pointPolygonTest(o.reshape(-1, 1, 2), tuple(float(v) for v in q.mean(axis=0)), False) >= 0
+        for o in held)]
+    return _passed(alone, edges, white, min_area, max_area, size, settings, channels)
 
 
 def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
@@ -1119,16 +1174,25 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
     gray = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY)
     channels = stretched(smooth)
     white = whiteness(smooth, channels)
-    edges = cv2.dilate(cv2.Canny(gray, 30, 90, L2gradient=True), np.ones((3, 3), np.uint8))
+    edges = cv2.Canny(gray, 30, 90, L2gradient=True)
+    bleed = settings.full_bleed > 0 and settings.framed_fields
+    if bleed:
+        edges = colour_edges(channels, edges)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    coloured = channels if bleed else None   # for the outline check's colour step
     min_area = settings.min_short_side ** 2
     max_area = settings.max_area_fraction * sh * sw
-    unframed: list[np.ndarray] | None = [] if scale < 1 and settings.fine_fields > max(sh, sw) else None
-    framed, late = _framed_fields(channels, white, edges, min_area, max_area, settings, unframed) \
+    fine = scale < 1 and settings.fine_fields > max(sh, sw)
+    unframed: list[np.ndarray] | None = [] if fine or bleed else None
+    framed, late = _framed_fields(channels, white, edges, min_area, max_area, settings, unframed, bleed) \
         if settings.framed_fields else ([], [])
-    if unframed:   # a whole field whose thin frame this copy does not show: look closer
+    if unframed and fine:   # a whole field whose thin frame this copy does not show: look closer
         finer, fine_late = _fine_framed(frame, scale, settings)
         framed = sorted(framed + finer, key=lambda c: -c[1])
         late += fine_late
+    if unframed and bleed:   # a whole field with no frame at all: a full-bleed face
+        framed = sorted(framed + _bleeding(unframed, [q for _, _, q in framed], edges, white, channels,
+                                           min_area, max_area, (sw, sh), settings), key=lambda c: -c[1])
     seen: set[tuple[int, ...]] = set()
     candidates: list[tuple[float, float, np.ndarray]] = []
     nested: list | None = [] if settings.print_groups >= 0 and (trace is not None or settings.learned) else None
@@ -1137,7 +1201,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
     edged_from, fields_from = len(whites), len(whites) + len(edged)   # (each region's kind by its place)
     judge = _Judge(settings, edges, white, (sw, sh), min_area, max_area, seen,
                    pale=[] if settings.pale is not None else None,
-                   refused=[] if trace is not None or settings.learned else None)
+                   refused=[] if trace is not None or settings.learned else None, channels=coloured)
     lengths, areas = contour_areas(regions)
     # specks (a card's outline has at least its four corners) and regions of no card's
     # size (twice the largest: it may be two cards) are passed over; most are that
@@ -1154,7 +1218,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
             found.append(gated)
     waiting = [g for g in found if isinstance(g, _Gated)]
     shares = iter(outline_shares([g.looked for g in waiting], [g.cut for g in waiting], edges, white,
-                                 settings.min_step))
+                                 settings.min_step, coloured, settings.full_bleed))
     for outline in found:
         outline = judge.verdict(outline, next(shares)) if isinstance(outline, _Gated) else outline
         if outline is not None:
@@ -1191,12 +1255,12 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
         dropped = [quad for _, _, quad in candidates if not any(quad is k for k in kept)]
         kept = wholecards.added(kept, dropped, gray, white, (settings.min_short_side, math.sqrt(2 * max_area)),
                                 lambda quad, angles, unlike: _whole_gates(quad, angles, unlike, edges, white,
-                                                                          (sw, sh), settings),
+                                                                          (sw, sh), settings, coloured),
                                 _unlike_card, settings.whole, faceless)
     if settings.shaded is not None:
         kept = shadedcards.wholes(kept, gray, white, edges, (settings.min_short_side, math.sqrt(2 * max_area)),
                                   lambda quad, angles, unlike: _whole_gates(quad, angles, unlike, edges, white,
-                                                                            (sw, sh), settings),
+                                                                            (sw, sh), settings, coloured),
                                   _unlike_card, settings.shaded)
     if settings.ink is not None:   # only around paper that no card found holds (a page is no card)
         where = _unexplained_paper(white, [(1.0, 0.0, q) for q in kept

@@ -37,12 +37,12 @@ from vision.classify import (UNKNOWN, WORK_SIZE, Thresholds, classify, face_feat
                              learned_features)
 from vision.colour import deck_inks, ink_examples, measure_inks, symbol_groups
 from vision.learn import Example, train_reader
-from vision.detect import FIELD_SETTINGS, DetectSettings, EmptyTable, find_cards
+from vision.detect import BLEED_SETTINGS, FIELD_SETTINGS, DetectSettings, EmptyTable, find_cards
 from vision.profile import DeckProfile, camera_views, measure_frame_insets, profile_from_faces
 from vision.reader import index_glyph_height, index_regions
 from vision.teachcrop import Crop, best_crop, poor
 from vision.warp import CANONICAL_SIZE, CARD_ASPECT, order_corners, warp_card
-from vision.whiteframe import frame_sides, prints_white_frame
+from vision.whiteframe import SIZE as FRAME_SIZE, bleeds_colour, frame_sides, prints_white_frame, shows_frame
 from vision.why import Why, WhyError, why
 
 MIN_FACE_DETAIL = 10.0  # grey levels (sd) a printed face shows at least; a cloth's square less
@@ -351,6 +351,14 @@ def _card_outlines(image: np.ndarray, aspect: float, empty_table: np.ndarray | N
     # a teaching photo holds a card, of a deck not known yet: its face may be a framed colour field
     settings = DetectSettings(aspect=aspect, second_look=True, real=FIELD_SETTINGS)
     found = [c for c in find_cards(small, table, settings) if _has_detail(small, c.corners)]
+    if not found or not shows_frame(_face_of(small, found)):
+        # or a full-bleed colour field, no white frame at all (no side of the face shows
+        # paper: an oblique framed face shows it on one side at least): looked for as one,
+        # and taken when the card found so shows its colour running to its edge
+        bleeding = [c for c in find_cards(small, table, dataclasses.replace(settings, real=BLEED_SETTINGS))
+                    if _has_detail(small, c.corners)]
+        if bleeding and bleeds_colour(_face_of(small, bleeding)):
+            found = bleeding
     if found:
         return the_card([c.corners for c in found]) / scale, [c.corners / scale for c in found]
     long, short = max(w, h), min(w, h)
@@ -358,6 +366,11 @@ def _card_outlines(image: np.ndarray, aspect: float, empty_table: np.ndarray | N
         return order_corners(np.float32([[0, 0], [w, 0], [w, h], [0, h]])), []
     raise TeachError(why("teach.no_card", "no card found (lay the card flat on a plain table, whole, "
                          "or crop the picture to the card)"), source)
+
+
+def _face_of(image: np.ndarray, found: list) -> np.ndarray:
+    """The face of the card `the_card` takes from the cards found, at the frame check's size."""
+    return warp_card(image, order_corners(the_card([c.corners for c in found])), FRAME_SIZE)
 
 
 def the_card(outlines: list[np.ndarray]) -> np.ndarray:

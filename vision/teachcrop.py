@@ -8,7 +8,8 @@ draws (bench/realphotos_read.py --shots 2 --seeds 3), 14 showed fewer than two g
 
 * the outline first found is compared with the finder's outlines of the same card: the
   finder run again on the photo around it (`vision.realfind` with the teaching settings,
-  where the card fills more of the search) and any given by the caller (the whole photo's),
+  where the card fills more of the search; a full-bleed face's as one) and any given by the
+  caller (the whole photo's),
   of about the same box or lying inside it; the one showing the index glyph in more corner
   regions is taken, the first one on a tie (a deck with no corner index changes nothing);
 * `poor` judges a set of teaching crops together: in a deck whose crops mostly show the
@@ -27,10 +28,11 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from vision.detect import FIELD_SETTINGS
+from vision.detect import BLEED_SETTINGS, FIELD_SETTINGS
 from vision.reader import find_glyph, index_regions, region_ink
 from vision.realfind import find_outlines
-from vision.warp import quad_overlap, side_lengths
+from vision.warp import order_corners, quad_overlap, side_lengths, warp_card
+from vision.whiteframe import SIZE as FRAME_SIZE, bleeds_colour, shows_frame
 
 GROW = 0.3           # the photo around the first outline searched again: grown by this share
 SAME_CARD = 0.6      # bounding boxes overlapping this much (IoU) outline the same card
@@ -99,7 +101,8 @@ def poor(crops: Sequence[Crop | None]) -> list[bool]:
 
 def _found_around(image: np.ndarray, outline: np.ndarray) -> list[np.ndarray]:
     """The finder's outlines in the photo around `outline` (grown by GROW), in the photo's
-    pixels."""
+    pixels; a full-bleed face's (its colour running to its edge) looked for as one
+    (`vision.detect.BLEED_SETTINGS`), as teaching found it."""
     h, w = image.shape[:2]
     x1, y1, x2, y2 = _box(outline)
     gx, gy = (x2 - x1) * GROW, (y2 - y1) * GROW
@@ -107,7 +110,9 @@ def _found_around(image: np.ndarray, outline: np.ndarray) -> list[np.ndarray]:
     right, bottom = int(min(w, x2 + gx)), int(min(h, y2 + gy))
     if right - left < 8 or bottom - top < 8:
         return []
-    return [q + np.float32([left, top]) for q in find_outlines(image[top:bottom, left:right], FIELD_SETTINGS)]
+    face = warp_card(image, order_corners(outline), FRAME_SIZE)
+    settings = BLEED_SETTINGS if bleeds_colour(face) and not shows_frame(face) else FIELD_SETTINGS
+    return [q + np.float32([left, top]) for q in find_outlines(image[top:bottom, left:right], settings)]
 
 
 def _box(corners: np.ndarray) -> tuple[float, float, float, float]:

@@ -20,7 +20,9 @@ showed 0.42 at best.
 
 A deck prints the frame when its taught faces show paper on three sides or four
 (`prints_white_frame`); teaching measures it (`vision.teach`), and only then does the
-learned reader look (`vision.classify.classify_learned`). What does not live here:
+learned reader look (`vision.classify.classify_learned`). A face whose colour runs to
+its edge (`bleeds_colour`) is a full-bleed printing: teaching looks for such a face as one
+(`vision.detect.BLEED_SETTINGS`) where the card it found first shows no frame. What does not live here:
 finding cards, reading symbols and colour.
 """
 from __future__ import annotations
@@ -67,17 +69,46 @@ def prints_white_frame(sides: Sequence[np.ndarray]) -> bool:
     return float(np.mean(framed)) >= FRAMED_FACES
 
 
-def _bands(face: np.ndarray):
-    """Each side's band (left, right, top, bottom): across it the whitest of its depths
-    of the smallest channel over the paper (an outline a few pixels off puts the frame
-    deeper or shallower), along its middle two thirds."""
+BLEED_SIDES = 3          # a full-bleed face: this many sides' bands show no paper, but ...
+BLEED_SATURATION = 0.35  # ... a colour this saturated (over the paper's colour) ...
+BLEED_DARK = 0.35        # ... or a field this dark (a wild's black)
+
+
+def bleeds_colour(face: np.ndarray) -> bool:
+    """Whether a face's colour field runs to its edge (a full-bleed printing): on
+    `BLEED_SIDES` sides its band shows no paper (`frame_sides`) and is saturated colour or
+    dark, relative to the face's paper (its whitest part: a field's printed white, the
+    oval). A white card's border, or a framed face's, is neither."""
+    relative = _relative(face)
+    h, w = relative.shape[:2]
+    a, b = FRAME_BAND
+    rows, cols = slice(h // 6, h - h // 6), slice(w // 6, w - w // 6)
+    bleeding = 0
+    for band, paper in zip((relative[rows, a:b], relative[rows, w - b:w - a], relative[a:b, cols],
+                            relative[h - b:h - a, cols]), frame_sides(face)):
+        pixels = band.reshape(-1, 3)
+        top, low = pixels.max(axis=1), pixels.min(axis=1)
+        saturation = float(np.median((top - low) / np.maximum(top, 1e-3)))
+        bleeding += paper < FRAME_PAPER and (saturation >= BLEED_SATURATION or float(np.median(top)) <= BLEED_DARK)
+    return bleeding >= BLEED_SIDES
+
+
+def _relative(face: np.ndarray) -> np.ndarray:
+    """The face at SIZE, each channel over the face's paper (float32, h x w x 3)."""
     if face.shape[1] != SIZE[0] or face.shape[0] != SIZE[1]:
         face = cv2.resize(face, SIZE, interpolation=cv2.INTER_AREA)
     pixels = face.reshape(-1, 3)
     white = np.minimum(np.minimum(pixels[:, 0], pixels[:, 1]), pixels[:, 2])
     k = int(PAPER_QUANTILE * (len(white) - 1))
     paper = np.maximum(np.median(pixels[white >= np.partition(white, k)[k]], axis=0), 8.0).astype(np.float32)
-    scaled = face.astype(np.float32) / paper
+    return face.astype(np.float32) / paper
+
+
+def _bands(face: np.ndarray):
+    """Each side's band (left, right, top, bottom): across it the whitest of its depths
+    of the smallest channel over the paper (an outline a few pixels off puts the frame
+    deeper or shallower), along its middle two thirds."""
+    scaled = _relative(face)
     relative = np.minimum(np.minimum(scaled[..., 0], scaled[..., 1]), scaled[..., 2])
     h, w = relative.shape
     a, b = FRAME_BAND
