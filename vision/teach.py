@@ -42,7 +42,7 @@ from vision.profile import DeckProfile, camera_views, measure_frame_insets, prof
 from vision.reader import index_glyph_height, index_regions
 from vision.teachcrop import Crop, best_crop, poor
 from vision.warp import CANONICAL_SIZE, CARD_ASPECT, order_corners, warp_card
-from vision.whiteframe import SIZE as FRAME_SIZE, bleeds_colour, frame_sides, prints_white_frame, shows_frame
+from vision.whiteframe import SIZE as FRAME_SIZE, bleeds_colour, frame_sides, prints_white_frame, shows_paper
 from vision.why import Why, WhyError, why
 
 MIN_FACE_DETAIL = 10.0  # grey levels (sd) a printed face shows at least; a cloth's square less
@@ -351,10 +351,10 @@ def _card_outlines(image: np.ndarray, aspect: float, empty_table: np.ndarray | N
     # a teaching photo holds a card, of a deck not known yet: its face may be a framed colour field
     settings = DetectSettings(aspect=aspect, second_look=True, real=FIELD_SETTINGS)
     found = [c for c in find_cards(small, table, settings) if _has_detail(small, c.corners)]
-    if not found or not shows_frame(_face_of(small, found)):
-        # or a full-bleed colour field, no white frame at all (no side of the face shows
-        # paper: an oblique framed face shows it on one side at least): looked for as one,
-        # and taken when the card found so shows its colour running to its edge
+    if not found or not shows_paper(_face_of(small, found)):
+        # or a full-bleed colour field, no white frame at all: looked for as one, and taken
+        # when the card found so shows one colour running to its edge and paper on no side
+        # (an oblique framed face shows it on one side at least)
         bleeding = [c for c in find_cards(small, table, dataclasses.replace(settings, real=BLEED_SETTINGS))
                     if _has_detail(small, c.corners)]
         if bleeding and bleeds_colour(_face_of(small, bleeding)):

@@ -32,7 +32,7 @@ from vision.detect import BLEED_SETTINGS, FIELD_SETTINGS
 from vision.reader import find_glyph, index_regions, region_ink
 from vision.realfind import find_outlines
 from vision.warp import order_corners, quad_overlap, side_lengths, warp_card
-from vision.whiteframe import SIZE as FRAME_SIZE, bleeds_colour, shows_frame
+from vision.whiteframe import SIZE as FRAME_SIZE, bleeds_colour
 
 GROW = 0.3           # the photo around the first outline searched again: grown by this share
 SAME_CARD = 0.6      # bounding boxes overlapping this much (IoU) outline the same card
@@ -111,7 +111,7 @@ def _found_around(image: np.ndarray, outline: np.ndarray) -> list[np.ndarray]:
     if right - left < 8 or bottom - top < 8:
         return []
     face = warp_card(image, order_corners(outline), FRAME_SIZE)
-    settings = BLEED_SETTINGS if bleeds_colour(face) and not shows_frame(face) else FIELD_SETTINGS
+    settings = BLEED_SETTINGS if bleeds_colour(face) else FIELD_SETTINGS
     return [q + np.float32([left, top]) for q in find_outlines(image[top:bottom, left:right], settings)]
 
 

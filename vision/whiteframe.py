@@ -69,28 +69,43 @@ def prints_white_frame(sides: Sequence[np.ndarray]) -> bool:
     return float(np.mean(framed)) >= FRAMED_FACES
 
 
-BLEED_SIDES = 3          # a full-bleed face: this many sides' bands show no paper, but ...
+BLEED_SIDES = 3          # a full-bleed face: no side's band shows paper, this many show ...
 BLEED_SATURATION = 0.35  # ... a colour this saturated (over the paper's colour) ...
 BLEED_DARK = 0.35        # ... or a field this dark (a wild's black)
+BLEED_HUES = 30.0        # ... its sides' hues this near one another (degrees): one field
+
+
+def shows_paper(face: np.ndarray) -> bool:
+    """Whether a face shows the white frame on three sides at least, as a deck that
+    prints it shows it on its taught faces (`prints_white_frame`'s test of one face)."""
+    return float(np.sort(frame_sides(face))[1]) >= TAUGHT_PAPER
 
 
 def bleeds_colour(face: np.ndarray) -> bool:
-    """Whether a face's colour field runs to its edge (a full-bleed printing): on
-    `BLEED_SIDES` sides its band shows no paper (`frame_sides`) and is saturated colour or
-    dark, relative to the face's paper (its whitest part: a field's printed white, the
-    oval). A white card's border, or a framed face's, is neither."""
+    """Whether a face's colour field runs to its edge (a full-bleed printing): no side's
+    band shows paper (`frame_sides`), and on `BLEED_SIDES` sides it is one saturated colour
+    (hues within `BLEED_HUES`) or dark, relative to the face's paper (its whitest part: a
+    field's printed white, the oval). A white card's border, a framed face's, or a patch of
+    table and clutter (its sides of several colours) is no such face."""
+    sides = frame_sides(face)
+    if float(sides.max()) >= FRAME_PAPER:
+        return False
     relative = _relative(face)
     h, w = relative.shape[:2]
     a, b = FRAME_BAND
     rows, cols = slice(h // 6, h - h // 6), slice(w // 6, w - w // 6)
-    bleeding = 0
-    for band, paper in zip((relative[rows, a:b], relative[rows, w - b:w - a], relative[a:b, cols],
-                            relative[h - b:h - a, cols]), frame_sides(face)):
+    hues, dark = [], 0
+    for band in (relative[rows, a:b], relative[rows, w - b:w - a], relative[a:b, cols], relative[h - b:h - a, cols]):
         pixels = band.reshape(-1, 3)
         top, low = pixels.max(axis=1), pixels.min(axis=1)
-        saturation = float(np.median((top - low) / np.maximum(top, 1e-3)))
-        bleeding += paper < FRAME_PAPER and (saturation >= BLEED_SATURATION or float(np.median(top)) <= BLEED_DARK)
-    return bleeding >= BLEED_SIDES
+        if float(np.median(top)) <= BLEED_DARK:
+            dark += 1
+        elif float(np.median((top - low) / np.maximum(top, 1e-3))) >= BLEED_SATURATION:
+            colour = np.median(pixels, axis=0).astype(np.float32).reshape(1, 1, 3)
+            hues.append(float(cv2.cvtColor(colour / max(float(colour.max()), 1e-3), cv2.COLOR_BGR2HSV)[0, 0, 0]))
+    if dark >= BLEED_SIDES:
+        return True
+    return any(sum(min(abs(x - y), 360 - abs(x - y)) <= BLEED_HUES for y in hues) >= BLEED_SIDES for x in hues)
 
 
 def _relative(face: np.ndarray) -> np.ndarray:
