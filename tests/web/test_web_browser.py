@@ -238,10 +238,15 @@ def test_offline_is_shown_within_3_s_and_goes_when_the_referee_is_back(browser, 
         table.submit({"type": "flip", "card": "9"}, "camera")
         tv.wait_for_selector('#live [data-code="9"]')
     finally:
-        if back is not None:
-            back.shutdown()
+        # the pages go first, while the server that streams to them still answers; then
+        # the server stops whole (its streams end, its port closes): a port left listening
+        # with nobody accepting would hold any stream a page opened again in the kernel's
+        # backlog for good
         kiosk.close()
         phone.close()
+        if back is not None:
+            back.shutdown()
+            back.server_close()
 
 
 def test_zones_are_drawn_by_dragging_and_read_as_x_y_w_h(browser, table):
