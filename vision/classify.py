@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from vision.cnn import CnnReader
+from vision.firstpass import first_pass
 from vision.colour import FLOOR, InkColour, ink_colour, likelihoods, symbol_groups, with_prototype
 from vision.glare import GLARE_SHARE, clear_cells, glare_mask, glare_share, masked_scores
 from vision.reader import INDEX_WIDE, hog_pair, hog_pair_and_index_rows, index_block, index_regions, index_rows
@@ -468,13 +469,10 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
     shifts = len(features.symbol) // 2
     symbol = profile.whiten(features.symbol)
     plain = symbol[[0, shifts]]
-    scores = profile.templates @ plain.T                        # (templates, 2)
-    # the better turn of each template: `scores.max(axis=1)`'s values, without a
-    # reduction's set-up over a two-long axis (15 us a read against 1)
-    label_scores = np.maximum.reduceat(np.maximum(scores[:, 0], scores[:, 1]), profile.label_starts)
     colour_gap = np.linalg.norm(profile.colour_protos - features.colour, axis=1)
     fits = colour_gap <= thresholds.colour_gate
     if not fits.any():
+        label_scores = _label_scores(profile, plain)
         top = int(label_scores.argmax())
         return Reading(UNKNOWN, "", 0.0, round(float(label_scores[top]), 3), False)
     # A symbol class competes when any of its colours fits: the symbol is judged on shape
@@ -482,11 +480,25 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
     # it best), and the colour picks the card within the class below.
     class_fits = _members(profile.symbol_class, profile.symbol_class[fits])
     # The best few labels are compared again at every shift: a card found a pixel or two
-    # off is still read by its best alignment.
-    competing = np.where(class_fits, label_scores, -np.inf)
+    # off is still read by its best alignment. They are chosen by a first pass over every
+    # template, cut short where a bound proves the same choice (`vision.firstpass`; the
+    # labels not chosen then stay out of the comparison below, where the full pass's
+    # scores could not win either); else the full pass.
+    basis = profile.basis
+    pruned = None if basis is None else first_pass(
+        profile.templates, profile.label_starts, profile.symbol_class, basis, plain, class_fits,
+        CANDIDATES, _best_of_classes)
+    if pruned is None:
+        label_scores = _label_scores(profile, plain)
+        competing = np.where(class_fits, label_scores, -np.inf)
+        best = _best_of_classes(competing, profile.symbol_class, CANDIDATES)
+        upper = label_scores
+    else:
+        best, upper = pruned
+        label_scores = None
+        competing = np.full(len(profile.labels), -np.inf)
     stops = np.append(profile.label_starts[1:], len(profile.templates))
     turned_of = {}
-    best = _best_of_classes(competing, profile.symbol_class, CANDIDATES)
     # one matrix product for all their templates (quicker than one a label); each label's
     # templates are one run of rows, copied whole (a gather row by row costs more)
     candidates = np.concatenate([profile.templates[profile.label_starts[label]:stops[label]] for label in best]) \
@@ -510,8 +522,11 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
     if top_score < thresholds.min_symbol_score:
         symbol_conf = 0.0
     ruled_out = ~class_fits   # the same symbol in a colour ruled out is no rival
-    if ruled_out.any() and float(label_scores[ruled_out].max()) - top_score > thresholds.max_colour_veto:
-        symbol_conf = 0.0  # colour ruled out a clearly better symbol: the two disagree
+    if ruled_out.any() and float(upper[ruled_out].max()) - top_score > thresholds.max_colour_veto:
+        if label_scores is None:   # a bound only: the full pass's scores decide
+            label_scores = _label_scores(profile, plain)
+        if float(label_scores[ruled_out].max()) - top_score > thresholds.max_colour_veto:
+            symbol_conf = 0.0  # colour ruled out a clearly better symbol: the two disagree
 
     # The colour decides only within a symbol class (a red 5 and a green 5): there its
     # confidence is how much nearer the chosen colour is than the class's next one. A
@@ -538,6 +553,15 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
         return Reading(UNKNOWN, "", confidence, round(top_score, 3), turned)
     return Reading(profile.labels[chosen], profile.colours[chosen], confidence,
                    round(top_score, 3), turned)
+
+
+def _label_scores(profile: "DeckProfile", plain: np.ndarray) -> np.ndarray:
+    """Each label's best template score over the face and its turn (`plain`, 2 x D): the
+    full first pass."""
+    scores = profile.templates @ plain.T                        # (templates, 2)
+    # the better turn of each template: `scores.max(axis=1)`'s values, without a
+    # reduction's set-up over a two-long axis (15 us a read against 1)
+    return np.maximum.reduceat(np.maximum(scores[:, 0], scores[:, 1]), profile.label_starts)
 
 
 def _members(values: np.ndarray, chosen: np.ndarray) -> np.ndarray:
