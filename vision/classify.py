@@ -481,13 +481,11 @@ def classify(features: FaceFeatures, profile: "DeckProfile",
     class_fits = _members(profile.symbol_class, profile.symbol_class[fits])
     # The best few labels are compared again at every shift: a card found a pixel or two
     # off is still read by its best alignment. They are chosen by a first pass over every
-    # template, cut short where a bound proves the same choice (`vision.firstpass`; the
-    # labels not chosen then stay out of the comparison below, where the full pass's
-    # scores could not win either); else the full pass.
-    basis = profile.basis
-    pruned = None if basis is None else first_pass(
-        profile.templates, profile.label_starts, profile.symbol_class, basis, plain, class_fits,
-        CANDIDATES, _best_of_classes)
+    # template by matrix-vector products, when it proves the full pass's choice
+    # (`vision.firstpass`; the labels not chosen then stay out of the comparison below,
+    # where the full pass's scores could not win either); else the full pass.
+    pruned = first_pass(profile.templates, profile.label_starts, profile.symbol_class, plain,
+                        class_fits, CANDIDATES, _best_of_classes)
     if pruned is None:
         label_scores = _label_scores(profile, plain)
         competing = np.where(class_fits, label_scores, -np.inf)

@@ -18,7 +18,6 @@ import importlib
 import json
 import os
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -26,7 +25,6 @@ import cv2
 import numpy as np
 
 from vision.classify import TEMPLATE_SIZE, WORK_SIZE, FaceFeatures, face_features
-from vision.firstpass import TemplateBasis, template_basis
 from vision.reader import LinearReader
 from vision.warp import CARD_ASPECT, warp_card
 from vision.why import Why, WhyError, why
@@ -84,12 +82,6 @@ class DeckProfile:
         out = (symbols - self.symbol_mean) * self.symbol_weight
         out /= np.maximum(np.linalg.norm(out, axis=-1, keepdims=True), 1e-6)
         return out.astype(np.float32, copy=False)
-
-    @cached_property
-    def basis(self) -> TemplateBasis | None:
-        """The templates' bound for a cheaper first pass (`vision.firstpass`), made on
-        first use (Solo's 495 templates: about 0.1 s); None for a small deck."""
-        return template_basis(self.templates, self.label_starts)
 
     def index(self, label: str) -> int:
         try:
