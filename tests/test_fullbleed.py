@@ -112,11 +112,13 @@ def test_a_bare_cloth_is_no_card_to_teach():
         card_face_and_corners(cloth, source="IMG_3.jpg")
 
 
-def test_only_decks_printing_no_white_frame_are_looked_for_as_full_bleed():
+def test_only_full_bleed_decks_are_looked_for_as_full_bleed():
     printed = builtin_profile("solo")
     framed = dataclasses.replace(taught(printed), white_frame=True)
-    full = dataclasses.replace(taught(printed), white_frame=False)
+    unmeasured = dataclasses.replace(taught(printed), white_frame=False)   # glare hid its frame
+    full = dataclasses.replace(taught(printed), white_frame=False, full_bleed=True)
     assert Recognizer.create(framed).settings.real == FIELD_SETTINGS
+    assert Recognizer.create(unmeasured).settings.real == FIELD_SETTINGS
     assert Recognizer.create(full).settings.real == BLEED_SETTINGS
     assert BLEED_SETTINGS == dataclasses.replace(FIELD_SETTINGS, full_bleed=BLEED_SETTINGS.full_bleed)
     assert not FIELD_SETTINGS.full_bleed and BLEED_SETTINGS.full_bleed > 0

@@ -1,4 +1,6 @@
 """Deck profiles: built in from the renderer and cached, saved and loaded, refused in words."""
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -114,3 +116,10 @@ def test_a_reader_of_the_corner_index_survives_saving_and_an_older_reader_reads_
         assert again.reader.index == reader.index
         # an older profile's reader reads the HOG alone, a newer one the index block too
         assert classify(features, again) == classify(features, profile)
+
+
+def test_a_saved_profile_keeps_whether_its_deck_is_full_bleed(tmp_path):
+    for bleeding in (True, False):
+        deck = dataclasses.replace(profile("solo"), full_bleed=bleeding)
+        path = save_profile(deck, tmp_path / f"deck-{bleeding}")
+        assert load_profile_file(str(path)).full_bleed is bleeding

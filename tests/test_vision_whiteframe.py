@@ -10,8 +10,9 @@ from test_vision_protocol import FACES, taught  # noqa: F401 (the module's taugh
 from vision.classify import UNKNOWN, card_features, classify
 from vision.profile import load_profile_file
 from vision.render.sessions import SESSIONS, uno_face
+from vision.render.stress import glare_streaks
 from vision.render.uno_deck import CLOTHS, cloth_photo, deck
-from vision.whiteframe import frame_sides, prints_white_frame, shows_frame
+from vision.whiteframe import frame_sides, prints_full_bleed, prints_white_frame, shows_frame
 
 
 def sides(face: np.ndarray) -> np.ndarray:
@@ -63,3 +64,18 @@ def test_a_face_with_no_white_frame_is_no_card_of_a_framed_deck(taught, seed):  
         for image, expected in ((face.image(), face.label), (frameless(face.image()), UNKNOWN)):
             picture, corners = cloth_photo(image, CLOTHS["grey cloth"], SESSIONS[0], rng, (480, 360))
             assert classify(card_features(picture, corners, profile), profile).label == expected, face.label
+
+
+def test_a_deck_is_full_bleed_only_when_its_faces_fields_run_to_the_edge():
+    """Only a deck most of whose faces run one colour to their edge makes the table look
+    for full-bleed cards (`prints_full_bleed`); a framed deck is not one, glare streaks
+    across its faces or not (on the stress bench's phone photos such a deck's frame was
+    not measured when taught, and looking for full-bleed cards cost it 8 found cards)."""
+    uno = [f.image() for f in deck(symbols=13)]
+    assert prints_full_bleed([frameless(f) for f in uno])
+    assert not prints_full_bleed(uno)
+    h, w = uno[0].shape[:2]
+    whole = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    rng = np.random.default_rng(0)
+    assert not prints_full_bleed([glare_streaks(f, whole, rng)[0] for f in uno])
+    assert not prints_full_bleed([])

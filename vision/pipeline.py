@@ -212,13 +212,13 @@ class Recognizer:
         # A taught deck whose cards have colours may be of the UNO family, its face a
         # colour field in a white frame (`vision.fieldfind`, about 9 M instructions a
         # frame more); Deckhand's own printings are not.
-        # Its faces printing no white frame (measured when taught), its field running to the
-        # card's edge, they are looked for as full-bleed faces too (`BLEED_SETTINGS`).
+        # Its faces' fields running to the cards' edges (a full-bleed printing, measured when
+        # taught), they are looked for as full-bleed faces too (`BLEED_SETTINGS`).
         fields = profile.reader is not None and any(profile.colours)
         settings = DetectSettings(aspect=profile.aspect, frame_insets=profile.frame_insets,
                                   strong_cells=profile.ink_cap > 0, bright_cells=profile.reader is None,
                                   frame_outlines=profile.reader is None,
-                                  real=(FIELD_SETTINGS if profile.white_frame else BLEED_SETTINGS) if fields else
+                                  real=(BLEED_SETTINGS if profile.full_bleed else FIELD_SETTINGS) if fields else
                                   LEARNED_SETTINGS if profile.reader is not None else PLAIN_SETTINGS)
         table = EmptyTable.from_image(to_working_size(empty_table)[0], settings) \
             if empty_table is not None else None

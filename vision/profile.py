@@ -73,6 +73,7 @@ class DeckProfile:
     white_frame: bool = False         # its faces print a white frame (vision.whiteframe)
     glyph_height: float = 0.0         # its corner index glyphs' height as taught, share of the
                                       # card's height (vision.reader.index_glyph_height; 0: not known)
+    full_bleed: bool = False          # its colour fields run to the cards' edges (vision.whiteframe)
 
     def whiten(self, symbols: np.ndarray) -> np.ndarray:
         """Raw unit-norm templates (n x D) to the profile's matching space: the deck's
@@ -359,7 +360,8 @@ def save_profile(profile: DeckProfile, path: str | os.PathLike) -> Path:
             "template_size": list(TEMPLATE_SIZE),
             "inks": {k: list(v) for k, v in profile.inks.items()},
             "ink_examples": {k: np.asarray(v).tolist() for k, v in profile.ink_examples.items()},
-            "white_frame": profile.white_frame, "glyph_height": profile.glyph_height}
+            "white_frame": profile.white_frame, "glyph_height": profile.glyph_height,
+            "full_bleed": profile.full_bleed}
     arrays = {}
     if profile.reader is not None:
         r = profile.reader
@@ -421,7 +423,8 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                        arrays["symbol_weight"].astype(np.float32), float(meta["aspect"]),
                        tuple(meta.get("frame_insets", ())), float(meta.get("ink_cap", 0.0)),
                        float(meta.get("min_confidence", 0.0)), reader, inks, examples,
-                       bool(meta.get("white_frame", False)), float(meta.get("glyph_height", 0.0)))
+                       bool(meta.get("white_frame", False)), float(meta.get("glyph_height", 0.0)),
+                       bool(meta.get("full_bleed", False)))
 
 
 def load_profile(spec: str) -> DeckProfile:

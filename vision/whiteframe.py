@@ -22,7 +22,8 @@ A deck prints the frame when its taught faces show paper on three sides or four
 (`prints_white_frame`); teaching measures it (`vision.teach`), and only then does the
 learned reader look (`vision.classify.classify_learned`). A face whose colour runs to
 its edge (`bleeds_colour`) is a full-bleed printing: teaching looks for such a face as one
-(`vision.detect.BLEED_SETTINGS`) where the card it found first shows no frame. What does not live here:
+(`vision.detect.BLEED_SETTINGS`) where the card it found first shows no frame, and a deck
+most of whose taught faces are such (`prints_full_bleed`) is looked for so at play. What does not live here:
 finding cards, reading symbols and colour.
 """
 from __future__ import annotations
@@ -69,10 +70,25 @@ def prints_white_frame(sides: Sequence[np.ndarray]) -> bool:
     return float(np.mean(framed)) >= FRAMED_FACES
 
 
+BLEED_FACES = 0.5        # a deck is a full-bleed printing when this share of its taught faces
+                         # bleeds (`prints_full_bleed`): on the stress bench's protocol 2 a
+                         # no-frame deck's faces 0.81-1.0, a thin-frame deck's 0.65-0.98, a
+                         # framed deck under glare streaks 0.24 (its frame judged not printed),
+                         # every other framed deck 0-0.013
 BLEED_SIDES = 3          # a full-bleed face: no side's band shows paper, this many show ...
 BLEED_SATURATION = 0.35  # ... a colour this saturated (over the paper's colour) ...
 BLEED_DARK = 0.35        # ... or a field this dark (a wild's black)
 BLEED_HUES = 30.0        # ... its sides' hues this near one another (degrees): one field
+
+
+def prints_full_bleed(faces: Sequence[np.ndarray]) -> bool:
+    """Whether a deck is a full-bleed printing, its colour fields running to the cards'
+    edges: at least BLEED_FACES of its taught faces (upright, BGR) `bleeds_colour`. Not
+    simply a deck whose frame was not measured (`prints_white_frame` false): glare
+    streaks across a framed deck's teaching photos hide its frame too."""
+    if not len(faces):
+        return False
+    return float(np.mean([bleeds_colour(face) for face in faces])) >= BLEED_FACES
 
 
 def shows_paper(face: np.ndarray) -> bool:
