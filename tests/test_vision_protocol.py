@@ -244,15 +244,29 @@ def test_an_outline_along_the_border_is_grown_to_the_card_it_is_part_of():
     assert border_side(tip, size, 3.0) is None and on_border(tip, size, 3.0) == 1
 
 
-def tip_photo(seed: int) -> tuple[np.ndarray, np.ndarray, Face]:
-    """A phone photo (640 x 480) of one of FACES 40-55 degrees from overhead on wood, the
-    card running 10-30 % off the photo's edge with one corner off it."""
+def steep_edge_photo(seed: int, tilt: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, Face]:
+    """A phone photo (640 x 480) of one of FACES `tilt` degrees from overhead on wood, the
+    card running 10-30 % off the photo's edge (`card_at_edge`)."""
     rng = np.random.default_rng(seed)
     face = FACES[seed % len(FACES)]
     picture, corners = phone_photo(face.image(), table_texture("wood", seed), SESSIONS[0], rng, (640, 480),
-                                   tilt=(40, 55))
+                                   tilt=tilt)
     picture, corners = card_at_edge(picture, corners, rng)
     return picture, corners, face
+
+
+def tip_photo(seed: int) -> tuple[np.ndarray, np.ndarray, Face]:
+    """40-55 degrees from overhead, one corner off the photo (for these seeds)."""
+    return steep_edge_photo(seed, (40, 55))
+
+
+def read_off_photo(taught, path, picture: np.ndarray, corners: np.ndarray, off: int, capsys) -> str:
+    """What `deckhand recognize` reads in `picture` (saved as `path`), whose card has
+    `off` corners off the photo."""
+    h, w = picture.shape[:2]
+    assert sum(not (0 <= x < w and 0 <= y < h) for x, y in corners) == off
+    cv2.imwrite(str(path), picture)
+    return read(str(taught / "deck.npz"), [str(path)], capsys)[str(path)]
 
 
 @pytest.mark.parametrize("seed", [49, 55, 35, 39, 57])
@@ -264,11 +278,7 @@ def test_a_steep_card_with_one_corner_off_the_photo_is_read_from_where_its_sides
     followed by their edges to the border, meet at the corner off the photo
     (`vision.offframe.tip_completed`): read from there they read right."""
     picture, corners, face = tip_photo(seed)
-    h, w = picture.shape[:2]
-    assert sum(not (0 <= x < w and 0 <= y < h) for x, y in corners) == 1
-    path = tmp_path / f"PXL_{seed}.jpg"
-    cv2.imwrite(str(path), picture)
-    assert read(str(taught / "deck.npz"), [str(path)], capsys) == {str(path): face.label}
+    assert read_off_photo(taught, tmp_path / f"PXL_{seed}.jpg", picture, corners, 1, capsys) == face.label
 
 
 def test_a_corner_off_the_frame_is_put_where_the_cards_sides_meet():
@@ -292,14 +302,8 @@ def test_a_corner_off_the_frame_is_put_where_the_cards_sides_meet():
 
 
 def side_off_photo(seed: int) -> tuple[np.ndarray, np.ndarray, Face]:
-    """A phone photo (640 x 480) of one of FACES 50-65 degrees from overhead on wood, the
-    card running 10-30 % off the photo's edge with one side (two corners) off it."""
-    rng = np.random.default_rng(seed)
-    face = FACES[seed % len(FACES)]
-    picture, corners = phone_photo(face.image(), table_texture("wood", seed), SESSIONS[0], rng, (640, 480),
-                                   tilt=(50, 65))
-    picture, corners = card_at_edge(picture, corners, rng)
-    return picture, corners, face
+    """50-65 degrees from overhead, one side (two corners) off the photo (for these seeds)."""
+    return steep_edge_photo(seed, (50, 65))
 
 
 @pytest.mark.parametrize("seed", [18, 171])
@@ -309,11 +313,7 @@ def test_a_steep_card_with_one_side_off_the_photo_is_grown_in_perspective(taught
     the old code. Grown in the plane its converging sides give
     (`vision.offframe.grown_in_plane`) it reads right (0.91, 0.94)."""
     picture, corners, face = side_off_photo(seed)
-    h, w = picture.shape[:2]
-    assert sum(not (0 <= x < w and 0 <= y < h) for x, y in corners) == 2
-    path = tmp_path / f"PXL_{seed}.jpg"
-    cv2.imwrite(str(path), picture)
-    assert read(str(taught / "deck.npz"), [str(path)], capsys) == {str(path): face.label}
+    assert read_off_photo(taught, tmp_path / f"PXL_{seed}.jpg", picture, corners, 2, capsys) == face.label
 
 
 def test_an_outline_along_the_border_is_grown_in_the_cards_plane():
