@@ -433,13 +433,20 @@ def _folds_worth(data, p: dict, t: float) -> tuple:
     return r, {k: r[k][1] - 2 * r[k][2] for k in (5, 10)}
 
 
+def _shipped_worth(data, columns: list, t: float, title: str) -> dict:
+    """The shipped kind of model's worth on `data` out of fold (5 and 10 folds) at
+    threshold `t`, printed under `title`: the figure a rule's choice must beat."""
+    r, worth = _folds_worth(data, {k: blend_cross_validate(data, columns, k) for k in (5, 10)}, t)
+    print(f"{title}: 5 folds {'/'.join(map(str, r[5]))} worth {worth[5]},"
+          f" 10 folds {'/'.join(map(str, r[10]))} worth {worth[10]}", flush=True)
+    return worth
+
+
 def choose_trimmed(plain, trimmed: dict) -> tuple:
     """The rule above TRIM_SHARES, printed: `plain` the outlines collected without trimming,
     `trimmed` share -> those collected with it."""
     columns = [outlinescore.NAMES.index(n) for n in SHIPPED_25]
-    r, shipped = _folds_worth(plain, {k: blend_cross_validate(plain, columns, k) for k in (5, 10)}, 0.12)
-    print(f"shipped, no trimming: 5 folds {'/'.join(map(str, r[5]))} worth {shipped[5]},"
-          f" 10 folds {'/'.join(map(str, r[10]))} worth {shipped[10]}", flush=True)
+    shipped = _shipped_worth(plain, columns, 0.12, "shipped, no trimming")
     rows = []
     for share, data in sorted(trimmed.items()):
         p = {k: blend_cross_validate(data, columns, k) for k in (5, 10)}
@@ -535,9 +542,7 @@ def choose_printed(shipped_data, printed: dict, bars: tuple = (0.0,), apart: boo
     """The rule above PRINT_GROWS, printed: `shipped_data` the outlines collected as shipped,
     `printed` grow -> those collected with the print groups too."""
     columns = [outlinescore.NAMES.index(n) for n in SHIPPED_25]
-    r, shipped = _folds_worth(shipped_data, {k: blend_cross_validate(shipped_data, columns, k) for k in (5, 10)}, 0.15)
-    print(f"shipped (trim 0.12, threshold 0.15): 5 folds {'/'.join(map(str, r[5]))} worth {shipped[5]},"
-          f" 10 folds {'/'.join(map(str, r[10]))} worth {shipped[10]}", flush=True)
+    shipped = _shipped_worth(shipped_data, columns, 0.15, "shipped (trim 0.12, threshold 0.15)")
     rows = []
     for grow, data in sorted(printed.items()):
         p0 = {k: (blend_cross_validate_apart if apart else blend_cross_validate)(data, columns, k) for k in (5, 10)}
