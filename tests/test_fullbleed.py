@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.test_fieldfind import taught
-from vision.detect import BLEED_SETTINGS, FIELD_SETTINGS
+from vision.detect import BLEED_SETTINGS, FIELD_SETTINGS, READ_BLEED_SETTINGS
 from vision.pipeline import Recognizer, to_working_size
 from vision.profile import builtin_profile
 from vision.realfind import find_outlines
@@ -71,6 +71,17 @@ def test_an_oblique_full_bleed_face_is_found_whole(seed):
     assert best(picture, corners, BLEED_SETTINGS) > 0.85
 
 
+@pytest.mark.parametrize("seed", [25, 41])
+def test_a_full_bleed_face_cut_by_its_oval_is_found_whole_when_read(seed):
+    """A yellow face on light wood, a green one on cloth, the oval reaching both long sides:
+    the face is three cells between edges (field above, oval, field below), none of them
+    the card, so `BLEED_SETTINGS` outlines a piece (IoU < 0.5); reading joins a cell with two
+    of its neighbours (`realfind.joined_cells`) and finds it whole."""
+    picture, corners = oblique(seed)
+    assert best(picture, corners, BLEED_SETTINGS) < 0.5
+    assert best(picture, corners, READ_BLEED_SETTINGS) > 0.8
+
+
 def test_a_full_bleed_face_bleeds_colour_and_a_framed_one_shows_its_frame():
     full, full_corners = on_cloth(1, "green")
     framed, framed_corners = on_cloth(1, "green", FRAMED)
@@ -119,8 +130,9 @@ def test_only_full_bleed_decks_are_looked_for_as_full_bleed():
     full = dataclasses.replace(taught(printed), white_frame=False, full_bleed=True)
     assert Recognizer.create(framed).settings.real == FIELD_SETTINGS
     assert Recognizer.create(unmeasured).settings.real == FIELD_SETTINGS
-    assert Recognizer.create(full).settings.real == BLEED_SETTINGS
+    assert Recognizer.create(full).settings.real == READ_BLEED_SETTINGS
     assert BLEED_SETTINGS == dataclasses.replace(FIELD_SETTINGS, full_bleed=BLEED_SETTINGS.full_bleed)
+    assert READ_BLEED_SETTINGS == dataclasses.replace(BLEED_SETTINGS, joined_cells=True)
     assert not FIELD_SETTINGS.full_bleed and BLEED_SETTINGS.full_bleed > 0
     ranks = dataclasses.replace(printed, colours=("",) * len(printed.colours))   # playing cards by rank
     assert not Recognizer.create(taught(ranks)).settings.real.full_bleed

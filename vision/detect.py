@@ -42,6 +42,10 @@ FIELD_SETTINGS = RealSettings(framed_fields=True)
 # protocol 1 56.2 -> 99.4 %, docs/vision.md). Decks that print the frame keep FIELD_SETTINGS
 # (on their photos it found 4 of 108 cards fewer whole).
 BLEED_SETTINGS = RealSettings(framed_fields=True, full_bleed=30)
+# Reading a full-bleed deck: cells joined across the edges between them too (an oval
+# reaching both long sides cuts the field in two; `RealSettings.joined_cells`). Teaching
+# keeps BLEED_SETTINGS (joined there, no-frame protocol 2 skipped 7 -> 9 teaching photos).
+READ_BLEED_SETTINGS = RealSettings(framed_fields=True, full_bleed=30, joined_cells=True)
 # A deck whose face is no colour field (Deckhand's own printings, standard playing cards):
 # the regions of saturated colour left out. On the real photos' train_ split they found no
 # card the other maps did not (found isolated 321, all 445 -> 446; false outlines 70 -> 65)

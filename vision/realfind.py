@@ -174,6 +174,9 @@ class RealSettings:
                                           # pixels there, 1.4 mm) and no field outline holds it,
                                           # the framed-field search again on a copy this long
                                           # (0: never; `_fine_framed`)
+    joined_cells: bool = False            # full-bleed faces: cells joined with their neighbours
+                                          # looked at as regions too (`joined_cells`: an oval
+                                          # reaching both long sides cuts a face's field in two)
     full_bleed: int = 0                   # taught colour decks: faces with no white frame (the
                                           # colour field runs to the card's edge; a cloth as
                                           # dark or of the same hue as the field): edges also
@@ -213,6 +216,61 @@ def colour_edges(channels: list[np.ndarray], edges: np.ndarray) -> np.ndarray:
     for channel in channels:
         edges = cv2.bitwise_or(edges, cv2.Canny(channel, 30, 90, L2gradient=True))
     return edges
+
+
+_NEAR = np.ones((5, 5), np.uint8)   # reaches across a dilated edge (3 pixels) to the cell beyond
+
+
+def joined_cells(edges: np.ndarray, min_area: float, max_area: float, most: int = 6) -> list[np.ndarray]:
+    """Outer contours of cells between `edges` (dilated, 0/255) joined with two of their
+    neighbours across an edge (the edges between them filled): a full-bleed face whose
+    oval reaches both long sides is three cells (the field above the oval, the oval, the
+    field below), none of them the card. Each cell of at most `max_area` is joined with
+    every two of its `most` largest neighbours of at most that size, where the three add up
+    to a card's area (`min_area`..`max_area`). (Joined with one neighbour too: no-frame
+    protocol 2 the same, card for card; left out.)"""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(edges), connectivity=4)
+    if count < 3 or count > 65000:
+        return []
+    labels16 = labels.astype(np.uint16)
+    on_edge = edges > 0
+    high = cv2.dilate(labels16, _NEAR)[on_edge].astype(np.int64)
+    low = cv2.erode(np.where(on_edge, np.uint16(65535), labels16), _NEAR)[on_edge].astype(np.int64)
+    areas = stats[:, cv2.CC_STAT_AREA]
+    small = areas <= max_area
+    small[0] = False   # (label 0: the edges)
+    pairs = np.unique(low * count + high)
+    a, b = pairs // count, pairs % count
+    keep = (a != b) & (a < count) & (b > 0)
+    a, b = a[keep], b[keep]
+    keep = small[a] & small[b]
+    neighbours: dict[int, list[int]] = {}
+    for i, j in zip(a[keep].tolist(), b[keep].tolist()):
+        neighbours.setdefault(i, []).append(j)
+        neighbours.setdefault(j, []).append(i)
+    groups: set[tuple[int, ...]] = set()
+    for cell, near in neighbours.items():
+        near = sorted(set(near), key=lambda j: -areas[j])[:most]
+        for n, first in enumerate(near):
+            for second in near[n + 1:]:
+                groups.add(tuple(sorted((cell, first, second))))
+    out = []
+    for group in sorted(groups):
+        ids = list(group)
+        if not min_area <= areas[ids].sum() <= max_area:
+            continue
+        x0 = int(stats[ids, cv2.CC_STAT_LEFT].min())
+        y0 = int(stats[ids, cv2.CC_STAT_TOP].min())
+        x1 = int((stats[ids, cv2.CC_STAT_LEFT] + stats[ids, cv2.CC_STAT_WIDTH]).max())
+        y1 = int((stats[ids, cv2.CC_STAT_TOP] + stats[ids, cv2.CC_STAT_HEIGHT]).max())
+        box = labels[y0:y1, x0:x1]
+        mask = np.isin(box, ids).astype(np.uint8) * 255
+        mask = cv2.morphologyEx(cv2.copyMakeBorder(mask, 3, 3, 3, 3, cv2.BORDER_CONSTANT, value=0),
+                                cv2.MORPH_CLOSE, _NEAR)
+        contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+        if contours:
+            out.append(max(contours, key=cv2.contourArea) + np.int32((x0 - 3, y0 - 3)))
+    return out
 
 
 def _regions(white: np.ndarray, edges: np.ndarray, settings: RealSettings,
@@ -1197,6 +1255,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
     candidates: list[tuple[float, float, np.ndarray]] = []
     nested: list | None = [] if settings.print_groups >= 0 and (trace is not None or settings.learned) else None
     whites, edged = _regions(white, edges, settings, nested)
+    if settings.joined_cells:
+        edged += joined_cells(edges, min_area, max_area)
     regions = whites + edged + (_fields(smooth, settings) if settings.colour_fields else [])
     edged_from, fields_from = len(whites), len(whites) + len(edged)   # (each region's kind by its place)
     judge = _Judge(settings, edges, white, (sw, sh), min_area, max_area, seen,
