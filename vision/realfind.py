@@ -221,13 +221,15 @@ def colour_edges(channels: list[np.ndarray], edges: np.ndarray) -> np.ndarray:
 _NEAR = np.ones((5, 5), np.uint8)   # reaches across a dilated edge (3 pixels) to the cell beyond
 
 
-def joined_cells(edges: np.ndarray, min_area: float, max_area: float, most: int = 6) -> list[np.ndarray]:
+def joined_cells(edges: np.ndarray, min_area: float, max_area: float, most: int = 6,
+                 least: float = 0.5, box_fill: float = 0.35) -> list[np.ndarray]:
     """Outer contours of cells between `edges` (dilated, 0/255) joined with two of their
     neighbours across an edge (the edges between them filled): a full-bleed face whose
     oval reaches both long sides is three cells (the field above the oval, the oval, the
     field below), none of them the card. Each cell of at most `max_area` is joined with
-    every two of its `most` largest neighbours of at most that size, where the three add up
-    to a card's area (`min_area`..`max_area`). (Joined with one neighbour too: no-frame
+    every two of its `most` largest neighbours of that size (each at least `least` of
+    `min_area`), where the three add up to a card's area (`min_area`..`max_area`) and fill
+    at least `box_fill` of their bounding box. (Joined with one neighbour too: no-frame
     protocol 2 the same, card for card; left out.)"""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(edges), connectivity=4)
     if count < 3 or count > 65000:
@@ -237,7 +239,7 @@ def joined_cells(edges: np.ndarray, min_area: float, max_area: float, most: int 
     high = cv2.dilate(labels16, _NEAR)[on_edge].astype(np.int64)
     low = cv2.erode(np.where(on_edge, np.uint16(65535), labels16), _NEAR)[on_edge].astype(np.int64)
     areas = stats[:, cv2.CC_STAT_AREA]
-    small = areas <= max_area
+    small = (areas <= max_area) & (areas >= least * min_area)
     small[0] = False   # (label 0: the edges)
     pairs = np.unique(low * count + high)
     a, b = pairs // count, pairs % count
@@ -255,16 +257,21 @@ def joined_cells(edges: np.ndarray, min_area: float, max_area: float, most: int 
             for second in near[n + 1:]:
                 groups.add(tuple(sorted((cell, first, second))))
     out = []
+    chosen = np.zeros(count, np.uint8)
     for group in sorted(groups):
         ids = list(group)
-        if not min_area <= areas[ids].sum() <= max_area:
+        area = areas[ids].sum()
+        if not min_area <= area <= max_area:
             continue
         x0 = int(stats[ids, cv2.CC_STAT_LEFT].min())
         y0 = int(stats[ids, cv2.CC_STAT_TOP].min())
         x1 = int((stats[ids, cv2.CC_STAT_LEFT] + stats[ids, cv2.CC_STAT_WIDTH]).max())
         y1 = int((stats[ids, cv2.CC_STAT_TOP] + stats[ids, cv2.CC_STAT_HEIGHT]).max())
-        box = labels[y0:y1, x0:x1]
-        mask = np.isin(box, ids).astype(np.uint8) * 255
+        if area < box_fill * (x1 - x0) * (y1 - y0):   # (a card seen at 45 degrees fills about half)
+            continue
+        chosen[ids] = 255
+        mask = chosen[labels[y0:y1, x0:x1]]
+        chosen[ids] = 0
         mask = cv2.morphologyEx(cv2.copyMakeBorder(mask, 3, 3, 3, 3, cv2.BORDER_CONSTANT, value=0),
                                 cv2.MORPH_CLOSE, _NEAR)
         contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
