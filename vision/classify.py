@@ -703,7 +703,6 @@ def _index_decides(reader, features: FaceFeatures, scores: np.ndarray, members: 
     return rival
 
 
-
 def _glare_unconfirmed(reader, features: FaceFeatures, turned: bool, group_of: np.ndarray, answer: int) -> bool:
     """Whether a glossy colour deck's face shows glare streaks (`vision.glare`) on more
     than GLARE_SHARE of it and the reader's score over the cells they leave clear puts

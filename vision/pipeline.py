@@ -19,7 +19,7 @@ from vision.classify import UNKNOWN, Reading, Thresholds, card_features, classif
 from vision.colour import field_deck, scene_gain
 from vision.complete import completions, seen_corner
 from vision import refind, regions
-from vision.detect import (BLEED_SETTINGS, FIELD_SETTINGS, READ_BLEED_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings, Detection,
+from vision.detect import (FIELD_SETTINGS, READ_BLEED_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings, Detection,
                           EmptyTable)
 from vision.offframe import (BORDER as OFF_BORDER, border_side, grown_in_plane, grown_past, on_border, tip_completed,
                              tip_corner)
@@ -213,7 +213,8 @@ class Recognizer:
         # colour field in a white frame (`vision.fieldfind`, about 9 M instructions a
         # frame more); Deckhand's own printings are not.
         # Its faces' fields running to the cards' edges (a full-bleed printing, measured when
-        # taught), they are looked for as full-bleed faces too (`BLEED_SETTINGS`).
+        # taught), they are looked for as full-bleed faces too, cells joined across an oval
+        # included (`READ_BLEED_SETTINGS`; teaching uses `BLEED_SETTINGS`).
         fields = profile.reader is not None and any(profile.colours)
         settings = DetectSettings(aspect=profile.aspect, frame_insets=profile.frame_insets,
                                   strong_cells=profile.ink_cap > 0, bright_cells=profile.reader is None,
