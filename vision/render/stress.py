@@ -149,6 +149,23 @@ def glare_streaks(picture: Picture, corners: Corners, rng) -> tuple[Picture, Cor
     return _jpeg(_u8(p), 92), corners
 
 
+def _cut_start(lo: float, hi: float, size: float, full: float, cut: float, low: bool):
+    """Where a window of `size` along one axis starts so that `cut` of the card's extent
+    lo..hi lies outside it on the low (or high) side, the rest inside with 4 px to spare;
+    None when no such window fits in 0..full."""
+    start = lo + cut * (hi - lo) if low else hi - cut * (hi - lo) - size
+    if start < 0 or start + size > full:
+        return None
+    if (low and start + size < hi + 4) or (not low and start > lo - 4):
+        return None
+    return start
+
+
+def _centred_start(lo: float, hi: float, size: float, full: float) -> float:
+    """Where a window of `size` centred on lo..hi starts, kept inside 0..full."""
+    return float(np.clip((lo + hi) / 2 - size / 2, 0, full - size))
+
+
 def card_at_edge(picture: Picture, corners: Corners, rng) -> tuple[Picture, Corners]:
     """The card running off the photo: the photo cropped (same shape, then brought back
     to its size) so that 10-30 % of the card's extent on one side lies outside."""
@@ -162,19 +179,15 @@ def card_at_edge(picture: Picture, corners: Corners, rng) -> tuple[Picture, Corn
         for scale in np.linspace(0.55, 0.95, 9):
             cw, ch = w * scale, h * scale
             if side in (0, 1):    # cut on the left / right
-                xs = x0 + cut * (x1 - x0) if side == 0 else x1 - cut * (x1 - x0) - cw
-                if xs < 0 or xs + cw > w or (side == 0 and xs + cw < x1 + 4) or (side == 1 and xs > x0 - 4):
+                xs = _cut_start(x0, x1, cw, w, cut, low=side == 0)
+                if xs is None or ch < y1 - y0 + 8:
                     continue
-                if ch < y1 - y0 + 8:
-                    continue
-                ys = float(np.clip((y0 + y1) / 2 - ch / 2, 0, h - ch))
+                ys = _centred_start(y0, y1, ch, h)
             else:                 # the top / the bottom
-                ys = y0 + cut * (y1 - y0) if side == 2 else y1 - cut * (y1 - y0) - ch
-                if ys < 0 or ys + ch > h or (side == 2 and ys + ch < y1 + 4) or (side == 3 and ys > y0 - 4):
+                ys = _cut_start(y0, y1, ch, h, cut, low=side == 2)
+                if ys is None or cw < x1 - x0 + 8:
                     continue
-                if cw < x1 - x0 + 8:
-                    continue
-                xs = float(np.clip((x0 + x1) / 2 - cw / 2, 0, w - cw))
+                xs = _centred_start(x0, x1, cw, w)
             matrix = np.float32([[w / cw, 0, -xs * w / cw], [0, h / ch, -ys * h / ch]])
             out = cv2.warpAffine(picture, matrix, (w, h), flags=cv2.INTER_LINEAR)
             moved = (corners - np.float32([xs, ys])) * np.float32([w / cw, h / ch])
