@@ -237,7 +237,7 @@ def cross_validate(data, columns: list[int], l2: float, folds: int, weight: np.n
 
 
 def gate(data, p: np.ndarray, threshold: float, overlap: float = 0.3, by_quad: bool = False,
-         beside: float = 0.0) -> tuple[int, int, int]:
+         beside: float = 0.0, held: float = 0.0) -> tuple[int, int, int]:
     """isolated found, all found, false over the train_ photos when the outlines (kept and
     refused alike) at or above `threshold` are taken, surest first, none overlapping one
     taken before (`outlinescore.accepted`; `p`: out-of-fold chances): the model in place of
@@ -247,7 +247,7 @@ def gate(data, p: np.ndarray, threshold: float, overlap: float = 0.3, by_quad: b
     for k, name in enumerate(data["names"]):
         rows = np.flatnonzero(data["photo"] == k)
         quads = [data["quads"][i].astype(np.float32) for i in rows]
-        taken = outlinescore.accepted(quads, p[rows], threshold, overlap, by_quad, beside)
+        taken = outlinescore.accepted(quads, p[rows], threshold, overlap, by_quad, beside, held)
         chosen = [tuple(data["boxes"][rows[i]]) for i in taken]
         s = score_photo(labels[str(name)], chosen)
         totals += (s.isolated_found, s.found, s.false)
@@ -523,11 +523,12 @@ def _barred(data, p: np.ndarray, bar: float) -> np.ndarray:
     return p if bar <= 0 else np.where((data["printed"] > 0) & (p < bar), 0.0, p)
 
 
-def blend_cross_validate_apart(data, columns: list[int], folds: int) -> np.ndarray:
+def blend_cross_validate_apart(data, columns: list[int], folds: int, seed: int = 0) -> np.ndarray:
     """`blend_cross_validate` with each fold's model fitted on the outlines that are no prints
-    only (`data["printed"]`), every outline of the held-out photos scored."""
+    only (`data["printed"]`), every outline of the held-out photos scored (`seed`: the fold
+    assignment, `fold_assignment`; 0 the fixed one every figure above was chosen on)."""
     X, y, photo = data["X"][:, columns], data["y"], data["photo"]
-    fold_of = np.arange(photo.max() + 1) % folds
+    fold_of = fold_assignment(photo.max() + 1, folds, seed)
     rows = data["printed"] == 0
     p = np.zeros(len(y))
     for f in range(folds):
@@ -590,6 +591,94 @@ def choose_printed(shipped_data, printed: dict, bars: tuple = (0.0,), apart: boo
 # session 13); 330 / 457 / 53 and 331 / 458 / 53, the same counts. The code of both rounds is gone.
 
 
+def fold_assignment(photos: int, folds: int, seed: int = 0) -> np.ndarray:
+    """Each photo's fold: photo i in fold i mod `folds` for seed 0 (the fixed assignment every
+    out-of-fold figure above was chosen on); for another seed the same after a fixed
+    permutation of the photos (`np.random.default_rng(seed)`), so the folds' sizes still
+    differ by at most one photo. No other randomness."""
+    order = np.arange(photos) if seed == 0 else np.random.default_rng(seed).permutation(photos)
+    return order % folds
+
+
+# Repeated cross-validation (session 15, helper find-real-3; `--repeats N`). The fold assignment
+# alone moves the shipped model's out-of-fold counts on the same outlines: over 8 assignments
+# (seed 0 the fixed one, 1-7 permutations) isolated 329-330 / all 455-458 / false 51-58 in 5
+# folds, 329-331 / 455-460 / 52-59 in 10. The fixed assignment's 330 / 457 / 53 and 331 / 458 / 53
+# lie at the favourable end (means 329.5 / 455.9 / 54.0 and 330.1 / 456.6 / 54.9), so a change of
+# one or two cards or false outlines on it alone is within the noise, and a choice made on it is
+# a little optimistic. `repeated` scores the shipped kind of model (`blend_cross_validate_apart`,
+# a print taken only at 0.5, the shipped suppression) on every assignment, and with `--paired
+# NPZ` another collection of the same photos on the same assignments, with the differences
+# per assignment (paired: the same folds for both).
+PRINT_BAR = 0.5
+
+
+def repeated(data, columns: list[int], repeats: int, thresholds: list[float], other=None,
+             held: float = 0.0, other_held: float = 0.0) -> dict:
+    """Out-of-fold counts (isolated, all, false) of the shipped kind of model over `repeats`
+    fold assignments in 5 and in 10 folds at each threshold, printed with their mean and range;
+    with `other` (a collection of the same photos; `data` again when None but `other_held`
+    differs from `held`), its counts on the same assignments and the paired differences
+    (`held`, `other_held`: `outlinescore.accepted`'s, for each). Returns {(name, folds,
+    threshold): [counts per seed]}."""
+    if other is None and other_held != held:
+        other = data
+    sets = {"data": (data, held)} if other is None else {"data": (data, held), "other": (other, other_held)}
+    if other is not None and list(other["names"]) != list(data["names"]):
+        raise ValueError("--paired needs a collection of the same photos")
+    out: dict = {}
+    for folds in (5, 10):
+        for seed in range(repeats):
+            chances = {}
+            for name, (d, bar) in sets.items():
+                if id(d) not in chances:
+                    chances[id(d)] = _barred(d, blend_cross_validate_apart(d, columns, folds, seed), PRINT_BAR)
+                for t in thresholds:
+                    out.setdefault((name, folds, t), []).append(
+                        gate(d, chances[id(d)], t, SHIPPED["overlap"], SHIPPED["by_quad"], SHIPPED["beside"], bar))
+    for (name, folds, t), counts in sorted(out.items()):
+        a = np.array(counts)
+        line = (f"  {name} {folds} folds, threshold {t:.2f}: seed 0 {'/'.join(map(str, a[0]))},"
+                f" mean {a[:, 0].mean():.1f} / {a[:, 1].mean():.1f} / {a[:, 2].mean():.1f},"
+                f" range {a[:, 0].min()}-{a[:, 0].max()} / {a[:, 1].min()}-{a[:, 1].max()} /"
+                f" {a[:, 2].min()}-{a[:, 2].max()}")
+        if name == "other":
+            dd = a - np.array(out[("data", folds, t)])
+            line += (f"; paired difference mean {dd[:, 0].mean():+.2f} / {dd[:, 1].mean():+.2f} /"
+                     f" {dd[:, 2].mean():+.2f}, range {dd[:, 0].min():+d}..{dd[:, 0].max():+d} /"
+                     f" {dd[:, 1].min():+d}..{dd[:, 1].max():+d} / {dd[:, 2].min():+d}..{dd[:, 2].max():+d}")
+        print(line, flush=True)
+    return out
+
+
+# A group that holds a card gives way to it (session 15, helper find-real-3; `--repeats 8 --held
+# 0.9`, the model's `held`, `outlinescore.accepted`'s `_holders`). The surest false outlines out
+# of fold are groups of overlapping cards taken as one (train_IMG_2603 at 0.97 and 2649 at 0.97 on
+# the fixed folds), each holding the card on top, itself 0.95-0.96 sure and dropped for
+# overlapping the group. The rule: an outline that holds another outline at least `held` sure,
+# of 0.25-0.8 of its area and 0.9 inside it, is not taken (a card holds no card). Honestly, the
+# bar 0.9 was set after looking at those chances on the fixed folds: the nearest thing a card
+# holds is its own half or print, at most 0.86 (train_IMG_2393), and a bar of 0.85 loses two
+# isolated cards (328 / 457 / 54 in 5 folds). It was then measured, unchanged, on 8 fold
+# assignments in 5 and in 10 folds (paired with the shipped choice on the same folds), and is
+# landed only when no assignment loses an isolated card or gains a false outline.
+# Its result: landed; see docs/vision.md (the figures there and in `--repeats 8 --held 0.9`).
+
+
+# The finder's passes, each turned off for `--collect --off NAME,...` (session 15, helper
+# find-real-3): what each pass is worth to the learned model out of fold (the model refitted
+# on the outlines collected without it). Measured (main d9de9d8, the shipped model and
+# threshold on each collection, fixed assignment, 5 / 10 folds; as shipped 330 / 457 / 53 and
+# 331 / 458 / 53): no ink 323 / 448 / 55 and 325 / 450 / 55; no lines 324 / 446 / 59 and 325 /
+# 446 / 61; no whole 325 / 452 / 52 and 328 / 455 / 53; no shaded 328 / 455 / 53 and 330 / 457 / 56;
+# no restore 328 / 454 / 56 and 329 / 455 / 55; no trim 329 / 456 / 53 and 330 / 457 / 53; no
+# print 329 / 456 / 53 and 330 / 457 / 53; no pale 330 / 457 / 56 and 331 / 459 / 53. Every pass
+# but the pale one finds isolated cards out of fold; none is free to drop.
+PASSES_OFF = {"whole": {"whole": None}, "shaded": {"shaded": None}, "pale": {"pale": None}, "ink": {"ink": None},
+              "lines": {"line_quads": False}, "restore": {"restore_corner": False}, "trim": {"trim_spurs": 0.0},
+              "print": {"print_groups": -1.0}}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--collect", metavar="NPZ")
@@ -630,11 +719,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trees", default="", metavar="ROUNDS,LAM",
                         help="with --write: boosted trees too (fit_trees), their rounds and leaf L2")
     parser.add_argument("--blend", type=float, default=1.0, help="with --write --trees: the trees' share of the chance")
+    parser.add_argument("--off", default="", metavar="PASS,...",
+                        help=f"with --collect: the finder's passes turned off ({', '.join(PASSES_OFF)})")
+    parser.add_argument("--repeats", type=int, default=0, metavar="N",
+                        help="the shipped kind of model out of fold over N fold assignments (`repeated`)")
+    parser.add_argument("--repeat-thresholds", type=lambda v: [float(x) for x in v.split(",")], default=[0.15],
+                        help="with --repeats: the thresholds")
+    parser.add_argument("--paired", metavar="NPZ", help="with --repeats: another collection, on the same folds")
+    parser.add_argument("--held", type=float, default=0.0,
+                        help="with --write: the model's `held` (`outlinescore.accepted`); with --repeats: the"
+                             " second of the pair (the first without)")
     parser.add_argument("--write", action="store_true", help=f"fit on all train_ photos, write {outlinescore.MODEL}")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.collect:
-        collect(args.collect, replace(HAND, trim_spurs=args.trim, print_groups=args.print_grow))
+        chosen = {"trim_spurs": args.trim, "print_groups": args.print_grow}
+        for name in filter(None, args.off.split(",")):
+            chosen.update(PASSES_OFF[name])
+        collect(args.collect, replace(HAND, **chosen))
         return 0
     data = dict(np.load(args.data))
     drop = set(filter(None, args.drop.split(",")))
@@ -655,6 +757,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.printed:
         choose_printed(data, {float(a): dict(np.load(b)) for a, b in (v.split(":") for v in args.printed.split(","))},
                        tuple(args.print_bars), args.print_apart)
+    if args.repeats:
+        shipped = [outlinescore.NAMES.index(n) for n in SHIPPED_25]
+        repeated(data, shipped, args.repeats, args.repeat_thresholds,
+                 dict(np.load(args.paired)) if args.paired else None, 0.0, args.held)
     if args.choose:
         choose(data, columns, strips, args.strips or [args.strip], args.l2s, args.thresholds)
     if args.cv:
@@ -670,9 +776,10 @@ def main(argv: list[str] | None = None) -> int:
         model = {"names": [outlinescore.NAMES[i] for i in columns], "mean": mean.tolist(), "scale": scale.tolist(),
                  "weights": w.tolist(), "bias": b, "threshold": args.threshold, "overlap": args.overlap,
                  "overlap_of": "quad" if args.by_quad else "box", "beside": args.beside,
+                 **({"held": args.held} if args.held else {}),
                  "made": f"bench/outline_scorer.py --write --l2 {args.l2:g} --threshold {args.threshold:g}"
                          f" --strip {args.strip:g} --overlap {args.overlap:g}{' --by-quad' if args.by_quad else ''}"
-                         f" --beside {args.beside:g}"
+                         f" --beside {args.beside:g}{f' --held {args.held:g}' if args.held else ''}"
                          f"{f' --names {args.names}' if args.names else ''}"
                          f"{f' --trees {args.trees} --blend {args.blend:g}' if args.trees else ''}"
                          f" on {len(data['names'])} train_ photos, {len(data['y'])} outlines"

@@ -233,3 +233,26 @@ def test_the_shipped_trees_score_as_each_tree_walked_alone():
             z += leaves[2 + int(x[right] > t2)] if x[root] > t0 else leaves[int(x[left] > t1)]
         walked.append(z)
     assert np.allclose(trees.scores(rows), walked, rtol=0, atol=1e-9)
+
+
+def test_a_group_of_two_cards_holding_a_sure_card_gives_way_to_it():
+    # a fan of two cards taken as one outline (train_IMG_2603, 2649: 0.97 out of fold) and the
+    # top card inside it (0.95 / 0.96): the card holds no card, so the card is taken, not the group
+    card = cv2.boxPoints(((100.0, 100.0), (63.0, 88.0), 0.0)).astype(np.float32)
+    group = np.float32(((68, 56), (160, 56), (160, 144), (68, 144)))   # the card and one beside it
+    assert 0.25 <= cv2.contourArea(card) / cv2.contourArea(group) <= 0.8
+    assert outlinescore.quad_overlap(group, card) >= outlinescore.HELD_INSIDE
+    sure = np.array([0.97, 0.95])
+    assert outlinescore.accepted([group, card], sure, 0.15, 0.3, True, 0.4) == [0]            # before: the group
+    assert outlinescore.accepted([group, card], sure, 0.15, 0.3, True, 0.4, 0.9) == [1]       # now: the card
+    # a card holding its own half, less sure than `held` (train_IMG_2393's half: 0.86), stays
+    half = np.float32(((69, 56), (131, 56), (131, 100), (69, 100)))
+    assert outlinescore.accepted([card, half], np.array([0.92, 0.86]), 0.15, 0.3, True, 0.4, 0.9) == [0]
+    # a card beside another (not inside it) changes nothing
+    beside = card + np.float32((70, 0))
+    assert outlinescore.accepted([card, beside], np.array([0.97, 0.95]), 0.15, 0.3, True, 0.4, 0.9) == [0, 1]
+
+
+def test_the_shipped_model_lets_no_group_hold_a_card():
+    model = outlinescore.load()
+    assert model.held == 0.9 and model.threshold < model.held < 1

@@ -96,6 +96,7 @@ class Model:
     beside: float = 0.0        # with by_quad, the chance an outline needs whose box (not quad) overlaps
     trees: Trees | None = None
     blend: float = 0.0         # the trees' share of the chance (1: the trees alone)
+    held: float = 0.0          # an outline holding one this sure is not taken (`accepted`; 0: off)
 
     def chances(self, features: np.ndarray) -> np.ndarray:
         """Each row's chance of being a card's outline (`features`' rows: `NAMES`)."""
@@ -131,7 +132,7 @@ def load(path: str | None = None) -> Model:
     return Model(tuple(data["names"]), mean, scale, weights, float(data["bias"]), float(data["threshold"]),
                  columns, float(data.get("overlap", 0.3)),
                  data.get("overlap_of", "box") == "quad", float(data.get("beside", 0.0)),
-                 trees, float(data.get("blend", 0.0)))
+                 trees, float(data.get("blend", 0.0)), float(data.get("held", 0.0)))
 
 
 _SAMPLES = 12
@@ -379,18 +380,53 @@ def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
     return max(float(inter), 0.0) / smaller
 
 
+HELD_AREA = (0.25, 0.8)   # a card held inside a larger outline: this share of its area
+HELD_INSIDE = 0.9         # ... and this share of the card inside it
+
+
+def _holders(quads: list[np.ndarray], chances: np.ndarray, every: list[list[float]], threshold: float,
+             held: float) -> set[int]:
+    """The outlines (at least `threshold` sure) that hold a card: another outline at least
+    `held` sure, of `HELD_AREA` of their area, lying `HELD_INSIDE` inside them. A card holds
+    no card, so such an outline is a group of cards taken as one (a fan of two or three);
+    its own print or half scores under `held` (train_: at most 0.86 out of fold)."""
+    sure = np.flatnonzero(chances >= held).tolist()
+    if held <= 0 or not sure:
+        return set()
+    areas: dict[int, float] = {}
+
+    def area(i: int) -> float:
+        if i not in areas:
+            areas[i] = float(cv2.contourArea(np.asarray(quads[i], np.float32).reshape(-1, 1, 2)))
+        return areas[i]
+
+    out = set()
+    for i in np.flatnonzero(chances >= threshold).tolist():
+        for j in sure:
+            if j != i and box_overlap(every[i], every[j]) > 0 and \
+                    HELD_AREA[0] * area(i) <= area(j) <= HELD_AREA[1] * area(i) and \
+                    quad_overlap(quads[i], quads[j]) >= HELD_INSIDE:
+                out.add(i)
+                break
+    return out
+
+
 def accepted(quads: list[np.ndarray], chances: np.ndarray, threshold: float, overlap: float = 0.3,
-             by_quad: bool = False, beside: float = 0.0) -> list[int]:
+             by_quad: bool = False, beside: float = 0.0, held: float = 0.0) -> list[int]:
     """Indexes of the outlines taken as cards: at least `threshold` sure, surest first, none
     whose box (with `by_quad`, whose quad) overlaps that of one taken before by `overlap` (of
     the smaller) or more; with `by_quad`, one whose box overlaps so (the strip of a card under
-    another, or a false outline beside a card) only when at least `beside` sure."""
+    another, or a false outline beside a card) only when at least `beside` sure. With `held`
+    (above 0), none that holds another outline at least `held` sure (`_holders`)."""
     taken: list[int] = []
     boxes: list[list[float]] = []
     every = _boxes(quads)
+    groups = _holders(quads, chances, every, threshold, held)
     for i in np.argsort(-chances, kind="stable").tolist():
         if chances[i] < threshold:
             break
+        if i in groups:
+            continue
         box = every[i]
         if by_quad:   # quads overlap only where their boxes do
             overlaps = [box_overlap(box, b) for b in boxes]

@@ -1358,7 +1358,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
             if settings.print_chance > 0:   # a print must be surer than the model's threshold
                 chances = _print_bar(pool, chances, settings.print_chance)
             kept = [pool[i].quad for i in outlinescore.accepted([c.quad for c in pool], chances, model.threshold,
-                                                                model.overlap, model.by_quad, model.beside)]
+                                                                model.overlap, model.by_quad, model.beside,
+                                                                model.held)]
     if scale >= 1:
         return [order_corners(q) for q in kept]
     reach = settings.refine_reach / scale
