@@ -13,7 +13,8 @@ figure makes them, each through `vision.realfind.find_outlines` with the setting
 new frame in `realphotos_find.py --speed`), `learned` a deck taught from photos
 (`detect.LEARNED_SETTINGS`), `fields` a colour-field deck's (`detect.FIELD_SETTINGS`),
 `bleed` one whose faces print no white frame (`detect.BLEED_SETTINGS`, full-bleed faces;
-`read-bleed` as that deck is read, `READ_BLEED_SETTINGS`); `whole`
+`read-bleed` as that deck is read, `READ_BLEED_SETTINGS`; `read-fields` as a framed colour-field
+deck is read, `READ_FIELD_SETTINGS`); `whole`
 the whole new frame of `realphotos_find.py --speed`: `Recognizer.read` with the built-in Solo
 profile (its finder is `plain`'s), finding and reading every card found. The
 photos are loaded and found once uncounted (first-call set-ups: lookup tables, numpy's
@@ -64,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", default="train", choices=("train", "test"))
     ap.add_argument("--every", type=int, default=12)
-    ap.add_argument("--kind", default="plain", choices=("plain", "learned", "fields", "bleed", "read-bleed", "whole"))
+    ap.add_argument("--kind", default="plain", choices=("plain", "learned", "fields", "read-fields", "bleed", "read-bleed",
+                                                             "whole"))
     ap.add_argument("--none", action="store_true", help="load and warm up only (a baseline)")
     ap.add_argument("--repeat", type=int, default=1, help="find the set this many times (CPU timing)")
     ap.add_argument("--code", default=str(ROOT), help="the repository folder whose vision/ runs (an "
@@ -86,9 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         if args.kind in ("bleed", "read-bleed"):
             from vision.detect import BLEED_SETTINGS, READ_BLEED_SETTINGS
+        if args.kind == "read-fields":
+            from vision.detect import READ_FIELD_SETTINGS
         settings = {"plain": PLAIN_SETTINGS, "learned": LEARNED_SETTINGS, "fields": FIELD_SETTINGS,
                     "bleed": BLEED_SETTINGS if args.kind == "bleed" else None,
-                    "read-bleed": READ_BLEED_SETTINGS if args.kind == "read-bleed" else None}[args.kind]
+                    "read-bleed": READ_BLEED_SETTINGS if args.kind == "read-bleed" else None,
+                    "read-fields": READ_FIELD_SETTINGS if args.kind == "read-fields" else None}[args.kind]
 
         def find_one(frame: np.ndarray) -> int:
             return len(find_outlines(frame, settings))

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.test_fieldfind import taught
-from vision.detect import BLEED_SETTINGS, FIELD_SETTINGS, READ_BLEED_SETTINGS
+from vision.detect import BLEED_SETTINGS, FIELD_SETTINGS, READ_BLEED_SETTINGS, READ_FIELD_SETTINGS
 from vision.pipeline import Recognizer, to_working_size
 from vision.profile import builtin_profile
 from vision.realfind import find_outlines
@@ -128,8 +128,8 @@ def test_only_full_bleed_decks_are_looked_for_as_full_bleed():
     framed = dataclasses.replace(taught(printed), white_frame=True)
     unmeasured = dataclasses.replace(taught(printed), white_frame=False)   # glare hid its frame
     full = dataclasses.replace(taught(printed), white_frame=False, full_bleed=True)
-    assert Recognizer.create(framed).settings.real == FIELD_SETTINGS
-    assert Recognizer.create(unmeasured).settings.real == FIELD_SETTINGS
+    assert Recognizer.create(framed).settings.real == READ_FIELD_SETTINGS
+    assert Recognizer.create(unmeasured).settings.real == READ_FIELD_SETTINGS
     assert Recognizer.create(full).settings.real == READ_BLEED_SETTINGS
     assert BLEED_SETTINGS == dataclasses.replace(FIELD_SETTINGS, full_bleed=BLEED_SETTINGS.full_bleed)
     assert READ_BLEED_SETTINGS == dataclasses.replace(BLEED_SETTINGS, joined_cells=True)

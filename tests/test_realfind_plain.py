@@ -9,7 +9,7 @@ import pytest
 
 from tests.realphoto_helpers import PHOTOS, score
 from tests.test_fieldfind import taught
-from vision.detect import FIELD_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings
+from vision.detect import FIELD_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, READ_FIELD_SETTINGS, DetectSettings
 from vision.pipeline import Recognizer
 from vision.profile import builtin_profile
 
@@ -27,7 +27,11 @@ def test_decks_with_no_colour_field_are_looked_for_with_the_plain_settings():
                                                    print_chance=0.5)
     assert not PLAIN_SETTINGS.learned and PLAIN_SETTINGS.trim_spurs == 0 and PLAIN_SETTINGS.print_groups < 0
     coloured = Recognizer.create(dataclasses.replace(taught(printed), white_frame=True)).settings.real
-    assert coloured == FIELD_SETTINGS and coloured.colour_fields   # (printing no frame: tests/test_fullbleed.py)
+    assert coloured == READ_FIELD_SETTINGS and coloured.colour_fields   # (printing no frame: tests/test_fullbleed.py)
+    # read, a card running off the frame need not be paper-white inside when a white frame
+    # runs round it (a wild's black field); teaching keeps FIELD_SETTINGS
+    assert READ_FIELD_SETTINGS == dataclasses.replace(FIELD_SETTINGS, cut_framed=0.9)
+    assert FIELD_SETTINGS.cut_framed == 0 and PLAIN_SETTINGS.cut_framed == 0 and LEARNED_SETTINGS.cut_framed == 0
 
 
 needs_photos = pytest.mark.skipif(not PHOTOS.is_dir(), reason=f"no real photos at {PHOTOS} (../shared beside the repository)")

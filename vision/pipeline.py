@@ -19,7 +19,7 @@ from vision.classify import UNKNOWN, Reading, Thresholds, card_features, classif
 from vision.colour import field_deck, scene_gain
 from vision.complete import completions, seen_corner
 from vision import refind, regions
-from vision.detect import (FIELD_SETTINGS, READ_BLEED_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings, Detection,
+from vision.detect import (READ_FIELD_SETTINGS, READ_BLEED_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings, Detection,
                           EmptyTable)
 from vision.offframe import (BORDER as OFF_BORDER, border_side, grown_in_plane, grown_past, on_border, tip_completed,
                              tip_corner)
@@ -219,7 +219,7 @@ class Recognizer:
         settings = DetectSettings(aspect=profile.aspect, frame_insets=profile.frame_insets,
                                   strong_cells=profile.ink_cap > 0, bright_cells=profile.reader is None,
                                   frame_outlines=profile.reader is None,
-                                  real=(READ_BLEED_SETTINGS if profile.full_bleed else FIELD_SETTINGS) if fields else
+                                  real=(READ_BLEED_SETTINGS if profile.full_bleed else READ_FIELD_SETTINGS) if fields else
                                   LEARNED_SETTINGS if profile.reader is not None else PLAIN_SETTINGS)
         table = EmptyTable.from_image(to_working_size(empty_table)[0], settings) \
             if empty_table is not None else None

@@ -75,6 +75,10 @@ class RealSettings:
     min_cut_outline: float = 0.85         # the same for a card running off the frame (its
                                           # three sides inside it)
     min_cut_paper: float = 0.25           # ... and this share of its inside paper-white
+    cut_framed: float = 0.0               # ... or, short of that paper, just outside each of
+                                          # its sides in the frame at least this share
+                                          # paper-white (`_framed_round`: a colour field in its
+                                          # white frame, a wild's black one; 0: never)
     paper: int = 200                      # whiteness of card stock (of 255)
     refine_reach: float = 1.5             # pixels at long_side: sides refitted this close
     min_step: int = 12                    # whiteness inside minus outside that counts
@@ -662,6 +666,43 @@ def _paper_share(quad: np.ndarray, white: np.ndarray, paper: int) -> float:
     return cv2.countNonZero(cv2.bitwise_and(mask, cv2.compare(roi, paper, cv2.CMP_GE))) / max(inside, 1)
 
 
+FRAME_WHITE = 150                          # `_framed_round`: a printed frame's whiteness (of 255;
+                                           # `vision.fieldfind.FieldSettings.frame_white`)
+_ROUND = np.linspace(0.1, 0.9, 15, dtype=np.float32)[:, None]
+
+
+def _framed_round(quad: np.ndarray, white: np.ndarray, skip_side: int) -> float:
+    """The least share, over the quad's sides (side `skip_side`, the frame's border, left
+    out), of points along it whose whiteness 1.5 or 3 pixels outside is at least
+    FRAME_WHITE (points past the frame's border not counted): 1.0 for a colour field
+    outlined inside its white frame all round, low for a patch of table cut by the border."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    h, w = white.shape
+    centre = q.mean(axis=0)
+    least = 1.0
+    for i in range(4):
+        if i == skip_side:
+            continue
+        a, b = q[i], q[(i + 1) % 4]
+        u = (b - a) / max(float(np.hypot(*(b - a))), 1e-6)
+        normal = np.float32((u[1], -u[0]))
+        if float(np.dot(centre - a, normal)) > 0:
+            normal = -normal                 # outward
+        along = a + _ROUND * (b - a)
+        seen = np.zeros(len(along), bool)
+        lit = np.zeros(len(along), bool)
+        for away in (1.5, 3.0):
+            p = along + away * normal
+            inside = (p[:, 0] >= 0) & (p[:, 0] <= w - 1) & (p[:, 1] >= 0) & (p[:, 1] <= h - 1)
+            xs = np.clip(np.rint(p[:, 0]), 0, w - 1).astype(np.intp)
+            ys = np.clip(np.rint(p[:, 1]), 0, h - 1).astype(np.intp)
+            seen |= inside
+            lit |= inside & (white[ys, xs] >= FRAME_WHITE)
+        if seen.any():
+            least = min(least, float(lit[seen].mean()))
+    return least
+
+
 def near_band(shape: tuple[int, ...], quad: np.ndarray, reach: float) -> np.ndarray:
     """A mask (uint8 0/255) holding every pixel within `reach` of the quad's sides, and a
     few more: a band wider than the reach, so that the points a side then picks and
@@ -851,7 +892,9 @@ class _Judge:
         if (cut >= 0 or gated.corner) and share < settings.min_cut_outline:
             return None
         if cut != -1 and _paper_share(quad, self.white, settings.paper) < settings.min_cut_paper and \
-                not (cut == TIP and not gated.corner and self._face_in_shade(quad, share)):
+                not (cut == TIP and not gated.corner and self._face_in_shade(quad, share)) and \
+                not (settings.cut_framed > 0 and not gated.corner and
+                     _framed_round(quad, self.white, cut) >= settings.cut_framed):
             return None
         if (gated.restored or gated.covered) and share < settings.min_covered_outline:
             return None
