@@ -380,8 +380,8 @@ def _fields(smooth: np.ndarray, settings: RealSettings) -> list[np.ndarray]:
     return list(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
 
 
-def _moved_out(quad: np.ndarray, distance: float) -> np.ndarray:
-    """The quad with every side moved `distance` pixels outward."""
+def _moved_out(quad: np.ndarray, distance: float, keep: int = -1) -> np.ndarray:
+    """The quad with every side (but side `keep`) moved `distance` pixels outward."""
     centre = quad.mean(axis=0)
     lines = []
     for i in range(4):
@@ -390,7 +390,7 @@ def _moved_out(quad: np.ndarray, distance: float) -> np.ndarray:
         normal = np.array([u[1], -u[0]], np.float32)
         if float((centre - a) @ normal) > 0:
             normal = -normal
-        lines.append((a + normal * distance, u))
+        lines.append((a + normal * (0.0 if i == keep else distance), u))
     corners = []
     for i in range(4):
         (p, r), (q, t) = lines[i - 1], lines[i]
@@ -891,11 +891,13 @@ class _Judge:
         settings, quad, cut = self.settings, gated.quad, gated.cut
         if (cut >= 0 or gated.corner) and share < settings.min_cut_outline:
             return None
+        framed = False   # a colour field in its white frame, cut by the border
         if cut != -1 and _paper_share(quad, self.white, settings.paper) < settings.min_cut_paper and \
-                not (cut == TIP and not gated.corner and self._face_in_shade(quad, share)) and \
-                not (settings.cut_framed > 0 and not gated.corner and
-                     _framed_round(quad, self.white, cut) >= settings.cut_framed):
-            return None
+                not (cut == TIP and not gated.corner and self._face_in_shade(quad, share)):
+            framed = settings.cut_framed > 0 and not gated.corner and \
+                _framed_round(quad, self.white, cut) >= settings.cut_framed
+            if not framed:
+                return None
         if (gated.restored or gated.covered) and share < settings.min_covered_outline:
             return None
         if (gated.restored or gated.covered) and _paper_share(quad, self.white, settings.paper) < \
@@ -905,8 +907,29 @@ class _Judge:
                 self.pale.append((share, gated.area, quad))
             return None
         if share >= settings.min_outline:
+            if framed:   # grown out to its frame's outer edge
+                quad = _framed_cut(quad, cut, self.edges, self.white, settings)
+                return share, float(cv2.contourArea(quad)), quad
             return share, gated.area, quad
         return None
+
+
+def _framed_cut(field: np.ndarray, cut: int, edges: np.ndarray, white: np.ndarray,
+                settings: RealSettings) -> np.ndarray:
+    """A colour field cut by the frame's border (side `cut`, or TIP) grown to the card's
+    edge: its sides in view moved out by the frame widths tried (`field_frames`, of its
+    shortest side in view), the one whose outline is best followed (at least
+    `min_cut_outline`, the border's side left out); the field itself when none is."""
+    skip = cut if cut >= 0 else -1
+    q = np.asarray(field, np.float32).reshape(4, 2)
+    sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4) if i != skip]
+    best, best_share = field, settings.min_cut_outline
+    for frame in settings.field_frames:
+        grown = _moved_out(q, frame * min(sides), skip)
+        share = outline_share(grown, edges, white, settings.min_step, skip_side=skip)
+        if share >= best_share:
+            best, best_share = grown, share
+    return best
 
 
 def _pieces(contour: np.ndarray, settings: RealSettings) -> list[tuple[np.ndarray, np.ndarray]]:
