@@ -41,11 +41,11 @@ FIELD_SETTINGS = RealSettings(framed_fields=True)
 # still taken when a white frame runs round it outside (`cut_framed`: a wild's black field,
 # 0.00-0.05 paper-white inside, framed 1.00 all round; 18 patches of table refused for
 # their paper on the edge photos framed at most 0.73). bench/protocols.py --stress edge
-# (right / wrong / unknown / not found): protocol 1 150 / 0 / 6 / 6 -> 153 / 0 / 9 / 0 (the
-# six wilds found), protocol 2 75 / 2 / 21 / 10 -> 75 / 2 / 22 / 9. No paper asked at all
-# (min_cut_paper 0): protocol 2 75 / 2 / 23 / 8 with 5 patches of table more outlined and a
-# Wild read right before "unknown". Teaching keeps FIELD_SETTINGS (its photos show the
-# card whole).
+# (right / wrong / unknown / not found): protocol 1 150 / 0 / 6 / 6 -> 155 / 0 / 7 / 0 (the
+# six wilds found, grown out to their frame: `realfind._framed_cut`), protocol 2 75 / 2 / 21
+# / 10 -> 75 / 2 / 22 / 9. No paper asked at all (min_cut_paper 0): protocol 2 75 / 2 / 23 /
+# 8, 5 patches of table more outlined and a Wild read right before "unknown". Teaching keeps
+# FIELD_SETTINGS (its photos show the card whole).
 READ_FIELD_SETTINGS = RealSettings(framed_fields=True, cut_framed=0.9)
 # A taught deck with colours whose faces print no white frame (`DeckProfile.white_frame`
 # False: the colour field runs to the card's edge), and teaching photos whose card shows
