@@ -22,6 +22,12 @@ lazy imports, the learned model) before the count; the finds run inside `functoo
 callgrind's toggle counts them alone: divide the total by the frames printed. Without
 valgrind, `--repeat N` prints the CPU time a frame (paired runs of two trees: `--code DIR`
 runs another tree's vision/ on the same frames).
+
+`--part MODULE:NAME` (e.g. `vision.realfind:_refined`, `vision.pipeline:Recognizer._read_found`)
+counts one function alone inside those frames: it runs inside `functools.reduce` (and the
+frames' loop does not), so the same valgrind command gives that function's instructions
+with everything it calls (every call in the counted frames; the names other vision modules
+imported it under are rebound too). One part a run: nested toggles would switch each other off.
 """
 from __future__ import annotations
 
@@ -69,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                                                              "whole"))
     ap.add_argument("--none", action="store_true", help="load and warm up only (a baseline)")
     ap.add_argument("--repeat", type=int, default=1, help="find the set this many times (CPU timing)")
+    ap.add_argument("--part", default="", help="MODULE:NAME, a function counted alone (above)")
     ap.add_argument("--code", default=str(ROOT), help="the repository folder whose vision/ runs (an "
                     "older tree unpacked with `git archive REV vision engine | tar -x -C DIR`)")
     args = ap.parse_args(argv)
@@ -104,12 +111,50 @@ def main(argv: list[str] | None = None) -> int:
         return count + find_one(frame)
 
     work = [] if args.none else chosen * args.repeat
+    calls = counted_alone(args.part) if args.part else None
     c0 = time.process_time()
-    outlines = functools.reduce(find, work, 0)
+    if calls is None:
+        outlines = functools.reduce(find, work, 0)
+    else:   # the part alone runs inside functools.reduce (callgrind's toggle)
+        calls.append(0)
+        outlines = 0
+        for frame in work:
+            outlines = find(outlines, frame)
     cpu = time.process_time() - c0
     print(f"{len(work)} frames ({len(chosen)} photos x {args.repeat}), {outlines} outlines, "
-          f"{1000 * cpu / max(len(work), 1):.2f} ms CPU a frame")
+          f"{1000 * cpu / max(len(work), 1):.2f} ms CPU a frame"
+          + (f"; {args.part} called {len(calls) - 1} times in them" if calls is not None else ""))
     return 0
+
+
+def counted_alone(part: str) -> list:
+    """Make the function `part` (MODULE:NAME, NAME may be Class.method) run inside
+    `functools.reduce` once the returned list is not empty (each counted call appends to
+    it), wherever a vision module imported it; the frames' loop then runs outside it."""
+    import importlib
+
+    module_name, _, name = part.partition(":")
+    owner = importlib.import_module(module_name)
+    *path, last = name.split(".")
+    for step in path:
+        owner = getattr(owner, step)
+    plain = vars(owner)[last] if isinstance(owner, type) else getattr(owner, last)
+    static = isinstance(plain, staticmethod)
+    function = plain.__func__ if static else plain
+    calls: list = []
+
+    def alone(*args, **kwargs):
+        if not calls:
+            return function(*args, **kwargs)
+        calls.append(1)
+        return functools.reduce(lambda _, __: function(*args, **kwargs), [None], None)
+
+    setattr(owner, last, staticmethod(alone) if static else alone)
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("vision") and module is not owner \
+                and getattr(module, last, None) is function:
+            setattr(module, last, alone)
+    return calls
 
 
 if __name__ == "__main__":
