@@ -31,7 +31,6 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 CALL_WITHIN = 60.0
 # closing a context or a page: at most 0.5 s in those cycles (see _close_bounded)
 CLOSE_WITHIN = 30.0
-LEAVE_WITHIN = 5.0    # a page sent to about:blank before its context is closed
 TEST_WITHIN = 240.0   # a whole browser test (the slowest takes 35 s), inside pytest-timeout's 300
 
 
@@ -94,7 +93,7 @@ class Chromium:
     def _keep(self, context) -> None:
         self._contexts.append(context)
         context.on("close", lambda c: c in self._contexts and self._contexts.remove(c))
-        self._close_bounded(context, "closing a context", leave=True)
+        self._close_bounded(context, "closing a context", pages_first=True)
         made = context.new_page
 
         def new_page(*args, **options):
@@ -104,15 +103,15 @@ class Chromium:
             return page
         context.new_page = new_page
 
-    def _close_bounded(self, target, what: str, leave: bool = False) -> None:
+    def _close_bounded(self, target, what: str, pages_first: bool = False) -> None:
         """`target.close()` (a context's or a page's) from now on waits at most
         CLOSE_WITHIN: Chromium sometimes never answers a context's disposal (seen in a CI
         run here: a test whose checks had all passed waited in `context.close()` until
         killed, the browser idle, no renderer busy; Playwright gives that call no
         timeout). Past the limit the browser is killed, a warning says so and the test
         goes on: closing is the test's tidying, not what it checks; the next test gets
-        a new browser. With `leave` (a context) its pages are sent away first
-        (`leave_pages`)."""
+        a new browser. With `pages_first` (a context) its pages are closed first
+        (`close_pages`)."""
         plain = target.close
 
         def close(*args, **options):
@@ -120,8 +119,8 @@ class Chromium:
                 return                         # killed before: nothing left to close
             try:
                 with self.bounded(what, CLOSE_WITHIN):
-                    if leave:
-                        self.leave_pages(target)
+                    if pages_first:
+                        self.close_pages(target)
                     plain(*args, **options)
             except BrowserKilled as exc:
                 warnings.warn(f"{exc}; the next browser call starts a new browser",
@@ -129,22 +128,21 @@ class Chromium:
         target.close = close
 
     @staticmethod
-    def leave_pages(context) -> None:
-        """Send every open page of `context` to about:blank, each within LEAVE_WITHIN:
-        its document unloads as on any navigation (live.js closes its event stream at
-        pagehide) while the context lives, so Chromium disposes of a context whose pages
-        hold no document, no stream and no load in flight. Disposing of a context whose
-        page had just reloaded itself (a new match) went unanswered in about 1 whole-suite
-        run of 5 (sessions 12-14); caught at the 30-s bound (session 14): the page was
-        still open (Chromium's target list), and during the disposal its live stream had
-        been cut and opened again by the page (a new connection, the same since). A page
-        that does not leave in time is closed as it is."""
-        for page in context.pages:
+    def close_pages(context) -> None:
+        """Close every open page of `context` (no beforeunload) before the context is
+        disposed of. Chromium answers the disposal of a context with no window open at
+        once; with a window open it answers only once that window has closed (Chrome's
+        DevToolsBrowserContextManager::DisposeBrowserContext), and that answer sometimes
+        never came: for a host page that had just reloaded itself (sessions 12-13), then,
+        once pages were sent to about:blank before the disposal instead (session 14), for
+        a phone's context right after its page opened /phone (its live stream and wake
+        lock). Counts in README.md. A page that fails to close is left to the disposal."""
+        for page in list(context.pages):
             if page.is_closed():
                 continue
             try:
-                page.goto("about:blank", wait_until="commit", timeout=LEAVE_WITHIN * 1000)
-            except Exception:   # noqa: BLE001 - closing goes on whatever the page did
+                page.close(run_before_unload=False)
+            except Exception:   # noqa: BLE001 - the context's disposal closes it then
                 pass
 
     def close_contexts(self) -> None:
