@@ -74,6 +74,8 @@ class DeckProfile:
     glyph_height: float = 0.0         # its corner index glyphs' height as taught, share of the
                                       # card's height (vision.reader.index_glyph_height; 0: not known)
     full_bleed: bool = False          # its colour fields run to the cards' edges (vision.whiteframe)
+    frame_widths: tuple[float, ...] = ()  # its white frame's width (end, side) as taught, shares of
+                                      # the card's length and width (vision.framescale; (): not measured)
 
     def whiten(self, symbols: np.ndarray) -> np.ndarray:
         """Raw unit-norm templates (n x D) to the profile's matching space: the deck's
@@ -361,7 +363,7 @@ def save_profile(profile: DeckProfile, path: str | os.PathLike) -> Path:
             "inks": {k: list(v) for k, v in profile.inks.items()},
             "ink_examples": {k: np.asarray(v).tolist() for k, v in profile.ink_examples.items()},
             "white_frame": profile.white_frame, "glyph_height": profile.glyph_height,
-            "full_bleed": profile.full_bleed}
+            "full_bleed": profile.full_bleed, "frame_widths": list(profile.frame_widths)}
     arrays = {}
     if profile.reader is not None:
         r = profile.reader
@@ -424,7 +426,8 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                        tuple(meta.get("frame_insets", ())), float(meta.get("ink_cap", 0.0)),
                        float(meta.get("min_confidence", 0.0)), reader, inks, examples,
                        bool(meta.get("white_frame", False)), float(meta.get("glyph_height", 0.0)),
-                       bool(meta.get("full_bleed", False)))
+                       bool(meta.get("full_bleed", False)),
+                       tuple(float(v) for v in meta.get("frame_widths", ())))
 
 
 def load_profile(spec: str) -> DeckProfile:

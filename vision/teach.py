@@ -42,6 +42,7 @@ from vision.profile import DeckProfile, camera_views, measure_frame_insets, prof
 from vision.reader import index_glyph_height, index_regions
 from vision.teachcrop import Crop, best_crop, poor
 from vision.warp import CANONICAL_SIZE, CARD_ASPECT, order_corners, warp_card
+from vision.framescale import taught_frame_widths
 from vision.whiteframe import (SIZE as FRAME_SIZE, bleeds_colour, frame_sides, prints_full_bleed, prints_white_frame,
                                shows_paper)
 from vision.why import Why, WhyError, why
@@ -307,6 +308,7 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
     return dataclasses.replace(profile, reader=reader, inks=deck_inks(names, measure_inks(samples)),
                                ink_examples=ink_examples(samples), white_frame=framed, full_bleed=bleeding,
                                glyph_height=taught_glyph_height([s.face for s in shots]) if reader.index else 0.0,
+                               frame_widths=taught_frame_widths([s.face for s in shots if s.colour]) if framed else (),
                                min_confidence=LEARNED_MIN_CONFIDENCE)
 
 
