@@ -317,16 +317,23 @@ def test_a_steep_card_with_one_side_off_the_photo_is_grown_in_perspective(taught
     assert read_off_photo(taught, tmp_path / f"PXL_{seed}.jpg", picture, corners, 2, capsys) == face.label
 
 
+def phone_view_of_card(tilt_degrees: float, position) -> np.ndarray:
+    """The corners (TL TR BR BL) of a 56 x 87 mm card tilted `tilt_degrees` about its
+    width, its centre at `position` (mm, camera axes), as a phone's camera sees it in a
+    640 x 480 frame (focal 0.75 of the long side, centred)."""
+    f, centre = 0.75 * 640, np.array([320.0, 240.0])
+    tilt = np.radians(tilt_degrees)
+    turn = np.array([[1, 0, 0], [0, np.cos(tilt), -np.sin(tilt)], [0, np.sin(tilt), np.cos(tilt)]])
+    card = np.array([[-28, -43.5, 0], [28, -43.5, 0], [28, 43.5, 0], [-28, 43.5, 0]]) @ turn.T + position
+    return np.float32(card[:, :2] / card[:, 2:] * f + centre)
+
+
 def test_an_outline_along_the_border_is_grown_in_the_cards_plane():
     """A card 56 x 87 tilted 55 degrees, seen by a phone's camera (focal 0.75 of the
     frame's long side), its far end off the top of a 640 x 480 frame: grown in the plane
     its sides to the border give, its corners off the frame are found within a pixel;
     grown flat they are 13-19 pixels off (the card is 164 pixels across there)."""
-    f, centre = 0.75 * 640, np.array([320.0, 240.0])
-    tilt = np.radians(55)
-    turn = np.array([[1, 0, 0], [0, np.cos(tilt), -np.sin(tilt)], [0, np.sin(tilt), np.cos(tilt)]])
-    card = np.array([[-28, -43.5, 0], [28, -43.5, 0], [28, 43.5, 0], [-28, 43.5, 0]]) @ turn.T + [30, -75, 200]
-    card = np.float32(card[:, :2] / card[:, 2:] * f + centre)      # TL TR BR BL, the top two off the frame
+    card = phone_view_of_card(55, [30, -75, 200])    # TL TR BR BL, the top two off the frame
     assert (card[:2, 1] < -40).all() and (card[2:, 1] > 0).all()
 
     def at_border(p, q):
@@ -410,11 +417,7 @@ def test_the_white_frames_width_at_the_whole_end_tells_the_cards_length():
     face = deck(symbols=1, wilds=False)[0].image()
     end, side = face_frame_widths(cv2.resize(face, CANONICAL_SIZE, interpolation=cv2.INTER_AREA))
     assert abs(end - 11 / 311) < 0.004 and abs(side - 11 / 200) < 0.006
-    f, centre = 0.75 * 640, np.array([320.0, 240.0])
-    tilt = np.radians(45)
-    turn = np.array([[1, 0, 0], [0, np.cos(tilt), -np.sin(tilt)], [0, np.sin(tilt), np.cos(tilt)]])
-    card = np.array([[-28, -43.5, 0], [28, -43.5, 0], [28, 43.5, 0], [-28, 43.5, 0]]) @ turn.T + [10, -90, 230]
-    card = np.float32(card[:, :2] / card[:, 2:] * f + centre)      # TL TR BR BL, the top two off the frame
+    card = phone_view_of_card(45, [10, -90, 230])    # TL TR BR BL, the top two off the frame
     assert (card[:2, 1] < -20).all() and (card[2:, 1] > 0).all()
     h, w = face.shape[:2]
     matrix = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), card)
