@@ -25,6 +25,8 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from vision.warp import order_corners
+
 STEP = 0.25            # pixels between the points sampled along a line
 OUTSIDE = 6.0          # a line starts this many pixels outside the card's edge
 EDGE_NEAR = (-5.0, 4.0)  # the table-to-paper rise looked for this near the edge (pixels)
@@ -101,8 +103,6 @@ def grown_by_frame(frame: np.ndarray, corners: np.ndarray, side: int,
     end tells it (`widths`: the deck's (end, side) shares, `taught_frame_widths`); None
     when the frame is not measured there or the length told is no longer than the part
     in view."""
-    from vision.warp import order_corners
-
     quad = np.asarray(corners, np.float32).reshape(4, 2)
     a, b, c, d = side, (side + 1) % 4, (side + 2) % 4, (side + 3) % 4   # a-b on the border, c-d whole
     run_a, run_b = quad[a] - quad[d], quad[b] - quad[c]
