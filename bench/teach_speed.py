@@ -3,6 +3,8 @@
     .venv/bin/python bench/teach_speed.py                  # both
     .venv/bin/python bench/teach_speed.py --skip photos    # live only
 
+The self-check lines end with its views not read right, a wrong card and "unknown" apart.
+
 The deck is Solo's "alt" printing (a deck of the UNO family drawn as a commercial deck
 might be), its first 54 faces.
 
@@ -63,6 +65,15 @@ def named(code: str) -> str:
     return f"{colour} {code}" if colour else code
 
 
+def not_right(check: list[dict]) -> str:
+    """The self-check's views not read right, split as a wrong card and "unknown" (from its
+    messages: "teach.confused" and "teach.unsure" count every such view): a wrong card costs
+    a game far more than an unknown one, so the two are printed apart."""
+    wrong = sum(m["params"]["count"] for m in check if m["code"] == "teach.confused")
+    unknown = sum(m["params"]["count"] for m in check if m["code"] == "teach.unsure")
+    return f"not right: {wrong} read as another card, {unknown} unknown"
+
+
 def live(codes: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         teacher = LiveTeacher(Path(tmp) / "taught.npz")
@@ -89,8 +100,8 @@ def live(codes: list[str]) -> None:
         print(f"live: {len(codes)} faces in rows of {ROW}, {ENOUGH} views each: {looks} frames looked at, "
               f"collector {collecting:.0f} s ({1000 * per_look:.0f} ms a frame); players' time at the camera "
               f"≈ {looks * max(per_look, POLL_S) / 60:.1f} min (+ laying out {len(codes) // ROW + 1} rows)")
-        check = english(status["check"][0]) if status["check"] else "no check"
-        print(f"  training in the background: {training:.0f} s wall; {check}")
+        check = english(status["check"][0]).rstrip(".") if status["check"] else "no check"
+        print(f"  training in the background: {training:.0f} s wall; {check}; {not_right(status['check'])}")
 
 
 def photos(codes: list[str]) -> None:
@@ -111,7 +122,8 @@ def photos(codes: list[str]) -> None:
         why = Counter(reason.code for _, reason in taught.skipped)
         print(f"photos: {len(rows) - 1} photos of {len(codes)} faces taught in {seconds:.0f} s wall, {cpu:.0f} s CPU "
               f"({len(taught.skipped)} skipped and named: {why['teach.no_card']} no card found, "
-              f"{why['teach.poor_crop']} poor crops); {taught.check.lines()[0]}")
+              f"{why['teach.poor_crop']} poor crops); {taught.check.lines()[0]}; "
+              f"{not_right([w.message() for w in taught.check.said()])}")
 
 
 def main(argv: list[str] | None = None) -> int:
