@@ -123,3 +123,12 @@ def test_a_saved_profile_keeps_whether_its_deck_is_full_bleed(tmp_path):
         deck = dataclasses.replace(profile("solo"), full_bleed=bleeding)
         path = save_profile(deck, tmp_path / f"deck-{bleeding}")
         assert load_profile_file(str(path)).full_bleed is bleeding
+
+
+def test_a_saved_profile_keeps_its_white_frames_width(tmp_path):
+    """The frame's taught width (vision.framescale) reads the length of a card cut by the
+    photo's border: it must survive saving, and a profile without it stays without."""
+    for widths in ((0.0341, 0.0529), ()):
+        deck = dataclasses.replace(profile("solo"), frame_widths=widths)
+        path = save_profile(deck, tmp_path / f"deck-{len(widths)}")
+        assert load_profile_file(str(path)).frame_widths == pytest.approx(widths)

@@ -36,13 +36,13 @@ import numpy as np
 from vision.classify import (UNKNOWN, WORK_SIZE, Thresholds, classify, face_features, ink_planes,
                              learned_features)
 from vision.colour import deck_inks, ink_examples, measure_inks, symbol_groups
+from vision.framescale import taught_frame_widths
 from vision.learn import Example, train_reader
 from vision.detect import BLEED_SETTINGS, FIELD_SETTINGS, DetectSettings, EmptyTable, find_cards
 from vision.profile import DeckProfile, camera_views, measure_frame_insets, profile_from_faces
 from vision.reader import index_glyph_height, index_regions
 from vision.teachcrop import Crop, best_crop, poor
 from vision.warp import CANONICAL_SIZE, CARD_ASPECT, order_corners, warp_card
-from vision.framescale import taught_frame_widths
 from vision.whiteframe import (SIZE as FRAME_SIZE, bleeds_colour, frame_sides, prints_full_bleed, prints_white_frame,
                                shows_paper)
 from vision.why import Why, WhyError, why
