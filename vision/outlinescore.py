@@ -34,6 +34,7 @@ NAMES = ("share", "edge_share", "step_share", "step_mean", "paper", "inside_whit
          "outside_white", "unlike", "skew", "log_area", "border", "sides_even", "ink_centre",
          "ink_turned", "gray_turned", "ink_corners", "gray_mirrored", "rim_white", "spread", "lit",
          "edge_grid", "corner_min", "rel_kept", "holds_kept")
+BORDER = NAMES.index("border")   # the column of `features` saying an outline is on the frame's border
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,7 @@ class Model:
     trees: Trees | None = None
     blend: float = 0.0         # the trees' share of the chance (1: the trees alone)
     held: float = 0.0          # an outline holding one this sure is not taken (`accepted`; 0: off)
+    apart: float = 0.0         # an outline lying apart this much larger (log area) than surer cards is not (0: off)
 
     def chances(self, features: np.ndarray) -> np.ndarray:
         """Each row's chance of being a card's outline (`features`' rows: `NAMES`)."""
@@ -132,7 +134,8 @@ def load(path: str | None = None) -> Model:
     return Model(tuple(data["names"]), mean, scale, weights, float(data["bias"]), float(data["threshold"]),
                  columns, float(data.get("overlap", 0.3)),
                  data.get("overlap_of", "box") == "quad", float(data.get("beside", 0.0)),
-                 trees, float(data.get("blend", 0.0)), float(data.get("held", 0.0)))
+                 trees, float(data.get("blend", 0.0)), float(data.get("held", 0.0)),
+                 float(data.get("apart", 0.0)))
 
 
 _SAMPLES = 12
@@ -411,13 +414,56 @@ def _holders(quads: list[np.ndarray], chances: np.ndarray, every: list[list[floa
     return out
 
 
+SIZED_SURE = 0.9   # a card whose size the others of its photo are held to (`unlike_sized`) is this sure
+
+
+def _alone(every: list[list[float]], taken: list[int]) -> list[bool]:
+    """For each outline taken, whether its box overlaps no other taken one's (a card lying
+    apart, not one of a fan or a pile, whose strips are smaller than a card)."""
+    return [not any(b != a and box_overlap(every[a], every[b]) > 0 for b in taken) for a in taken]
+
+
+def unlike_sized(quads: list[np.ndarray], chances: np.ndarray, taken: list[int], border: np.ndarray,
+                 apart: float, sure: float | None = None) -> set[int]:
+    """The outlines taken (`taken`) far larger than every surer card of the photo: the cards of
+    one photo lie at about one distance from the camera, so a sheet, a postcard or a notepad
+    lying apart beside a sure card is far larger than it, while a card can look smaller (cut
+    by the frame, covered, a strip of a fan, farther on a slanted view) but hardly larger. An
+    outline lying apart (its box overlapping no other taken one's) and inside the frame
+    (`border`: each outline on the frame's border) is dropped when some card taken at least
+    `sure` sure (`SIZED_SURE`), surer than it, apart and inside the frame too, exists and its
+    area exceeds every such card's by more than `apart` in log (0.8: 2.2 times). An outline
+    is never judged against a less sure one, so the surest card of a photo always stays."""
+    if apart <= 0 or len(taken) < 2:
+        return set()
+    sure = SIZED_SURE if sure is None else sure
+    every = _boxes(quads)
+    alone = _alone(every, taken)
+    free = [a for a, i in enumerate(taken) if alone[a] and not border[i]]
+    anchors = [a for a in free if chances[taken[a]] >= sure]
+    if not anchors:
+        return set()
+    areas = {a: math.log(max(float(cv2.contourArea(np.asarray(quads[taken[a]], np.float32).reshape(-1, 1, 2))),
+                               1.0)) for a in free}
+    out = set()
+    for a in free:
+        i = taken[a]
+        surer = [b for b in anchors if b != a and chances[taken[b]] > chances[i]]
+        if surer and all(areas[a] - areas[b] > apart for b in surer):
+            out.add(i)
+    return out
+
+
 def accepted(quads: list[np.ndarray], chances: np.ndarray, threshold: float, overlap: float = 0.3,
-             by_quad: bool = False, beside: float = 0.0, held: float = 0.0) -> list[int]:
+             by_quad: bool = False, beside: float = 0.0, held: float = 0.0, apart: float = 0.0,
+             border: np.ndarray | None = None) -> list[int]:
     """Indexes of the outlines taken as cards: at least `threshold` sure, surest first, none
     whose box (with `by_quad`, whose quad) overlaps that of one taken before by `overlap` (of
     the smaller) or more; with `by_quad`, one whose box overlaps so (the strip of a card under
     another, or a false outline beside a card) only when at least `beside` sure. With `held`
-    (above 0), none that holds another outline at least `held` sure (`_holders`)."""
+    (above 0), none that holds another outline at least `held` sure (`_holders`). With `apart`
+    (above 0; `border`: each outline on the frame's border), none lying apart far larger than
+    the surer cards lying apart (`unlike_sized`)."""
     taken: list[int] = []
     boxes: list[list[float]] = []
     every = _boxes(quads)
@@ -437,4 +483,7 @@ def accepted(quads: list[np.ndarray], chances: np.ndarray, threshold: float, ove
         if clear:
             taken.append(i)
             boxes.append(box)
+    if apart > 0:
+        odd = unlike_sized(quads, chances, taken, np.zeros(len(quads), bool) if border is None else border, apart)
+        taken = [i for i in taken if i not in odd]
     return taken

@@ -1419,13 +1419,15 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
         if settings.learned:   # kept and refused alike
             pool = [outlinescore.Considered(q, float(cv2.contourArea(q))) for q in kept] + refused
             model = outlinescore.load()
-            chances = model.chances(outlinescore.features(pool, edges, white, gray, settings.min_short_side,
-                                                          settings.min_step, settings.paper, len(kept)))
+            described = outlinescore.features(pool, edges, white, gray, settings.min_short_side,
+                                              settings.min_step, settings.paper, len(kept))
+            chances = model.chances(described)
             if settings.print_chance > 0:   # a print must be surer than the model's threshold
                 chances = _print_bar(pool, chances, settings.print_chance)
             kept = [pool[i].quad for i in outlinescore.accepted([c.quad for c in pool], chances, model.threshold,
                                                                 model.overlap, model.by_quad, model.beside,
-                                                                model.held)]
+                                                                model.held, model.apart,
+                                                                described[:, outlinescore.BORDER] > 0)]
     if scale >= 1:
         return [order_corners(q) for q in kept]
     reach = settings.refine_reach / scale
