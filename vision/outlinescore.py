@@ -424,32 +424,31 @@ def _alone(every: list[list[float]], taken: list[int]) -> list[bool]:
 
 
 def unlike_sized(quads: list[np.ndarray], chances: np.ndarray, taken: list[int], border: np.ndarray,
-                 apart: float, sure: float | None = None) -> set[int]:
+                 apart: float, sure: float = SIZED_SURE) -> set[int]:
     """The outlines taken (`taken`) far larger than every surer card of the photo: the cards of
-    one photo lie at about one distance from the camera, so a sheet, a postcard or a notepad
-    lying apart beside a sure card is far larger than it, while a card can look smaller (cut
-    by the frame, covered, a strip of a fan, farther on a slanted view) but hardly larger. An
-    outline lying apart (its box overlapping no other taken one's) and inside the frame
-    (`border`: each outline on the frame's border) is dropped when some card taken at least
-    `sure` sure (`SIZED_SURE`), surer than it, apart and inside the frame too, exists and its
-    area exceeds every such card's by more than `apart` in log (0.8: 2.2 times). An outline
-    is never judged against a less sure one, so the surest card of a photo always stays."""
+    one photo lie at about one distance from the camera, so a sheet, an envelope, a postcard or
+    a notepad beside a sure card is far larger than it, while a card can look smaller (cut by
+    the frame, covered, a strip of a fan, farther on a slanted view) but hardly larger. The
+    cards measured against are those taken at least `sure` sure, lying apart (their box
+    overlapping no other taken one's) and inside the frame (`border`: each outline on the
+    frame's border): a card cut or covered looks smaller than it is. An outline taken is dropped
+    when some such card surer than it exists and its area exceeds every such card's by more than
+    `apart` in log (0.8: 2.2 times); on the border or among others alike, since cut or covered
+    it would only be larger still. An outline is never judged against a less sure one, so the
+    surest card of a photo always stays."""
     if apart <= 0 or len(taken) < 2:
         return set()
-    sure = SIZED_SURE if sure is None else sure
     every = _boxes(quads)
     alone = _alone(every, taken)
-    free = [a for a, i in enumerate(taken) if alone[a] and not border[i]]
-    anchors = [a for a in free if chances[taken[a]] >= sure]
+    anchors = [i for a, i in enumerate(taken) if alone[a] and not border[i] and chances[i] >= sure]
     if not anchors:
         return set()
-    areas = {a: math.log(max(float(cv2.contourArea(np.asarray(quads[taken[a]], np.float32).reshape(-1, 1, 2))),
-                               1.0)) for a in free}
+    area = {i: math.log(max(float(cv2.contourArea(np.asarray(quads[i], np.float32).reshape(-1, 1, 2))), 1.0))
+            for i in taken}
     out = set()
-    for a in free:
-        i = taken[a]
-        surer = [b for b in anchors if b != a and chances[taken[b]] > chances[i]]
-        if surer and all(areas[a] - areas[b] > apart for b in surer):
+    for i in taken:
+        surer = [j for j in anchors if j != i and chances[j] > chances[i]]
+        if surer and all(area[i] - area[j] > apart for j in surer):
             out.add(i)
     return out
 
