@@ -15,6 +15,12 @@ under glare counts as the taught mean: no evidence either way). A reading is tak
 when that masked score agrees (`vision.classify`): a streak makes the card "cannot
 confirm" (unknown: the tracker waits for another frame) rather than a wrong card.
 
+A blurred or unevenly lit view with no glare shows such flanks too: its own edges between
+the colour field and the white paper, widened by the blur. Those lie along the edges of the
+ink the answer's face was taught with (`DeckProfile.taught_ink`), where a streak's flanks
+cross the face wherever the lamp fell: `edge_band` is where those taught edges lie, and the
+mask is taken without it before the share test and the masked score.
+
 What does not live here: the reading itself (`vision.classify.classify_learned`).
 """
 from __future__ import annotations
@@ -28,6 +34,8 @@ FLANK_INK = 15.0        # ink above this (Lab units from the paper) ...
 FLANK_SHARE = 0.6       # ... and under this share of the field's (the face's 90th percentile)
 GLARE_SHARE = 0.02      # a reading is confirmed when more of the face than this is under glare
 COVERED = 0.2           # a cell this much under glare is left out of the masked score
+EDGE_SHARE = 0.3        # a taught ink edge: its gradient above this share of the taught ink's largest
+EDGE_BAND = 1           # work-size pixels either side of a taught edge where blur makes flanks
 _KERNEL = np.ones((3, 3), np.uint8)
 
 
@@ -81,3 +89,15 @@ def masked_scores(reader, row: np.ndarray, keep: np.ndarray) -> np.ndarray:
     """The linear reader's scores per class of one view's features `row`, with the cells
     `keep` leaves out counted as the taught mean."""
     return ((row - reader.mean) * keep) @ reader.weights + reader.bias
+
+
+def edge_band(taught: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """Where a face's ink map of `shape` (h, w) lies within EDGE_BAND pixels of an edge of
+    the taught ink `taught` (2-D, any size, in the face's orientation): the taught ink
+    scaled to the ink map, its Sobel gradient above EDGE_SHARE of its largest, dilated
+    (uint8 0 / 255)."""
+    ink = cv2.resize(taught.astype(np.float32), (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+    gradient = cv2.magnitude(cv2.Sobel(ink, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(ink, cv2.CV_32F, 0, 1, ksize=3))
+    edges = cv2.compare(gradient, EDGE_SHARE * float(gradient.max()), cv2.CMP_GT)
+    side = 2 * EDGE_BAND + 1
+    return cv2.dilate(edges, np.ones((side, side), np.uint8))

@@ -86,6 +86,19 @@ class DeckProfile:
         out /= np.maximum(np.linalg.norm(out, axis=-1, keepdims=True), 1e-6)
         return out.astype(np.float32, copy=False)
 
+    def taught_ink(self, label: int) -> np.ndarray:
+        """The ink label number `label` was taught with: the mean of its raw (zero-mean,
+        unit-norm) templates at TEMPLATE_SIZE, raveled, upright as taught (`whiten`
+        undone; whitening divides by a norm it does not keep, found again as the positive
+        root that makes each raw template unit-norm)."""
+        stop = self.label_starts[label + 1] if label + 1 < len(self.labels) else len(self.templates)
+        a = self.templates[self.label_starts[label]:stop] / self.symbol_weight
+        aa = np.einsum("ij,ij->i", a, a)
+        am = a @ self.symbol_mean
+        norm = (np.sqrt(np.maximum(am * am - aa * (float(self.symbol_mean @ self.symbol_mean) - 1.0), 0.0)) - am) \
+            / np.maximum(aa, 1e-12)
+        return (a * norm[:, None] + self.symbol_mean).mean(axis=0)
+
     def index(self, label: str) -> int:
         try:
             return self.labels.index(label)
