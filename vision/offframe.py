@@ -99,6 +99,19 @@ TIP_SHIFT = 3        # pixels either way of the corner a line may pass (the corn
 TIP_FOLLOWED = 0.7   # share of a line's length in view an edge must follow
 TIP_FROM = 0.08      # a line is looked at from this share of its length in view on
 TIP_SAMPLES = 64     # points looked at along a line
+# When no such line is followed, or the card so completed is not read surely (`slid`): the
+# finder fits four corners to what is in view of such a card (five corners: three of the
+# card's and two where its sides leave the frame), so the corners beside the tip may lie a
+# few percent of a side off the card's, where no line within TIP_SHIFT pixels of them can
+# be the card's side; and the outline's corner on the border may lie beyond the card's
+# sides, so the card's side may turn inward of the chord to it. Then the line starts from
+# points along the outline's side from the corner opposite the tip, within TIP_SLIDE of
+# that side's length either way of the corner (TIP_SLIDES of them each way, the nearest
+# the corner first), and turns TIP_INWARD degrees inward of the chord too (the smallest
+# turn first); the corner beside the tip is moved to where the line found meets that side.
+TIP_SLIDE = 0.1
+TIP_SLIDES = 10
+TIP_INWARD = 20.0
 
 
 def tip_corner(corners: np.ndarray, size: tuple[int, int], tolerance: float) -> int | None:
@@ -111,12 +124,14 @@ def tip_corner(corners: np.ndarray, size: tuple[int, int], tolerance: float) -> 
     return on[0] if len(on) == 1 else None
 
 
-def tip_completed(frame: np.ndarray, corners: np.ndarray, tip: int) -> np.ndarray | None:
+def tip_completed(frame: np.ndarray, corners: np.ndarray, tip: int, slid: bool = False) -> np.ndarray | None:
     """The whole-card outline (TL, TR, BR, BL, float32) of a card whose corner `tip` of
     the outline `corners` lies on the frame's border (`tip_corner`): the corner off the
     frame where the card's sides from the tip's two neighbours, each followed by an edge
     to the border, meet. None when either side is not followed so, or they meet on the
-    near side of the outline's tip."""
+    near side of the outline's tip. `slid`: each side looked for from points slid along
+    the outline's side from the opposite corner, turned inward too (TIP_SLIDE, TIP_INWARD),
+    the neighbour moved onto the line found."""
     quad = np.asarray(corners, np.float32).reshape(4, 2)
     a, c, d, k = quad[(tip - 1) % 4], quad[(tip + 1) % 4], quad[(tip + 2) % 4], quad[tip]
     h, w = frame.shape[:2]
@@ -135,7 +150,9 @@ def tip_completed(frame: np.ndarray, corners: np.ndarray, tip: int) -> np.ndarra
     centre = quad.mean(axis=0)
     lines = []
     for start in (a, c):
-        line = _edge_ray(edges, start - (x0, y0), k - start, centre - start)
+        along = (start - d) / max(float(np.hypot(*(start - d))), 1e-6) if slid else None
+        slide = TIP_SLIDE * float(np.hypot(*(start - d))) / TIP_SLIDES if slid else 0.0
+        line = _edge_ray(edges, start - (x0, y0), k - start, centre - start, along, slide)
         if line is None:
             return None
         lines.append(line)
@@ -152,24 +169,50 @@ def tip_completed(frame: np.ndarray, corners: np.ndarray, tip: int) -> np.ndarra
         return None
     whole = quad.copy()
     whole[tip] = corner
+    if slid:   # each corner beside the tip where its line meets its side from the opposite corner
+        for i, (point, u) in zip(((tip - 1) % 4, (tip + 1) % 4), lines):
+            side = quad[i] - d
+            cross = float(u[0] * side[1] - u[1] * side[0])
+            if abs(cross) < 0.05 * float(np.hypot(*side)):
+                return None
+            from_point = d - (point + (x0, y0))
+            whole[i] = point + (x0, y0) + float(from_point[0] * side[1] - from_point[1] * side[0]) / cross * u
     return order_corners(whole)
 
 
-def _edge_ray(edges: np.ndarray, start: np.ndarray, chord: np.ndarray, inward: np.ndarray):
+def _edge_ray(edges: np.ndarray, start: np.ndarray, chord: np.ndarray, inward: np.ndarray,
+              along: np.ndarray | None = None, slide: float = 0.0):
     """(a point, unit direction) of the line from within TIP_SHIFT pixels of `start`,
     0-TIP_SWEEP degrees from `chord` turned away from `inward`, that the edge map `edges`
     follows for the largest share of its length in the map (from TIP_FROM of it on, at
     TIP_SAMPLES points), when that share is at least TIP_FOLLOWED; else None. Looked for
-    every TIP_COARSE degrees, then every TIP_STEP within TIP_COARSE of the best."""
+    every TIP_COARSE degrees, then every TIP_STEP within TIP_COARSE of the best. `along`
+    (a unit direction): the line may also start from `start` moved along it by up to
+    TIP_SLIDES steps of `slide` pixels either way, and turn up to TIP_INWARD degrees
+    towards `inward`; of lines followed as far, the one starting nearest `start`, then
+    turned least, is taken."""
     base = math.atan2(float(chord[1]), float(chord[0]))
     # turning towards positive angles moves the direction away from the inside when the
     # inside lies on the chord's negative side
     away = -1.0 if float(chord[0] * inward[1] - chord[1] * inward[0]) > 0 else 1.0
-    turns = np.arange(0.0, TIP_SWEEP + 1e-6, TIP_COARSE)
-    point, u, share = _best_line(edges, start, base + away * np.radians(turns))
+    least = 0.0 if along is None else -TIP_INWARD
+    turns = np.arange(least, TIP_SWEEP + 1e-6, TIP_COARSE)
+    turns = turns[np.argsort(np.abs(turns), kind="stable")]
+    if along is None:
+        point, u, share = _best_line(edges, start, base + away * np.radians(turns))
+    else:
+        steps = np.arange(-TIP_SLIDES, TIP_SLIDES + 1)
+        point, u, share = None, None, -1.0
+        for step in steps[np.argsort(np.abs(steps), kind="stable")].tolist():
+            found = _best_line(edges, start + step * slide * along, base + away * np.radians(turns))
+            if found[2] > share:
+                point, u, share = found
     turn = math.degrees(away * (math.atan2(float(u[1]), float(u[0])) - base))
     turn = (turn + 180.0) % 360.0 - 180.0
-    fine = np.arange(max(turn - TIP_COARSE, 0.0), min(turn + TIP_COARSE, TIP_SWEEP) + 1e-6, TIP_STEP)
+    fine = np.arange(max(turn - TIP_COARSE, least), min(turn + TIP_COARSE, TIP_SWEEP) + 1e-6, TIP_STEP)
+    if along is not None:
+        start = point   # (the start found; a point within TIP_SHIFT of it, as before)
+        fine = fine[np.argsort(np.abs(fine - turn), kind="stable")]
     point, u, share = _best_line(edges, start, base + away * np.radians(fine))
     return (point, u) if share >= TIP_FOLLOWED else None
 

@@ -348,6 +348,14 @@ class Recognizer:
         reading, read_from, looked = self._read_outline(frame, corners)
         if reading.known and reading.confidence < OFF_FRAME_EDGE_BAR:
             reading = dataclasses.replace(reading, label=UNKNOWN, confidence=0.0)
+        if tip is not None and not reading.known:
+            # still "unknown": the card's sides looked for from the corners beside the
+            # tip slid along their sides, turned inward too (`tip_completed` slid)
+            whole = tip_completed(frame, corners, tip, slid=True)
+            if whole is not None:
+                slid = classify(card_features(frame, whole, self.profile), self.profile, self.thresholds)
+                if slid.known and slid.confidence >= OFF_FRAME_EDGE_BAR:
+                    return slid, whole, False
         return reading, read_from, looked
 
     def _read_outline(self, frame: np.ndarray, corners: np.ndarray) -> tuple[Reading, np.ndarray, bool]:
