@@ -163,9 +163,11 @@ def tip_completed(frame: np.ndarray, corners: np.ndarray, tip: int, slid: bool =
     along_r = float((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / cross
     corner = p + along_r * r + (x0, y0)
     # the corner found lies beyond the outline's tip (off the frame, or on its border),
-    # nearer it than the card's other diagonal is long
-    if float(np.dot(corner - k, k - d)) < 0 or along_r <= 0 \
-            or float(np.hypot(*(corner - k))) > float(np.hypot(*(a - c))):
+    # nearer it than the card's other diagonal is long; slid, the outline's tip may lie
+    # beyond the card's corner: that corner lies off the frame (or on its border)
+    beyond = min(corner[0], corner[1], w - 1 - corner[0], h - 1 - corner[1]) < 1.0 if slid \
+        else float(np.dot(corner - k, k - d)) >= 0
+    if not beyond or along_r <= 0 or float(np.hypot(*(corner - k))) > float(np.hypot(*(a - c))):
         return None
     whole = quad.copy()
     whole[tip] = corner
