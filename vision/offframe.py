@@ -112,6 +112,7 @@ TIP_SAMPLES = 64     # points looked at along a line
 TIP_SLIDE = 0.1
 TIP_SLIDES = 10
 TIP_INWARD = 20.0
+TIP_SLID_COARSE = 2.0   # degrees between the lines tried first so (then every TIP_STEP near the best)
 
 
 def tip_corner(corners: np.ndarray, size: tuple[int, int], tolerance: float) -> int | None:
@@ -197,8 +198,8 @@ def _edge_ray(edges: np.ndarray, start: np.ndarray, chord: np.ndarray, inward: n
     # turning towards positive angles moves the direction away from the inside when the
     # inside lies on the chord's negative side
     away = -1.0 if float(chord[0] * inward[1] - chord[1] * inward[0]) > 0 else 1.0
-    least = 0.0 if along is None else -TIP_INWARD
-    turns = np.arange(least, TIP_SWEEP + 1e-6, TIP_COARSE)
+    least, coarse = (0.0, TIP_COARSE) if along is None else (-TIP_INWARD, TIP_SLID_COARSE)
+    turns = np.arange(least, TIP_SWEEP + 1e-6, coarse)
     turns = turns[np.argsort(np.abs(turns), kind="stable")]
     if along is None:
         point, u, share = _best_line(edges, start, base + away * np.radians(turns))
@@ -211,7 +212,7 @@ def _edge_ray(edges: np.ndarray, start: np.ndarray, chord: np.ndarray, inward: n
                 point, u, share = found
     turn = math.degrees(away * (math.atan2(float(u[1]), float(u[0])) - base))
     turn = (turn + 180.0) % 360.0 - 180.0
-    fine = np.arange(max(turn - TIP_COARSE, least), min(turn + TIP_COARSE, TIP_SWEEP) + 1e-6, TIP_STEP)
+    fine = np.arange(max(turn - coarse, least), min(turn + coarse, TIP_SWEEP) + 1e-6, TIP_STEP)
     if along is not None:
         start = point   # (the start found; a point within TIP_SHIFT of it, as before)
         fine = fine[np.argsort(np.abs(fine - turn), kind="stable")]
