@@ -146,9 +146,10 @@ OFF_FRAME_EDGE_BAR = 0.75
 # (`tip_completed(..., slid=True)`), taken at OFF_FRAME_EDGE_BAR: a reading taken before is
 # never changed. --stress edge protocol 2: 82 / 2 / 15 / 9 -> 86 / 2 / 11 / 9 (Green 9, Blue 8,
 # Yellow 7, Blue 5 read right at 0.87-0.99, nothing else changed; the same for slides of
-# 0.1-0.2 of the side, 5-20 a side, inward turns of 10-30 degrees; 0.05: three). Tried before the outline as it is (with 5 slides a
-# side, or 0.15 of the side), a Yellow 0 read right as it is (0.94) was completed 45 % of
-# its width off and read Yellow Reverse at 0.93: so after it.
+# 0.1-0.2 of the side, 5-20 a side, inward turns of 10-30 degrees; 0.05: three). Tried
+# before the outline as it is (with 5 slides a side, or 0.15 of the side), a Yellow 0 read
+# right as it is (0.94) was completed 45 % of its width off and read Yellow Reverse at
+# 0.93: so after it.
 WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
 # A card seen steeply may lie across the way its outline looks (`vision.warp.may_lie_turned`):
 # for a taught deck whose cards have colours (the UNO family, whose framed fields are
