@@ -48,7 +48,6 @@ from vision.detect import LEARNED_SETTINGS, PLAIN_SETTINGS, DetectSettings, find
 from vision.pipeline import to_working_size  # noqa: E402
 from vision.realfind import find_outlines  # noqa: E402
 
-PI4_FACTOR = 3.5   # as bench/vision_bench.py: an estimate, not a measurement
 PHOTOS = ROOT.parent / "shared" / "realphotos" / "cards-edje"
 MATCH_IOU = 0.5
 
@@ -282,9 +281,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  changed frame (find + read every card): {fig('changed')}; finding alone: {fig('find')}")
         print(f"  reading, per card: {fig('card')}")
         print(f"  a 1500x2000 photo through the recognizer (downscaled first): {fig('big')}")
-        print(f"  Raspberry Pi 4 estimate (x{PI4_FACTOR}, see bench/vision_bench.py): changed frame"
-              f" {statistics.median(t['changed']) * PI4_FACTOR:.0f} ms, still frame"
-              f" {statistics.median(t['still']) * PI4_FACTOR:.1f} ms")
+        print("  Raspberry Pi 4: not a multiple of these times; bench/arm_count.py counts the same work's"
+              " instructions on a Pi's stack (docs/vision.md, \"Pi 4 estimate\")")
     return 0
 
 

@@ -47,7 +47,6 @@ from vision.teach import TeachError, add_frame, finish, start_session  # noqa: E
 from vision.track import TrackSettings, prime, start, step, zone_from_polygon  # noqa: E402
 from vision.warp import warp_card  # noqa: E402
 
-PI4_FACTOR = 3.5   # see print_speed
 
 GAMES = ("hitthedeck", "solo", "flip7", "raj")
 SLAPS = ("hitthedeck",)     # games whose tracker clips include hands slapping the pile
@@ -592,10 +591,10 @@ def draw_camera_view(path: str) -> None:
 
 
 def print_speed(s: dict[str, float]) -> None:
-    """Measured figures, and a Raspberry Pi 4 estimate: the Pi 4's Cortex-A72 at 1.5 GHz
-    runs OpenCV and numpy single-threaded roughly 3-4 times slower than one core of a
-    current x86 laptop or VM (NEON against AVX2, lower clock and memory bandwidth); we
-    multiply by PI4_FACTOR. An estimate, not a measurement."""
+    """Measured figures. A Raspberry Pi 4's time is not a multiple of them (sessions 4-15
+    multiplied by an assumed 3.5): its stack runs other code (NEON paths, Debian's OpenCV
+    and BLAS), so bench/arm_count.py counts the same work's aarch64 instructions and
+    docs/vision.md ("Pi 4 estimate") turns them into a time range."""
     print(f"  speed, one thread, 640x480, 8 cards: frame median {s['frame_median']:.1f} ms,"
           f" p95 {s['frame_p95']:.1f} ms; per card median {s['card_median']:.2f} ms,"
           f" p95 {s['card_p95']:.2f} ms")
@@ -607,8 +606,8 @@ def print_speed(s: dict[str, float]) -> None:
           f" as they lay keep their readings), CPU: median {s['one_median']:.1f} ms, p95 {s['one_p95']:.1f} ms"
           f" ({s['one_frames']} frames, whose whole reading took {s['one_whole']:.1f} ms median; the cards"
           f" read differ from a whole reading's in {s['one_differ']})")
-    print(f"  Raspberry Pi 4 estimate (x{PI4_FACTOR}): frame median {s['frame_median'] * PI4_FACTOR:.0f} ms,"
-          f" p95 {s['frame_p95'] * PI4_FACTOR:.0f} ms; per card {s['card_median'] * PI4_FACTOR:.1f} ms")
+    print("  Raspberry Pi 4: not a multiple of these times; bench/arm_count.py counts the same work's"
+          " instructions on a Pi's stack (docs/vision.md, \"Pi 4 estimate\")")
 
 
 if __name__ == "__main__":
