@@ -18,7 +18,9 @@ the interpreter's instructions a cycle on a Pi 4; `--x86 --loop N --python PATH`
 under another x86 Python, e.g. a 3.10 against a 3.11). `--still` counts the still frame of
 `bench/realphotos_find.py --speed` instead, `--table` the camera loop's changed frame of
 `bench/regions_bench.py` (a card laid beside 7 on a rendered table, and how many cards
-`vision.reuse` kept), each frame a stretch (median and p95 printed). `--by-object` adds where
+`vision.reuse` kept; `--scenes-dir DIR` reads the scenes saved there, rendering and saving
+them first with this host's .venv: other numpy and OpenCV releases render other pixels),
+each frame a stretch (median and p95 printed). `--by-object` adds where
 the instructions ran (the interpreter, OpenCV, numpy, the BLAS, libc).
 
 `--stack debian` (the default): Debian 13's python3 (3.13), python3-numpy and
@@ -298,6 +300,8 @@ def table_cost(args: list[str]) -> int:
     ap.add_argument("--scenes", type=int, default=30)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--game", default="solo")
+    ap.add_argument("--scenes-dir", default="", help="read the scenes saved there (scene*.npz), or "
+                    "render them and save them there: other numpy/OpenCV releases render other pixels")
     opts = ap.parse_args(args)
     cv2.setNumThreads(1)
     profile = builtin_profile(opts.game)
@@ -313,16 +317,30 @@ def table_cost(args: list[str]) -> int:
         return found
 
     pipeline.kept_reading = kept_reading
-    for _ in range(opts.scenes):
-        scene = random_scene(opts.game, rng, n_cards=8, photo_tables=False)
-        before = _one_card_away(scene)
-        if before is None:
-            continue
-        recognizer = Recognizer.create(profile, scene.empty)
+    def scenes():   # (the frame with the card, the frame before it, the empty table)
+        saved = sorted(Path(opts.scenes_dir).glob("scene*.npz")) if opts.scenes_dir else []
+        for path in saved:
+            with np.load(path) as arrays:
+                yield arrays["image"], arrays["before"], arrays["empty"]
+        if saved:
+            return
+        for i in range(opts.scenes):
+            scene = random_scene(opts.game, rng, n_cards=8, photo_tables=False)
+            before = _one_card_away(scene)
+            if before is None:
+                continue
+            if opts.scenes_dir:
+                Path(opts.scenes_dir).mkdir(parents=True, exist_ok=True)
+                np.savez(Path(opts.scenes_dir) / f"scene{i:03d}.npz", image=scene.image, before=before,
+                         empty=scene.empty)
+            yield scene.image, before, scene.empty
+
+    for image, before, empty in scenes():
+        recognizer = Recognizer.create(profile, empty)
         loop = StillFrames()
         loop.read(recognizer, before)
         before_counts = dict(reuse)
-        reading = functools.reduce(lambda _, __: loop.read(recognizer, scene.image), [None], None)
+        reading = functools.reduce(lambda _, __: loop.read(recognizer, image), [None], None)
         frames += 1
         cards += len(reading.cards)
         counted = {k: counted.get(k, 0) + reuse[k] - before_counts[k] for k in reuse}
@@ -425,6 +443,11 @@ def main(argv: list[str] | None = None) -> int:
         rest = ["--still" if args.still else "--table", *rest]
     if args.loop:
         rest = ["--loop", str(args.loop), *rest]
+    if args.table and "--scenes-dir" in rest and not args.x86:   # the scenes rendered here, once
+        folder = Path(rest[rest.index("--scenes-dir") + 1])
+        if not any(folder.glob("scene*.npz")):
+            _run([sys.executable, str(Path(__file__).resolve()), "--local", *rest],
+                 stdout=subprocess.DEVNULL, cwd=ROOT)
     by_object: dict[str, int] | None = {} if args.by_object else None
     if args.x86:
         total, interpreter, line = count_x86(rest, by_object, args.python)
