@@ -53,7 +53,10 @@ setup() {
   if is_pi; then
     # On Raspberry Pi OS the camera stack only works from Debian's packages: pip's numpy or
     # OpenCV break picamera2, and PyPI's gpiozero cannot open the Pi 5's GPIO chip.
-    apt_install python3-venv python3-picamera2 python3-opencv python3-gpiozero python3-lgpio python3-numpy
+    # Debian's numpy takes its BLAS from the alternatives: without OpenBLAS that is the
+    # reference BLAS, a third of a frame's instructions on a Pi (bench/arm_count.py).
+    apt_install python3-venv python3-picamera2 python3-opencv python3-gpiozero python3-lgpio python3-numpy \
+      libopenblas0-serial
     want="pi${extras:+,$extras}"
   else
     want="pc${extras:+,$extras}"

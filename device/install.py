@@ -16,8 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+# libopenblas0-serial: Debian's numpy otherwise multiplies with the reference BLAS, a third
+# of a whole frame's instructions on a Pi 4 (108.7 M against 77.3 M, bench/arm_count.py);
+# serial, since deckhand runs one BLAS thread.
 APT_PACKAGES = ("python3-venv", "python3-picamera2", "python3-opencv", "python3-gpiozero",
-                "python3-lgpio", "python3-numpy", "chromium", "espeak-ng")
+                "python3-lgpio", "python3-numpy", "libopenblas0-serial", "chromium", "espeak-ng")
 SERVICE_USER = "deckhand"
 UNIT_DIR = Path("/etc/systemd/system")
 USER_UNIT_DIR = Path("/etc/systemd/user")

@@ -49,6 +49,7 @@ def test_dry_run_prints_every_step_and_changes_nothing(tmp_path):
     for number, (line, step) in enumerate(zip(lines, steps), start=1):
         assert line == f"[{number}/{len(steps)}] {step.describe()}"
     assert "apt-get install" in result.stdout and "python3-picamera2" in result.stdout
+    assert "libopenblas0-serial" in result.stdout   # numpy's BLAS on the Pi: not the reference one
     assert "usermod -a -G gpio,video deckhand" in result.stdout
     assert "/etc/systemd/system/deckhand.service" in result.stdout
     assert "systemctl enable --now deckhand.service" in result.stdout
