@@ -101,3 +101,48 @@ def continued_sides_plain(piece: np.ndarray, edges: np.ndarray, settings: Shaded
     runs = ((edges[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)] > 0) & inside).mean(axis=1)
     return np.flatnonzero(np.minimum(runs[:4], runs[4:]) >= settings.min_run).tolist()
 
+
+
+def shape_ok(quad, settings, longest=None, angles=None) -> bool:
+    """`realfind._shape_ok` as it was before session 16 (helper frame-speed-4) unrolled it."""
+    pts = quad.tolist()
+    vectors = [(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
+    sides = [math.hypot(dx, dy) for dx, dy in vectors]
+    if min(sides) < 1:
+        return False
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    short, long = min(a, b), max(a, b)
+    longest = settings.side_ratio[1] if longest is None else longest
+    if short < settings.min_short_side or not settings.side_ratio[0] <= long / short <= longest:
+        return False
+    most = settings.max_opposite_ratio
+    if max(sides[0], sides[2]) > most * min(sides[0], sides[2]) or \
+            max(sides[1], sides[3]) > most * min(sides[1], sides[3]):
+        return False
+    low, high = (math.cos(math.radians(v)) for v in angles or settings.corner_angles)
+    for i in range(4):
+        (ax, ay), (bx, by) = vectors[i - 1], vectors[i]
+        cos = -(ax * bx + ay * by) / (sides[i - 1] * sides[i])
+        if not high <= cos <= low:
+            return False
+    return True
+
+
+def contour_areas(contours):
+    """`realfind.contour_areas` as it was before session 16 (int64 sums, `np.concatenate`)."""
+    if not contours:
+        return np.zeros(0, np.int64), np.zeros(0)
+    lengths = np.fromiter(map(len, contours), np.int64, len(contours))
+    areas = np.zeros(len(contours))
+    some = np.flatnonzero(lengths >= 3)
+    if not len(some):
+        return lengths, areas
+    counts = lengths[some]
+    points = np.concatenate([contours[i] for i in some.tolist()]).reshape(-1, 2).astype(np.int64)
+    ends = np.cumsum(counts)
+    starts = ends - counts
+    before = np.arange(-1, len(points) - 1)
+    before[starts] = ends - 1
+    x, y = points[:, 0], points[:, 1]
+    areas[some] = np.abs(np.add.reduceat(x[before] * y - y[before] * x, starts)) * 0.5
+    return lengths, areas

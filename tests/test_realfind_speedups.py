@@ -184,3 +184,141 @@ def test_the_sides_running_on_are_the_plain_ones_all_at_once():
             assert continued_sides(mixed, edges, settings) == \
                 [realfind_reference.continued_sides_plain(p, edges, settings) for p in mixed]
     assert continued_sides([], maps[0], ShadedSettings()) == [] and some > 50
+
+
+def _edge_maps() -> list[np.ndarray]:
+    """The finder's dilated edges of a few train_ photos (when at hand) and of random
+    pictures dense enough to leave lone pixels, pairs and lines between the edges."""
+    rng = np.random.default_rng(16)
+    maps = [cv2.dilate(cv2.Canny(cv2.cvtColor(_small(name), cv2.COLOR_BGR2GRAY), 30, 90, L2gradient=True),
+                       np.ones((3, 3), np.uint8)) for name in TRAIN] if PHOTOS.is_dir() else []
+    for density in (0.05, 0.15, 0.3, 0.5):
+        dots = ((rng.random((120, 160)) < density) * 255).astype(np.uint8)
+        maps.append(cv2.dilate(dots, np.ones((3, 3), np.uint8)))
+        maps.append(255 - dots)   # (lone pixels on the picture's border and corners too)
+    return maps
+
+
+def _specks_by_hand(mask: np.ndarray) -> np.ndarray:
+    """Where `without_specks` should clear, worked out region by region: the pixels of
+    every region lying in a 5 x 5 window (centred inside the picture) whose 7 x 7 ring
+    around it holds no set pixel."""
+    h, w = mask.shape
+    count, labels = cv2.connectedComponents((mask > 0).astype(np.uint8), connectivity=8)
+    padded = np.pad(mask > 0, 3)
+    clear = np.zeros((h, w), bool)
+    for y in range(h):
+        for x in range(w):
+            window = padded[y:y + 7, x:x + 7]
+            clear[y, x] = not window[0].any() and not window[-1].any() and not window[:, 0].any() \
+                and not window[:, -1].any()
+    cleared = np.zeros((h, w), bool)
+    for label in range(1, count):
+        ys, xs = np.nonzero(labels == label)
+        for y in range(max(ys.max() - 2, 0), min(ys.min() + 2, h - 1) + 1):
+            for x in range(max(xs.max() - 2, 0), min(xs.min() + 2, w - 1) + 1):
+                if clear[y, x]:   # the region's box lies in the window centred here
+                    cleared[ys, xs] = True
+                    break
+            else:
+                continue
+            break
+    return cleared
+
+
+def test_without_specks_clears_whole_small_regions_and_no_other():
+    """`without_specks` clears exactly the regions a 5 x 5 window with a clear ring holds
+    (worked out by hand, region by region, on small random masks, the picture's border
+    included), each at most 5 x 5 pixels."""
+    from vision.realfind import without_specks
+    rng = np.random.default_rng(3)
+    cleared = kept = 0
+    for density in (0.02, 0.05, 0.1, 0.2, 0.4):
+        mask = ((rng.random((36, 48)) < density) * 255).astype(np.uint8)
+        mask = cv2.dilate(mask, np.ones((2, 2), np.uint8)) if density < 0.1 else mask
+        clean = without_specks(mask)
+        gone = (mask > 0) & (clean == 0)
+        assert np.array_equal(gone, _specks_by_hand(mask)) and np.array_equal(clean > 0, (mask > 0) & ~gone)
+        cleared += int(gone.sum())
+        kept += int((clean > 0).sum())
+    assert cleared > 200 and kept > 200
+
+
+def test_without_specks_the_cells_contours_are_the_same_but_the_specks():
+    """The cells traced after `without_specks` are every contour of the cells traced
+    before but the cleared regions' (outer borders and their holes), point for point, in
+    the same order, each kept as outer border or hole; what is cleared encloses at most
+    `SPECK_AREA`, less than the smallest card's area."""
+    from vision.realfind import SPECK_AREA, without_specks
+    assert RealSettings().min_short_side ** 2 > SPECK_AREA
+    cleared = 0
+    for edges in _edge_maps():
+        cells = cv2.bitwise_not(edges)
+        clean = without_specks(cells)
+        count, labels = cv2.connectedComponents(cells, connectivity=8)
+        gone = set(np.unique(labels[(cells > 0) & (clean == 0)]).tolist())
+        before, held = cv2.findContours(cells, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        after, holds = cv2.findContours(clean, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+
+        def region(i: int) -> int:   # the region whose border contour i is (a hole's: its parent's)
+            c = before[i] if held[0][i][3] == -1 else before[held[0][i][3]]
+            return int(labels[c[0, 0, 1], c[0, 0, 0]])
+
+        kept = [(before[i], held[0][i][3] == -1) for i in range(len(before)) if region(i) not in gone]
+        assert all(cv2.contourArea(before[i]) <= SPECK_AREA for i in range(len(before)) if region(i) in gone)
+        assert len(kept) == len(after)
+        assert all(np.array_equal(c, d) and outer == (h[3] == -1)
+                   for (c, outer), d, h in zip(kept, after, [] if holds is None else holds[0]))
+        cleared += len(before) - len(after)
+    assert cleared > 300
+
+
+def test_contour_areas_are_the_plain_ones_on_real_regions():
+    """`contour_areas` (doubles, one buffer) gives the int64 version's lengths and areas
+    bit for bit on every region of real photos and random masks, and takes arrays of
+    other kinds (not contiguous, int64) the slower way."""
+    from vision.realfind import contour_areas
+    for edges in _edge_maps():
+        contours = list(cv2.findContours(cv2.bitwise_not(edges), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)[0])
+        contours += cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0]
+        lengths, areas = contour_areas(contours)
+        plain = realfind_reference.contour_areas(contours)
+        assert np.array_equal(lengths, plain[0]) and np.array_equal(areas, plain[1]) and areas.dtype == np.float64
+    odd = [np.int64([[[0, 0]], [[0, 5]], [[7, 5]]]), np.int32([[[1, 1], [4, 1]], [[4, 3], [1, 3]]])[:, :1],
+           np.int32([[[2, 2]]])]
+    assert contour_areas(odd)[1].tolist() == [17.5, 0.0, 0.0]
+    strided = np.int32([[[1, 1]], [[9, 9]], [[4, 1]], [[9, 9]], [[4, 3]], [[9, 9]], [[1, 3]]])[::2]
+    assert contour_areas([strided])[1].tolist() == [6.0]
+
+
+def _quads(count: int, size: tuple[int, int]) -> list[np.ndarray]:
+    """Random float32 quads: cards turned and stretched, some across or along the border,
+    some degenerate, some with corners exactly on the border's lines."""
+    rng = np.random.default_rng(21)
+    w, h = size
+    quads = []
+    for n in range(count):
+        centre = rng.uniform((-20, -20), (w + 20, h + 20))
+        card = cv2.boxPoints(((float(centre[0]), float(centre[1])), (float(rng.uniform(0.5, 120)),
+                              float(rng.uniform(0.5, 160))), float(rng.uniform(0, 180))))
+        card = card + rng.normal(0, rng.choice((0.0, 3.0, 15.0)), (4, 2))
+        if n % 7 == 0:   # corners exactly at the border's cuts
+            card[rng.integers(0, 4)] = rng.choice((1.0, 2.0, 3.0, w - 3.0, w - 2.0)), rng.choice((2.0, h - 3.0))
+        quads.append(card.astype(np.float32))
+    return quads
+
+
+def test_the_shape_gates_are_the_plain_ones():
+    """`_shape_ok` unrolled gives the plain version's answers on random quads (corners on
+    and across the border, degenerate ones), with every set of gates the finder uses."""
+    from vision.realfind import _shape_ok
+    settings = RealSettings()
+    gates = [(None, None), (settings.covered_ratio, settings.covered_angles), (settings.line_ratio, settings.line_angles),
+             (settings.field_side_ratio, settings.field_angles), (settings.covered_ratio, None)]
+    passed = 0
+    for quad in _quads(4000, (320, 240)):
+        for longest, angles in gates:
+            plain = realfind_reference.shape_ok(quad, settings, longest, angles)
+            assert _shape_ok(quad, settings, longest, angles) is plain
+            passed += plain
+    assert passed > 1000
