@@ -313,8 +313,9 @@ def test_the_shape_gates_are_the_plain_ones():
     and across the border, degenerate ones), with every set of gates the finder uses."""
     from vision.realfind import _shape_ok
     settings = RealSettings()
-    gates = [(None, None), (settings.covered_ratio, settings.covered_angles), (settings.line_ratio, settings.line_angles),
-             (settings.field_side_ratio, settings.field_angles), (settings.covered_ratio, None)]
+    gates = [(None, None), (settings.covered_ratio, settings.covered_angles),
+             (settings.line_ratio, settings.line_angles), (settings.field_side_ratio, settings.field_angles),
+             (settings.covered_ratio, None)]
     passed = 0
     for quad in _quads(4000, (320, 240)):
         for longest, angles in gates:
