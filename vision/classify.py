@@ -34,7 +34,7 @@ from vision.colour import FLOOR, InkColour, ink_colour, likelihoods, symbol_grou
 from vision.glare import GLARE_SHARE, clear_cells, edge_band, glare_mask, glare_share, masked_scores
 from vision.reader import INDEX_WIDE, hog_pair, hog_pair_and_index_rows, index_block, index_regions, index_rows
 from vision.warp import warp_card, warp_card_averaged
-from vision.whiteframe import shows_frame
+from vision.whiteframe import frame_under_glare, shows_frame
 
 if TYPE_CHECKING:
     from vision.profile import DeckProfile
@@ -77,6 +77,14 @@ LEAD = 0.05
 # index read A (every card 14 -> 15 wrong).
 INDEX_AGAINST = 0.25
 INDEX_CLOSE = 0.15
+# A face whose white frame shows only as the paper a glare streak whitened
+# (`vision.whiteframe.frame_under_glare`) is read only this sure: with the frame check
+# off, the glare stress's protocol 1 cards it refused read 25 right / 18 wrong / 53
+# unknown (at their true corners), the right ones from 0.66 to 0.997. Taken at 0.98,
+# bench/protocols.py --stress glare protocol 1 34 / 4 -> 41 / 6 (right / wrong; two read
+# wrong at 0.980 and 0.983 on the finder's outlines); at 0.99 34 / 4 / 116 / 8 ->
+# 39 / 4 / 111 / 8. Chosen on that bench: the margin is thin (docs/vision.md).
+GLARE_SURE = 0.99
 
 
 @dataclass(frozen=True, eq=False)
@@ -596,8 +604,11 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     is that probability; below the profile's bar (or when "no card" is likelier) the
     answer is UNKNOWN."""
     reader = profile.reader
+    bar = max(thresholds.min_confidence, profile.min_confidence)
     if profile.white_frame and features.face is not None and not shows_frame(features.face):
-        return Reading(UNKNOWN, "", 0.0, 0.0, False, UNKNOWN)   # no side shows the deck's white frame
+        if not frame_under_glare(features.face):
+            return Reading(UNKNOWN, "", 0.0, 0.0, False, UNKNOWN)   # no side shows the deck's white frame
+        bar = max(bar, GLARE_SURE)   # a frame seen only under a streak: only a sure reading
     # The CNN reader (vision.cnn) reads the ink map itself, the linear one its HOG (and
     # trusts the corner index more when both corners show the same glyph).
     if isinstance(reader, CnnReader):
@@ -641,7 +652,6 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     members = np.flatnonzero(group_of == groups[top])
     best_class = int(members[p[members].argmax()]) if len(members) else int(p.argmax())
     symbol_score = round(float(scores[best_class]), 3)
-    bar = max(thresholds.min_confidence, profile.min_confidence)
     if none >= per_label[top]:
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), UNKNOWN)
     if confidence < bar:

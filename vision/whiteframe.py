@@ -18,6 +18,11 @@ simulated phone photos of protocol 2 (`bench/protocols.py`): every one of the 10
 read has a side at 0.92 or more; a flyer's yellow panel on a bare table read as a card
 showed 0.42 at best.
 
+Under a warm lamp or a dim webcam a glare streak across a glossy card is whiter than its
+paper by a third or more, so against the face's whitest part no side shows the frame:
+`frame_under_glare` sees the frame whitened towards the streak (the reader then takes only
+a sure reading, `vision.classify.GLARE_SURE`).
+
 A deck prints the frame when its taught faces show paper on three sides or four
 (`prints_white_frame`); teaching measures it (`vision.teach`), and only then does the
 learned reader look (`vision.classify.classify_learned`). A face whose colour runs to
@@ -60,6 +65,57 @@ def shows_frame(face: np.ndarray) -> bool:
     """Whether at least one side of the face shows the white frame (the sides looked at
     in turn, up to the first that does)."""
     return any(median(band) >= FRAME_PAPER for band in _bands(face))
+
+
+GLARE_ROOM = 20.0        # a channel this far under the camera's top says where a whitening goes
+GLARE_LEAST = 0.1        # the face's whitest at least this far from a side towards white ...
+GLARE_SPREAD = 0.1       # ... by the same share (within this) in each such channel: a streak
+GLARE_FLOOR = 0.5        # and the side's largest channel this share of the whitest's at least
+
+
+def frame_under_glare(face: np.ndarray) -> bool:
+    """Whether a face that shows no white frame against its whitest part (`shows_frame`)
+    shows one whose paper a glare streak whitened into that whitest part: a side's band
+    (its whitest depth, the median along it, BGR) F and the face's whitest 5 % S lie so
+    that S = F + (255 - F) s with one s (GLARE_LEAST or more, within GLARE_SPREAD) in
+    every channel GLARE_ROOM or more under 255, at least two, and F's largest channel
+    GLARE_FLOOR or more of S's (a black field whitened lies on that line too). A streak blends the paper
+    towards white (`vision.render.stress.glare_streaks`); under a warm lamp or a dim
+    webcam the blend is whiter than the paper by a third or more and every side read
+    0.54-0.77 of it, so the card was "no card" (96 of the glare stress's protocol 1: 91
+    of them shown so). A coloured field's sides are not on the line from the face's white
+    to white (a red or blue field under white light: shares 0.2 apart)."""
+    if face.shape[1] != SIZE[0] or face.shape[0] != SIZE[1]:
+        face = cv2.resize(face, SIZE, interpolation=cv2.INTER_AREA)
+    pixels = face.reshape(-1, 3)
+    white = np.minimum(np.minimum(pixels[:, 0], pixels[:, 1]), pixels[:, 2])
+    k = int(PAPER_QUANTILE * (len(white) - 1))
+    whitest = np.median(pixels[white >= np.partition(white, k)[k]], axis=0).astype(np.float32)
+    for side in _side_colours(face.astype(np.float32)):
+        room = 255.0 - side
+        used = room >= GLARE_ROOM
+        if np.count_nonzero(used) < 2:
+            continue
+        share = (whitest - side)[used] / room[used]
+        if float(share.min()) >= GLARE_LEAST and float(share.max() - share.min()) <= GLARE_SPREAD \
+                and float(side.max()) >= GLARE_FLOOR * float(whitest.max()):
+            return True
+    return False
+
+
+def _side_colours(face: np.ndarray):
+    """Each side's band colour (left, right, top, bottom; `_bands`' band, float BGR at
+    SIZE): across the band its pixel with the largest smallest channel, the median of
+    those along the side's middle two thirds."""
+    h, w = face.shape[:2]
+    a, b = FRAME_BAND
+    rows, cols = slice(h // 6, h - h // 6), slice(w // 6, w - w // 6)
+    for band in (face[rows, a:b], face[rows, w - b:w - a]):
+        pick = band.min(axis=2).argmax(axis=1)
+        yield np.median(band[np.arange(band.shape[0]), pick], axis=0)
+    for band in (face[a:b, cols], face[h - b:h - a, cols]):
+        pick = band.min(axis=2).argmax(axis=0)
+        yield np.median(band[pick, np.arange(band.shape[1])], axis=0)
 
 
 def prints_white_frame(sides: Sequence[np.ndarray]) -> bool:
