@@ -424,7 +424,7 @@ def _alone(every: list[list[float]], taken: list[int]) -> list[bool]:
 
 
 def unlike_sized(quads: list[np.ndarray], chances: np.ndarray, taken: list[int], border: np.ndarray,
-                 apart: float, sure: float = SIZED_SURE) -> set[int]:
+                 apart: float, sure: float = SIZED_SURE, boxes: list[list[float]] | None = None) -> set[int]:
     """The outlines taken (`taken`) far larger than every surer card of the photo: the cards of
     one photo lie at about one distance from the camera, so a sheet, an envelope, a postcard or
     a notepad beside a sure card is far larger than it, while a card can look smaller (cut by
@@ -435,10 +435,10 @@ def unlike_sized(quads: list[np.ndarray], chances: np.ndarray, taken: list[int],
     when some such card surer than it exists and its area exceeds every such card's by more than
     `apart` in log (0.8: 2.2 times); on the border or among others alike, since cut or covered
     it would only be larger still. An outline is never judged against a less sure one, so the
-    surest card of a photo always stays."""
+    surest card of a photo always stays. `boxes`: every outline's box, when the caller has them."""
     if apart <= 0 or len(taken) < 2:
         return set()
-    every = _boxes(quads)
+    every = _boxes(quads) if boxes is None else boxes
     alone = _alone(every, taken)
     anchors = [i for a, i in enumerate(taken) if alone[a] and not border[i] and chances[i] >= sure]
     if not anchors:
@@ -483,6 +483,7 @@ def accepted(quads: list[np.ndarray], chances: np.ndarray, threshold: float, ove
             taken.append(i)
             boxes.append(box)
     if apart > 0:
-        odd = unlike_sized(quads, chances, taken, np.zeros(len(quads), bool) if border is None else border, apart)
+        odd = unlike_sized(quads, chances, taken, np.zeros(len(quads), bool) if border is None else border, apart,
+                           boxes=every)
         taken = [i for i in taken if i not in odd]
     return taken
