@@ -274,6 +274,52 @@ def ink_examples(samples: list[tuple[str, InkColour]]) -> dict[str, np.ndarray]:
     return out
 
 
+# A teaching photo whose outline holds no card of a colour-field deck (`without_colour_field`).
+# Measured on protocol 2's teaching photos (bench/protocols.py, seven stress photo sets, 1,115
+# crops): a deck whose coloured faces show coloured ink over FIELD_DECK_AREA of the face
+# (median; the stand-in deck 0.55-0.66 in every set) prints colour fields; there a crop of
+# the card (outline IoU >= 0.5 with it) shows under NO_FIELD_AREA in 2 of 1,030 (yellow
+# faces under a warm lamp, 0.007 and 0.012, fitting yellow 0.93 and 0.022), a bare table's
+# coupon taught as red 0.091-0.093 fitting red 0.0035-0.0038, and 16 of 47 outlines of
+# something else in photos whose card was missed show under a tenth too.
+FIELD_DECK_AREA = 0.3
+NO_FIELD_AREA = 0.1
+NO_FIELD_FIT = 0.01
+
+
+def coloured_area(seen: InkColour) -> float:
+    """The share of a face that is coloured ink (the ink's share of the face times the
+    coloured share of the ink)."""
+    return (seen.share if np.isfinite(seen.share) else 0.0) * seen.ink
+
+
+def prototype_fit(seen: InkColour, name: str) -> float:
+    """How well the coloured ink seen fits a coloured name's fixed prototype (hue and
+    lightness, 1: perfectly; 0 with no coloured ink), however much of it there is."""
+    hue, light = INKS[canonical(name)]
+    if hue is None or not (np.isfinite(seen.hue) and np.isfinite(seen.light)):
+        return 0.0
+    dh = (seen.hue - hue + 180) % 360 - 180
+    return float(np.exp(-0.5 * ((dh / HUE_SCALE) ** 2 + ((seen.light - light) / LIGHT_SCALE) ** 2)))
+
+
+def without_colour_field(samples: list[tuple[str, InkColour]]) -> list[bool]:
+    """Which taught photos (colour name, ink) show no colour field of a deck that prints
+    them: the deck's named photos mostly coloured (median `coloured_area` FIELD_DECK_AREA
+    or more), this one under NO_FIELD_AREA and what little coloured ink it shows unlike
+    its name (prototype fit under NO_FIELD_FIT). Never a photo with no name, of a name not
+    in the table or of an achromatic one."""
+    out = [False] * len(samples)
+    areas = [coloured_area(seen) for name, seen in samples if name]
+    if not areas or float(np.median(areas)) < FIELD_DECK_AREA:
+        return out
+    for i, (name, seen) in enumerate(samples):
+        key = canonical(name) if name else ""
+        if key in INKS and INKS[key][0] is not None:
+            out[i] = coloured_area(seen) < NO_FIELD_AREA and prototype_fit(seen, key) < NO_FIELD_FIT
+    return out
+
+
 @lru_cache(maxsize=64)
 def with_prototype(colours: tuple[str, ...], prototypes: tuple[str, ...]) -> np.ndarray:
     """Which of the colour names (one per label) have an ink prototype among `prototypes`."""

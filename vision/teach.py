@@ -35,7 +35,7 @@ import numpy as np
 
 from vision.classify import (UNKNOWN, WORK_SIZE, Thresholds, classify, face_features, ink_planes,
                              learned_features)
-from vision.colour import deck_inks, ink_examples, measure_inks, symbol_groups
+from vision.colour import deck_inks, ink_examples, measure_inks, symbol_groups, without_colour_field
 from vision.framescale import taught_frame_widths
 from vision.learn import Example, train_reader
 from vision.detect import BLEED_SETTINGS, FIELD_SETTINGS, DetectSettings, EmptyTable, find_cards
@@ -229,24 +229,48 @@ def finish(session: TeachingSession, check_views: int = 4,
         raise TeachError(why("teach.nothing_yet", "nothing taught yet: show the camera one card at a time"))
     shots, dropped = taught_shots(session.shots)
     taught = _finish(dataclasses.replace(session, shots=tuple(shots)), check_views, progress)
-    return dataclasses.replace(taught, skipped=tuple((s.source, poor_crop()) for s in dropped))
+    return dataclasses.replace(taught, skipped=tuple((s.source, reason) for s, reason in dropped))
 
 
 def poor_crop() -> Why:
-    """Why a shot was left out by `taught_shots`."""
+    """Why a shot was left out by `taught_shots` as too poor a crop of its card."""
     return why("teach.poor_crop", "the card's corners do not show well (covered, cut off, or seen too "
                "obliquely): its other photos teach it")
 
 
-def taught_shots(shots: Sequence[Shot]) -> tuple[list[Shot], list[Shot]]:
-    """The shots to teach from, and those left out: a shot whose crop is poor
-    (`vision.teachcrop.poor`), unless every shot of its label is (a label is never lost).
-    Measured on the real photos (bench/realphotos_read.py --shots 2 --seeds 3): see
-    docs/vision.md, "Teaching crops"."""
+def no_field(colour: str) -> Why:
+    """Why a shot was left out by `taught_shots` as holding no card of the deck (`unlike_the_deck`)."""
+    return why("teach.no_field", "no {colour} card found: what was outlined is hardly coloured, and not {colour}, "
+               "where the deck's other photos show colour fields (a photo with no card, or the card missed): "
+               "its other photos teach it", colour=colour)
+
+
+def unlike_the_deck(shots: Sequence[Shot]) -> list[bool]:
+    """Which shots outline no card of a deck whose faces are colour fields: under a tenth
+    of the face coloured, and that little unlike the shot's colour name
+    (`vision.colour.without_colour_field`; a shot with no colour name is never judged).
+    A bare table's pale coupon taught as a red card in protocol 2 (bench/protocols.py)."""
+    coloured = [i for i, s in enumerate(shots) if s.colour]
+    flags = [False] * len(shots)
+    seen = [(shots[i].colour, face_features(shots[i].face, two_levels=True).ink_colour) for i in coloured]
+    for i, odd in zip(coloured, without_colour_field(seen)):
+        flags[i] = odd
+    return flags
+
+
+def taught_shots(shots: Sequence[Shot]) -> tuple[list[Shot], list[tuple[Shot, Why]]]:
+    """The shots to teach from, and those left out with the reason: a shot whose crop is
+    poor (`vision.teachcrop.poor`) or that holds no card of the deck (`unlike_the_deck`),
+    unless every shot of its label is (a label is never lost). Measured on the real photos
+    (bench/realphotos_read.py --shots 2 --seeds 3) and protocol 2: see docs/vision.md,
+    "Teaching crops"."""
     flags = poor([s.crop for s in shots])
-    good = {s.label for s, bad in zip(shots, flags) if not bad}
-    dropped = [s for s, bad in zip(shots, flags) if bad and s.label in good]
-    return [s for s in shots if not any(s is d for d in dropped)], dropped
+    unlike = unlike_the_deck(shots)
+    reasons = [poor_crop() if bad else no_field(s.colour) if odd else None
+               for s, bad, odd in zip(shots, flags, unlike)]
+    good = {s.label for s, reason in zip(shots, reasons) if reason is None}
+    dropped = [(s, reason) for s, reason in zip(shots, reasons) if reason is not None and s.label in good]
+    return [s for s in shots if not any(s is d for d, _ in dropped)], dropped
 
 
 def _finish(session: TeachingSession, check_views: int, progress: Callable[[float], None] | None) -> Taught:
@@ -453,7 +477,8 @@ def teach_folder(images: str | Path, labels_csv: str | Path, name: str | None = 
                  progress: Callable[[float], None] | None = None) -> Taught:
     """Teach a deck from a folder of labelled photos (one per card at least). A photo
     that cannot be taught (missing, unreadable, no card found, or a crop too poor to teach
-    from while its label has other photos, `taught_shots`) is skipped, never the end of
+    from or holding no card of the deck while its label has other photos, `taught_shots`)
+    is skipped, never the end of
     the run: `Taught.skipped` names each with the reason, and `on_photo(file, why)`
     hears of every photo as it is read (why None: taught). Only when no photo at all can
     be taught is it an error, which names them all (params "files")."""
@@ -480,8 +505,8 @@ def teach_folder(images: str | Path, labels_csv: str | Path, name: str | None = 
         raise TeachError(Why("teach.none_taught", {"files": [f for f, _ in skipped]},
                              "no photo could be taught: " + "; ".join(f"{f}: {r}" for f, r in skipped)))
     if on_photo is not None:   # said before the training, which leaves them out
-        for shot in taught_shots(session.shots)[1]:
-            on_photo(shot.source, poor_crop())
+        for shot, reason in taught_shots(session.shots)[1]:
+            on_photo(shot.source, reason)
     taught = finish(session, progress=progress)
     return dataclasses.replace(taught, skipped=tuple(skipped) + taught.skipped)
 

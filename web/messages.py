@@ -119,6 +119,9 @@ SHARED: dict[str, Entry] = {
     "teach.no_card": N_("no card found (lay the card flat on a plain table, whole, or crop the picture to the card)"),
     "teach.poor_crop": N_("the card's corners do not show well (covered, cut off, or seen too obliquely): its other "
                           "photos teach it"),
+    "teach.no_field": N_("no {colour} card found: what was outlined is hardly coloured, and not {colour}, where the "
+                         "deck's other photos show colour fields (a photo with no card, or the card missed): its other "
+                         "photos teach it"),
     "teach.nothing_yet": N_("nothing taught yet: show the camera one card at a time"),
     "teach.labels_missing": N_("there is no labels file {path}"),
     "teach.labels_unreadable": N_("the labels file {path} cannot be read"),
