@@ -120,13 +120,13 @@ def test_a_frame_whitened_by_a_streak_is_seen_under_a_warm_lamp():
 def test_a_streaked_warm_lamp_face_of_a_framed_deck_is_read_not_refused(taught):  # noqa: F811
     """The taught deck's faces streaked under a warm lamp: refused by the frame check
     before (every one "no card", its guess UNKNOWN); now read by the reader, each answer
-    either "unknown" or the true card, and taken only at GLARE_SURE."""
-    from vision.classify import GLARE_SURE
+    either "unknown" or the true card (taken only when the symbol is sure,
+    `vision.classify.GLARE_SURE`, on the face balanced by its frame's paper with the
+    streaks undone: tests/test_vision_glare_paper.py)."""
     profile = load_profile_file(taught / "deck.npz")
     guessed = 0
     for face, (picture, corners, warped, _) in zip(FACES, _streaked_faces(1, [f.image() for f in FACES], 7)):
         reading = classify(card_features(picture, corners, profile), profile)
         assert reading.label in (UNKNOWN, face.label), (face.label, reading)
-        assert reading.label == UNKNOWN or shows_frame(warped) or reading.confidence >= GLARE_SURE
         guessed += reading.guess != UNKNOWN
     assert guessed >= len(FACES) // 2, guessed

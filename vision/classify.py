@@ -31,10 +31,10 @@ import numpy as np
 from vision.cnn import CnnReader
 from vision.firstpass import first_pass
 from vision.colour import FLOOR, InkColour, ink_colour, likelihoods, symbol_groups, with_prototype
-from vision.glare import GLARE_SHARE, clear_cells, edge_band, glare_mask, glare_share, masked_scores
+from vision.glare import GLARE_SHARE, clear_cells, edge_band, glare_mask, glare_share, masked_scores, undo_streaks
 from vision.reader import INDEX_WIDE, hog_pair, hog_pair_and_index_rows, index_block, index_regions, index_rows
 from vision.warp import warp_card, warp_card_averaged
-from vision.whiteframe import frame_under_glare, shows_frame
+from vision.whiteframe import FRAME_BAND, frame_under_glare, shows_frame
 
 if TYPE_CHECKING:
     from vision.profile import DeckProfile
@@ -84,6 +84,12 @@ INDEX_CLOSE = 0.15
 # bench/protocols.py --stress glare protocol 1 34 / 4 -> 41 / 6 (right / wrong; two read
 # wrong at 0.980 and 0.983 on the finder's outlines); at 0.99 34 / 4 / 116 / 8 ->
 # 39 / 4 / 111 / 8. Chosen on that bench: the margin is thin (docs/vision.md).
+# Since session 17 (glare-paper) such a face is read balanced by its frame's paper with the
+# streaks undone (`glare_free_features`), and the bar is asked of the symbol alone (its
+# pooled probability; the colour as for any card): protocol 1 39 / 4 / 111 / 8 ->
+# 84 / 4 / 66 / 8. At the true corners the faces so read: symbol >= 0.99 64 right / 0
+# wrong, >= 0.98 67 / 1, >= 0.9 74 / 2. The bar on the whole confidence stays where the
+# frame gives no paper fit.
 GLARE_SURE = 0.99
 
 
@@ -117,6 +123,7 @@ class FaceFeatures:
     wider: Callable[[], np.ndarray] | None = None  # its wider corner regions, cut when asked
     index_block: np.ndarray | None = None  # the index block of `regions`, when already computed
     index_found: np.ndarray | None = None  # its rows (`vision.reader.index_rows`), when already computed
+    unseen: np.ndarray | None = None  # where a streak undone left too little to tell ink from paper (0 / 255)
 
     @cached_property
     def symbol(self) -> np.ndarray:
@@ -266,11 +273,21 @@ def ink_planes(face: np.ndarray, two_levels: bool = False) -> tuple[np.ndarray, 
     paper: Lab lightness (0..100 of the paper), a, b (centred at 0), the ink strength
     (the colour distance from the paper, whatever the ink's colour) and the paper's mean
     colour as the camera saw it (BGR 0..1)."""
+    inner = _inner(face)
+    return _balanced_planes(inner, paper_light(inner, two_levels))
+
+
+def _inner(face: np.ndarray) -> np.ndarray:
+    """A face at WORK_SIZE less its margin, 0..1 (float32)."""
     w, h = WORK_SIZE
     if face.shape[1] != w or face.shape[0] != h:
         face = cv2.resize(face, WORK_SIZE, interpolation=cv2.INTER_AREA)
-    inner = face[MARGIN:h - MARGIN, MARGIN:w - MARGIN].astype(np.float32) * (1 / 255)
-    paper = paper_light(inner, two_levels)
+    return face[MARGIN:h - MARGIN, MARGIN:w - MARGIN].astype(np.float32) * (1 / 255)
+
+
+def _balanced_planes(inner: np.ndarray, paper: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                     np.ndarray, np.ndarray]:
+    """`ink_planes` of the face `inner` (`_inner`) white-balanced by `paper` (its plane)."""
     balanced = inner / paper
     np.minimum(balanced, 1.0, out=balanced)
     # float Lab: OpenCV 5's 8-bit conversion costs six times as much (0.7 ms a card). Its
@@ -382,6 +399,74 @@ def paper_light(inner: np.ndarray, two_levels: bool = False) -> np.ndarray:
         coef = _plane_fit(x, moments, doubles, values, whitest)
     plane = _plane(factors, coef)
     return np.maximum(plane, 0.05, out=plane)
+
+
+FRAME_TRIM = (0.9, 1.05)   # frame samples kept for the paper: this share of the fit's brightness
+FRAME_ROUNDS = 3           # trimmed fits of the frame's paper
+
+
+def frame_paper(face: np.ndarray) -> np.ndarray | None:
+    """How the card's paper looks at every pixel of the face's inner part (as
+    `paper_light`; `face`: BGR at WORK_SIZE), fitted only to its white frame: along each
+    side's middle two thirds, the whitest pixel across the frame's band
+    (`vision.whiteframe.FRAME_BAND`), a plane per channel through those samples, fitted
+    again FRAME_ROUNDS times on the samples within FRAME_TRIM of the fit's brightness (a
+    glare streak crossing a side whitens a stretch of it, a corner or an outline off shows
+    the field or the table). For a face whose frame shows only under a streak
+    (`vision.whiteframe.frame_under_glare`): its brightest quarter, which `paper_light`
+    fits, is the streak. None when too few samples stay."""
+    fh, fw = face.shape[:2]
+    h, w = fh - 2 * MARGIN, fw - 2 * MARGIN
+    first, last = FRAME_BAND
+    rows, cols = np.arange(fh // 6, fh - fh // 6), np.arange(fw // 6, fw - fw // 6)
+    white = face.min(axis=2)
+    ys, xs = [], []
+    for start in (first, fw - last):           # left and right: across is x
+        xs.append(start + white[rows, start:start + last - first].argmax(axis=1))
+        ys.append(rows)
+    for start in (first, fh - last):           # top and bottom: across is y
+        ys.append(start + white[start:start + last - first, cols].argmax(axis=0))
+        xs.append(cols)
+    ys, xs = np.concatenate(ys), np.concatenate(xs)
+    values = face[ys, xs].astype(np.float32) * (1 / 255)
+    x = np.stack([np.ones(len(xs), np.float32), (xs - MARGIN).astype(np.float32) / w - 0.5,
+                  (ys - MARGIN).astype(np.float32) / h - 0.5], axis=1)
+    moments = _basis_moments(x)
+    doubles = values.astype(np.float64)
+    bright = _channel_sum(values)
+    ratio = bright / max(float(np.median(bright)), 1e-6)   # the median first: most samples are paper
+    keep = (ratio >= FRAME_TRIM[0]) & (ratio <= FRAME_TRIM[1])
+    for _ in range(FRAME_ROUNDS):
+        if np.count_nonzero(keep) < 12:
+            return None
+        coef = _plane_fit(x, moments, doubles, values, keep)
+        ratio = bright / np.maximum(_channel_sum(x @ coef), 1e-6)
+        keep = (ratio >= FRAME_TRIM[0]) & (ratio <= FRAME_TRIM[1])
+    if np.count_nonzero(keep) < 12:
+        return None
+    coef = _plane_fit(x, moments, doubles, values, keep)
+    plane = _plane(_FACTORS if (h, w) == _BASIS.shape[:2] else _plane_factors(_plane_basis(h, w)), coef)
+    return np.maximum(plane, 0.05, out=plane)
+
+
+STREAK_UNSEEN = 0.6   # a pixel blended this far towards white by a streak is not read (docs/vision.md)
+
+
+def glare_free_features(features: FaceFeatures) -> FaceFeatures | None:
+    """`features` again with the face white-balanced by its frame's paper (`frame_paper`)
+    instead of its brightest part, and its glare streaks undone against that paper
+    (`vision.glare.undo_streaks`); None when the frame gives no fit. The corner index (cut
+    from the frame) is kept."""
+    face = features.face
+    if face.shape[1] != WORK_SIZE[0] or face.shape[0] != WORK_SIZE[1]:
+        face = cv2.resize(face, WORK_SIZE, interpolation=cv2.INTER_AREA)
+    paper = frame_paper(face)
+    if paper is None:
+        return None
+    undone, blend = undo_streaks(_inner(face), paper)
+    lightness, a, b, ink, mean = _balanced_planes(undone, paper)
+    unseen = cv2.compare(blend, STREAK_UNSEEN, cv2.CMP_GT)
+    return dataclasses.replace(features, lightness=lightness, a=a, b=b, ink=ink, paper=mean, unseen=unseen)
 
 
 def _channel_sum(rows: np.ndarray) -> np.ndarray:
@@ -605,10 +690,17 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     answer is UNKNOWN."""
     reader = profile.reader
     bar = max(thresholds.min_confidence, profile.min_confidence)
+    sure = 0.0   # the symbol's own probability asked for
     if profile.white_frame and features.face is not None and not shows_frame(features.face):
         if not frame_under_glare(features.face):
             return Reading(UNKNOWN, "", 0.0, 0.0, False, UNKNOWN)   # no side shows the deck's white frame
-        bar = max(bar, GLARE_SURE)   # a frame seen only under a streak: only a sure reading
+        # a frame seen only under a streak: the face balanced by its frame's paper and the
+        # streaks undone, then only a sure symbol is taken
+        glare_free = glare_free_features(features)
+        if glare_free is None:
+            bar = max(bar, GLARE_SURE)
+        else:
+            features, sure = glare_free, GLARE_SURE
     # The CNN reader (vision.cnn) reads the ink map itself, the linear one its HOG (and
     # trusts the corner index more when both corners show the same glyph).
     if isinstance(reader, CnnReader):
@@ -654,7 +746,7 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     symbol_score = round(float(scores[best_class]), 3)
     if none >= per_label[top]:
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), UNKNOWN)
-    if confidence < bar:
+    if confidence < bar or float(pooled[groups[top]]) < sure:
         return Reading(UNKNOWN, "", confidence, symbol_score, bool(turned[best_class]), profile.labels[top])
     if not isinstance(reader, CnnReader) and _doubtful(reader, features, scores, members):
         rival = _index_decides(reader, features, scores, members)
@@ -669,6 +761,9 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
         if confidence < bar:
             return Reading(UNKNOWN, "", confidence, symbol_score, bool(turned[best_class]), profile.labels[top])
         best_class, symbol_score = rival, round(float(scores[rival]), 3)
+    if features.unseen is not None and not isinstance(reader, CnnReader) and \
+            _unseen_against(reader, features, bool(turned[best_class]), group_of, groups[top]):
+        return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
     if any(profile.colours) and not isinstance(reader, CnnReader) and \
             _glare_unconfirmed(reader, features, bool(turned[best_class]), group_of, groups[top],
                                partial(profile.taught_ink, top)):
@@ -712,6 +807,19 @@ def _index_decides(reader, features: FaceFeatures, scores: np.ndarray, members: 
                             only=int(members[scores[members].argmax()])):
         return -1
     return rival
+
+
+def _unseen_against(reader, features: FaceFeatures, turned: bool, group_of: np.ndarray, answer: int) -> bool:
+    """Whether the linear reader's score over the cells a streak undone leaves readable
+    (`FaceFeatures.unseen` out, `vision.glare.clear_cells`) puts another symbol (or "no
+    card") first than the answer's symbol `answer`: where the streak was strongest, ink
+    and paper blend to nearly the same white, and which was there is a guess."""
+    mask = features.unseen
+    if not cv2.countNonZero(mask):
+        return False
+    row = features.learned(reader.index)[int(turned)]
+    keep = clear_cells(mask[::-1, ::-1] if turned else mask, len(row))
+    return bool(group_of[int(np.argmax(masked_scores(reader, row, keep)))] != answer)
 
 
 def _glare_unconfirmed(reader, features: FaceFeatures, turned: bool, group_of: np.ndarray, answer: int,

@@ -21,6 +21,12 @@ ink the answer's face was taught with (`DeckProfile.taught_ink`), where a streak
 cross the face wherever the lamp fell: `edge_band` is where those taught edges lie, and the
 mask is taken without it before the share test and the masked score.
 
+Under a warm lamp or a dim webcam a streak is whiter than the paper by a third or more,
+and the face's paper fit goes through it: a framed face whose frame shows only under the
+streak is balanced by its frame's paper instead (`vision.classify.frame_paper`), and
+`undo_streaks` takes the streaks out against that paper (each pixel's blend towards white,
+explained by one of the few colours a face is printed in).
+
 What does not live here: the reading itself (`vision.classify.classify_learned`).
 """
 from __future__ import annotations
@@ -101,3 +107,41 @@ def edge_band(taught: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     edges = cv2.compare(gradient, EDGE_SHARE * float(gradient.max()), cv2.CMP_GT)
     side = 2 * EDGE_BAND + 1
     return cv2.dilate(edges, np.ones((side, side), np.uint8))
+
+
+STREAK_MOST = 0.85      # a streak's blend towards white taken as at most this (beyond, nothing is left to read)
+STREAK_PRIOR = 0.05     # a candidate colour's misfit is charged this per unit of blend (less blend is likelier)
+FIELD_SHARE = 0.4       # the field's colour: the median of the face's darkest share this large
+
+
+def undo_streaks(inner: np.ndarray, paper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A face (BGR 0..1, h x w x 3) with the glare streaks undone, given how its paper looks
+    (`paper`, the frame's fit: `vision.classify.frame_paper`). A streak blends a pixel
+    towards the camera's white: seen relative to the paper, v = r + (W - r) s, where r is
+    the ink's colour relative to the paper, W = 1 / paper and s the blend. A face is
+    printed in few colours: the paper (r = 1), its field (the median of its darkest
+    FIELD_SHARE, which no streak lightened) and black; each pixel's blend is that of the
+    colour that explains it best (least squares, less blend preferred by STREAK_PRIOR),
+    and undone: (v - W s) / (1 - s). Returns the face undone and each pixel's blend s
+    (h x w; where it is large, ink and paper blend to nearly the same white and which was
+    there is a guess: `vision.classify.STREAK_UNSEEN`)."""
+    white = 1.0 / paper
+    seen = inner / paper
+    h, w = seen.shape[:2]
+    flat, whites = seen.reshape(-1, 3), white.reshape(-1, 3)
+    brightness = flat.sum(axis=1)
+    k = int(FIELD_SHARE * (len(brightness) - 1))
+    field = np.median(flat[brightness <= np.partition(brightness, k)[k]], axis=0)
+    best_cost = np.full(len(flat), np.inf, np.float32)
+    best_blend = np.zeros(len(flat), np.float32)
+    for colour in (np.ones(3, np.float32), field.astype(np.float32), np.zeros(3, np.float32)):
+        towards = whites - colour
+        blend = ((flat - colour) * towards).sum(axis=1) / np.maximum((towards * towards).sum(axis=1), 1e-6)
+        np.clip(blend, 0.0, STREAK_MOST, out=blend)
+        misfit = flat - colour - towards * blend[:, None]
+        cost = np.sqrt((misfit * misfit).sum(axis=1)) + STREAK_PRIOR * blend
+        better = cost < best_cost
+        best_cost[better], best_blend[better] = cost[better], blend[better]
+    blend = best_blend[:, None]
+    undone = (flat - whites * blend) / (1.0 - blend)
+    return np.clip(undone.reshape(h, w, 3) * paper, 0.0, 1.0).astype(np.float32), best_blend.reshape(h, w)
