@@ -323,3 +323,57 @@ def test_the_shape_gates_are_the_plain_ones():
             assert _shape_ok(quad, settings, longest, angles) is plain
             passed += plain
     assert passed > 1000
+
+
+def _colour_pictures() -> list[np.ndarray]:
+    """BGR pictures as the finder stretches them: the train_ photos at 320 pixels, noise of
+    every size down to one pixel, flat pictures (every channel's range empty), few levels
+    (percentiles falling on a histogram's steps) and one channel's range narrow."""
+    rng = np.random.default_rng(17)
+    out = [_small_colour(name) for name in TRAIN] if PHOTOS.is_dir() else []
+    out += [rng.integers(0, 256, (int(rng.integers(1, 70)), int(rng.integers(1, 70)), 3), dtype=np.uint8)
+            for _ in range(200)]
+    out += [np.full((20, 30, 3), v, np.uint8) for v in (0, 1, 128, 254, 255)]
+    out += [(rng.integers(0, 3, (50, 40, 3)) * 100).astype(np.uint8) for _ in range(40)]
+    narrow = rng.integers(0, 256, (60, 80, 3), dtype=np.uint8)
+    narrow[..., 1] = rng.integers(100, 104, (60, 80), dtype=np.uint8)
+    return out + [narrow]
+
+
+def _small_colour(name: str) -> np.ndarray:
+    small = _small(name)
+    return small if small.ndim == 3 else cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+
+
+def test_the_stretched_channels_are_the_plain_ones():
+    """The three channels' tables made at once give the plain code's stretched channels
+    bit for bit (session 17)."""
+    from vision.realfind import stretched
+    for image in _colour_pictures():
+        quick, plain = stretched(image), realfind_reference.stretched(image)
+        assert len(quick) == 3
+        for q, p in zip(quick, plain):
+            assert q.dtype == p.dtype == np.uint8 and np.array_equal(q, p)
+
+
+def test_the_cut_side_is_the_plain_ones():
+    """`_cut_side` unrolled gives the plain version's answers (session 17) on random quads:
+    corners on, just inside and just past each border's cut, across two borders, NaN."""
+    from vision.realfind import _cut_side, _cut_side_plain
+    answers = set()
+    for size in ((320, 240), (240, 320), (5, 4)):
+        quads = _quads(3000, size)
+        w, h = size
+        rng = np.random.default_rng(23)
+        for quad in quads[:600]:   # corners snapped onto the borders' cut lines
+            snapped = quad.copy()
+            for k in rng.choice(4, int(rng.integers(1, 5)), replace=False):
+                snapped[k] = rng.choice((1.0, 2.0, 1.99, w - 3.0, w - 3.01, w - 2.0)), \
+                    rng.choice((1.0, 2.0, 2.01, h - 3.0, h - 2.99, h - 2.0))
+            quads.append(snapped)
+        quads.append(np.float32([[np.nan, 1], [5, 1], [5, 5], [1, 5]]))
+        for quad in quads:
+            plain = _cut_side_plain(quad, size)
+            assert _cut_side(quad, size) == plain
+            answers.add(plain)
+    assert answers == {-1, -2, 0, 1, 2, 3, None}

@@ -11,6 +11,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.arrays import less
+
 CARD_ASPECT = 88 / 63            # height / width of a standard playing card
 CANONICAL_SIZE = (200, 280)      # (w, h) of the canonical upright face
 
@@ -145,8 +147,9 @@ def along_and_across(points: np.ndarray, a: np.ndarray, b: np.ndarray):
     direction = b - a
     length = float(length_of(direction))
     u = direction / max(length, 1e-6)
-    rel = points - a
+    rel = less(points, a)   # (`points - a`, the same floats for less)
     return length, u, rel @ u, rel[:, 0] * u[1] - rel[:, 1] * u[0]
+
 
 
 def quad_contains(corners: np.ndarray, point: tuple[float, float]) -> bool:
