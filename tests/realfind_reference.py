@@ -159,3 +159,45 @@ def stretched(image):
         lut = np.clip((levels - lo) * (255.0 / max(float(hi - lo), 1.0)), 0, 255)
         out.append(cv2.LUT(channel, lut.astype(np.uint8)))
     return out
+
+
+_SAMPLES_PLAIN = 16
+_T_PLAIN = np.linspace(0.06, 0.94, _SAMPLES_PLAIN, dtype=np.float32)[None, :, None]
+_NEXT_PLAIN = [1, 2, 3, 0]
+_AWAY_PLAIN = np.float32((0, -3, 3))[:, None, None, None]
+_TURN_PLAIN = np.float32((1, -1))
+
+
+def outline_shares(quads: list[np.ndarray], skip_sides: list[int], edges: np.ndarray, white: np.ndarray,
+                   min_step: int, channels: list[np.ndarray] | None = None,
+                   colour_step: int = 0) -> list[float]:
+    """`realfind.outline_shares` as it was before session 17 (x and y of each point together)."""
+    if not quads:
+        return []
+    h, w = edges.shape
+    quad = np.array(quads, np.float32).reshape(-1, 4, 2)
+    direction = quad[:, _NEXT_PLAIN] - quad
+    normal = direction[..., ::-1] * _TURN_PLAIN
+    normal /= np.maximum(np.sqrt((normal * normal).sum(axis=2, keepdims=True)), 1e-6)
+    centre = np.add.reduce(quad, axis=1)[:, None, :] * 0.25
+    flip = ((centre - quad) * normal).sum(axis=2) > 0   # every normal outward
+    normal[flip] *= -1
+    points = quad[:, :, None, :] + _T_PLAIN * direction[:, :, None, :]      # quads x 4 sides x samples x 2
+    every = points + _AWAY_PLAIN[:, None] * normal[:, :, None, :]            # on, inside, outside
+    on = every[0].reshape(len(quad), -1, 2)
+    inside_frame = (on[..., 0] >= 0) & (on[..., 0] < w) & (on[..., 1] >= 0) & (on[..., 1] < h)
+    for k, side in enumerate(skip_sides):
+        if side >= 0:
+            inside_frame[k, side * _SAMPLES_PLAIN:(side + 1) * _SAMPLES_PLAIN] = False
+    pixel = np.minimum(np.maximum(every + 0.5, 0), np.float32((w - 1, h - 1))).astype(np.int32)
+    at = (pixel[..., 1] * w + pixel[..., 0]).reshape(3, len(quad), -1)
+    on_edge = edges.ravel()[at[0]] > 0
+    shades = white.ravel()[at[1:]].astype(np.int16)
+    good = on_edge | (shades[0] - shades[1] >= min_step)
+    if channels is not None and colour_step > 0:   # a full-bleed colour field's edge
+        for channel in channels:
+            values = channel.ravel()[at[1:]].astype(np.int16)
+            good |= np.abs(values[0] - values[1]) >= colour_step
+    good &= inside_frame
+    return [float(g) / max(n, 1) for g, n in zip(np.count_nonzero(good, axis=1).tolist(),
+                                                   np.count_nonzero(inside_frame, axis=1).tolist())]

@@ -377,3 +377,35 @@ def test_the_cut_side_is_the_plain_ones():
             assert _cut_side(quad, size) == plain
             answers.add(plain)
     assert answers == {-1, -2, 0, 1, 2, 3, None}
+
+
+def test_the_outline_shares_are_the_plain_ones():
+    """The outline checks with x and y apart give the plain version's shares (session 17):
+    every frame's quads at once, with a side left out, past the border, degenerate, on the
+    train_ photos' maps and on noise maps where a pixel's move changes a count, with and
+    without the colour step."""
+    from vision.realfind import outline_shares
+    rng = np.random.default_rng(29)
+    maps = []
+    for name in TRAIN[:3] if PHOTOS.is_dir() else ():
+        smooth = _small(name)
+        gray = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY)
+        maps.append((cv2.dilate(cv2.Canny(gray, 30, 90, L2gradient=True), np.ones((3, 3), np.uint8)),
+                     whiteness(smooth), cv2.split(smooth)))
+    for shape in ((240, 320), (320, 240), (7, 9)):
+        maps.append(((rng.random(shape) < 0.3).astype(np.uint8) * 255, rng.integers(0, 256, shape, dtype=np.uint8),
+                     [rng.integers(0, 256, shape, dtype=np.uint8) for _ in range(3)]))
+    differ = 0
+    for edges, white, channels in maps:
+        h, w = edges.shape
+        quads = _quads(600, (w, h))
+        for start in range(0, len(quads), 40):
+            group = quads[start:start + int(rng.integers(1, 40))]
+            skips = [int(rng.choice((-2, -1, -1, 0, 1, 2, 3))) for _ in group]
+            for colour in (None, channels):
+                quick = outline_shares(group, skips, edges, white, 12, colour, 20 if colour else 0)
+                plain = realfind_reference.outline_shares(group, skips, edges, white, 12, colour, 20 if colour else 0)
+                assert quick == plain
+                differ += len(set(quick)) > 1
+    assert outline_shares([], [], maps[-1][0], maps[-1][1], 12) == []
+    assert differ > 20

@@ -619,6 +619,8 @@ _T = np.linspace(0.06, 0.94, _SAMPLES, dtype=np.float32)[None, :, None]
 _NEXT = [1, 2, 3, 0]
 _AWAY = np.float32((0, -3, 3))[:, None, None, None]   # on the outline, 3 px inside, outside
 _TURN = np.float32((1, -1))
+_T_ROW = _T.reshape(-1)                             # (the same float32 values, as rows)
+_AWAY_ROW = _AWAY.reshape(-1, 1, 1, 1)
 
 
 def outline_share(quad: np.ndarray, edges: np.ndarray, white: np.ndarray, min_step: int,
@@ -647,15 +649,20 @@ def outline_shares(quads: list[np.ndarray], skip_sides: list[int], edges: np.nda
     centre = np.add.reduce(quad, axis=1)[:, None, :] * 0.25
     flip = ((centre - quad) * normal).sum(axis=2) > 0   # every normal outward
     normal[flip] *= -1
-    points = quad[:, :, None, :] + _T * direction[:, :, None, :]      # quads x 4 sides x samples x 2
-    every = points + _AWAY[:, None] * normal[:, :, None, :]            # on, inside, outside
-    on = every[0].reshape(len(quad), -1, 2)
-    inside_frame = (on[..., 0] >= 0) & (on[..., 0] < w) & (on[..., 1] >= 0) & (on[..., 1] < h)
+    # x and y apart (quads x 4 sides x samples; on, inside, outside before them): the plain
+    # version's float32 steps element by element (tests/realfind_reference.outline_shares),
+    # where a 2-vector's broadcast ran numpy's inner loop once a point
+    xs, ys = [quad[:, :, c, None] + _T_ROW * direction[:, :, c, None] for c in (0, 1)]
+    every_x = xs + _AWAY_ROW * normal[None, :, :, 0, None]
+    every_y = ys + _AWAY_ROW * normal[None, :, :, 1, None]
+    on_x, on_y = every_x[0].reshape(len(quad), -1), every_y[0].reshape(len(quad), -1)
+    inside_frame = (on_x >= 0) & (on_x < w) & (on_y >= 0) & (on_y < h)
     for k, side in enumerate(skip_sides):
         if side >= 0:
             inside_frame[k, side * _SAMPLES:(side + 1) * _SAMPLES] = False
-    pixel = np.minimum(np.maximum(every + 0.5, 0), np.float32((w - 1, h - 1))).astype(np.int32)
-    at = (pixel[..., 1] * w + pixel[..., 0]).reshape(3, len(quad), -1)
+    pixel_x = np.minimum(np.maximum(every_x + 0.5, 0), np.float32(w - 1)).astype(np.int32)
+    pixel_y = np.minimum(np.maximum(every_y + 0.5, 0), np.float32(h - 1)).astype(np.int32)
+    at = (pixel_y * w + pixel_x).reshape(3, len(quad), -1)
     on_edge = edges.ravel()[at[0]] > 0
     shades = white.ravel()[at[1:]].astype(np.int16)
     good = on_edge | (shades[0] - shades[1] >= min_step)
