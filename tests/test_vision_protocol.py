@@ -18,7 +18,10 @@ from test_vision_speedups import plain_paper_light
 from vision.classify import PAPER_STEP, WORK_SIZE, face_features, paper_light
 from vision.colour import printed_without_white, symbol_groups
 from vision.framescale import face_frame_widths, grown_by_frame
-from vision.offframe import border_side, grown_in_plane, grown_past, on_border, tip_completed, tip_corner
+from vision.offframe import (border_side, grown_in_plane, grown_past, on_border, runs_on, tip_completed,
+                             tip_corner)
+from vision.pipeline import Recognizer
+from vision.profile import load_profile
 from vision.render.sessions import SESSIONS
 from vision.render.stress import card_at_edge
 from vision.render.table import photo_patches, photo_texture, table_texture
@@ -476,3 +479,67 @@ def test_the_white_frames_width_at_the_whole_end_tells_the_cards_length():
     width = float(np.hypot(*(card[2] - card[3])))
     assert whole is not None and np.abs(whole - card).max() < 0.04 * width
     assert np.abs(grown_past(outline, side_on_border, 88 / 63) - card).max() > 0.2 * width
+
+
+def tip_closed_outline(card: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The outline the finder gave a card running off the photo along a whole side (two
+    corners off) when it closed it as a tip (protocol 1's Red 6 under --stress edge,
+    s1-IMG_0006): one side to the border stopped short of it (85 % of the way), the other
+    run past it (112 %), so one corner lies beyond the border and its neighbour inside."""
+    w, h = size
+    off = [not (0 <= x < w and 0 <= y < h) for x, y in card]
+    a = next(k for k in range(4) if off[k] and off[(k + 1) % 4])
+    b, d, c = (a + 1) % 4, (a - 1) % 4, (a + 2) % 4
+
+    def to_border(p, q):   # the share of p -> q in view
+        t = np.linspace(0, 1, 2001)[:, None]
+        points = p + t * (q - p)
+        inside = (points[:, 0] >= 0) & (points[:, 0] <= w - 1) & (points[:, 1] >= 0) & (points[:, 1] <= h - 1)
+        return float(t[np.argmin(inside), 0])
+    outline = np.float32(card).copy()
+    outline[a] = card[d] + 0.85 * to_border(card[d], card[a]) * (card[a] - card[d])
+    outline[b] = card[c] + 1.12 * to_border(card[c], card[b]) * (card[b] - card[c])
+    return outline
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_card_along_the_border_outlined_as_a_tip_is_read_grown_past_the_border(taught, seed, monkeypatch):
+    """A card 10-30 % off a warm-lamp photo along a whole side, outlined with one corner
+    past the border and its neighbour inside (`tip_closed_outline`): no tip's sides meet
+    off the frame, and the outline as it is reads "unknown" (these seeds: Red 2, Red 3,
+    Yellow 2), as on the old code (`_tip_along_border` switched off). Read as a card along
+    the border, each side to the tip taken for the border in turn and grown past it
+    (`Recognizer._tip_along_border`), it reads right."""
+    rng = np.random.default_rng(seed)
+    face = FACES[seed % len(FACES)]
+    picture, corners = cloth_photo(face.image(), CLOTHS["grey cloth"], SESSIONS[WARM_LAMP], rng, (480, 360))
+    picture, corners = card_at_edge(picture, corners, rng)
+    h, w = picture.shape[:2]
+    outline = tip_closed_outline(np.float32(corners), (w, h))
+    assert tip_corner(outline, (w, h), 3.0) is not None and border_side(outline, (w, h), 3.0) is None
+    recognizer = Recognizer.create(load_profile(str(taught / "deck.npz")))
+    assert recognizer.read_card(picture, outline).label == face.label
+    monkeypatch.setattr(Recognizer, "_tip_along_border", lambda *args: None)
+    assert recognizer.read_card(picture, outline).label == "unknown"
+
+
+def test_a_cards_side_runs_on_past_an_outline_corner_only_where_the_card_goes_on():
+    """A pale card on a dark table whose bottom runs off a 480 x 360 frame, outlined as a tip
+    (`tip_closed_outline`): its right side runs on past the outline's corner inside the frame
+    to the border (`runs_on`), so that side to the tip may be the border. Where the card
+    itself turns (a true tip's corners beside it, the whole card's corners) nothing runs on."""
+    card = np.float32([[150, 60], [330, 50], [345, 420], [160, 430]])   # TL TR BR BL, BR and BL off
+    frame = np.full((360, 480, 3), 40, np.uint8)
+    cv2.fillConvexPoly(frame, np.round(card * 16).astype(np.int32), (225, 230, 235), cv2.LINE_AA, shift=4)
+    outline = tip_closed_outline(card, (480, 360))
+    tip = tip_corner(outline, (480, 360), 3.0)
+    assert tip == 3 and outline[2][1] < 340 and outline[3][1] > 370
+    assert runs_on(frame, outline, 2, 1)            # the right side goes on below the outline's corner
+    assert not runs_on(frame, outline, 1, 2)        # past the top corners: the table
+    assert not runs_on(frame, outline, 0, 3)
+    # a true tip (the top-right corner off the frame): past the corners beside it, the table
+    tipped = np.float32([[150, 40], [520, -30], [430, 300], [110, 330]])
+    frame = np.full((360, 480, 3), 40, np.uint8)
+    cv2.fillConvexPoly(frame, np.round(tipped * 16).astype(np.int32), (225, 230, 235), cv2.LINE_AA, shift=4)
+    outline = np.float32([[150, 40], [479, 5], [430, 300], [110, 330]])
+    assert not runs_on(frame, outline, 0, 3) and not runs_on(frame, outline, 2, 3)

@@ -244,6 +244,44 @@ def _best_line(edges: np.ndarray, start: np.ndarray, angles: np.ndarray):
     return np.float32(points[best]), np.float32(u[best[0]]), float(share[best])
 
 
+# An outline with one corner on the border may be no tip: a card running off the frame along
+# a whole side that the finder closed with one corner beyond the border and its neighbour
+# just inside it. Then the card's side through that neighbour runs on past it to the
+# border, where past a tip's corner in view lies the table: `runs_on` looks for an edge
+# following the side's line on from the corner, turned up to RUN_ON_TURN degrees either way
+# (through points within TIP_SHIFT pixels of the corner), for TIP_FOLLOWED of the way.
+RUN_ON_TURN = 2.0
+RUN_ON_STEP = 0.5
+
+
+def runs_on(frame: np.ndarray, corners: np.ndarray, corner: int, behind: int) -> bool:
+    """Whether the outline's side from its corner `behind` to its corner `corner` runs on
+    past `corner` to the frame's border: an edge follows the line on from `corner` in that
+    direction (within RUN_ON_TURN degrees) for TIP_FOLLOWED of its length in view."""
+    quad = np.asarray(corners, np.float32).reshape(4, 2)
+    h, w = frame.shape[:2]
+    start, run = quad[corner], quad[corner] - quad[behind]
+    length = float(np.hypot(*run))
+    if length < 1.0 or not (0 <= start[0] <= w - 1 and 0 <= start[1] <= h - 1):
+        return False
+    u = run / length
+    with np.errstate(divide="ignore"):
+        reach = min(((w - 1 - start[0]) / u[0]) if u[0] > 1e-6 else (-start[0] / u[0]) if u[0] < -1e-6 else np.inf,
+                    ((h - 1 - start[1]) / u[1]) if u[1] > 1e-6 else (-start[1] / u[1]) if u[1] < -1e-6 else np.inf)
+    end = start + float(reach) * u
+    margin = TIP_SHIFT + 6
+    x0, y0 = np.maximum(np.floor(np.minimum(start, end)) - margin, 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(np.maximum(start, end)) + margin + 1, (w, h)).astype(int)
+    roi = frame[y0:y1, x0:x1]
+    if roi.ndim == 3:
+        roi = cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
+    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(roi, (3, 3), 0), 30, 90, L2gradient=True),
+                       np.ones((3, 3), np.uint8))
+    base = math.atan2(float(u[1]), float(u[0]))
+    turns = np.radians(np.arange(-RUN_ON_TURN, RUN_ON_TURN + 1e-6, RUN_ON_STEP))
+    return _best_line(edges, start - (x0, y0), base + turns)[2] >= TIP_FOLLOWED
+
+
 # A phone's main camera sees about 70 degrees across its long side (26 mm in 35 mm
 # terms on a 4:3 sensor): its focal length is about this share of the photo's long side.
 PHONE_FOCAL = 0.75
