@@ -154,14 +154,19 @@ OFF_FRAME_EDGE_BAR = 0.75
 # whole side, whose outline the finder closed with one corner beyond the border and its
 # neighbour just inside it (a side across the face from there). Its two sides from the
 # whole side run off the frame, so the outline is read as a card along the border
-# (`grown_past`), each side to the tip taken in turn for the border, and the surest
-# reading is taken at COMPLETE_BAR when no other card is read at OFF_FRAME_BAR: the bar of
-# `_completed`, which also reads the whole cards an outline may be part of (a guess at the
-# card's outline, so surer than a reading of the card found). Read so, the 51 tips of
-# --stress edge protocol 2 (each as if still "unknown") gave 22 right, none wrong, 13
-# "unknown"; at OFF_FRAME_BAR (0.8) 30 right but 3 wrong (Red 5 as Red 1 at 0.90, Yellow 5
-# as Yellow Skip at 0.82, Green 5 as Green 6 at 0.86). Protocol 1's Red 6 (s1-IMG_0006, its
-# outline's corner 71 pixels below a 768-pixel photo) reads right at 0.98.
+# (`grown_past`), each side to the tip taken in turn for the border where the card's side
+# through its corner in view runs on past it to the border (`vision.offframe.runs_on`; past
+# a true tip's corner lies the table), and the surest reading is taken at COMPLETE_BAR when
+# no other card is read at OFF_FRAME_BAR: the bar of `_completed`, which also reads the
+# whole cards an outline may be part of. Read so without `runs_on`, the 51 tips of --stress
+# edge protocol 2 (each as if still "unknown") gave 22 right, none wrong, 13 "unknown"; at
+# OFF_FRAME_BAR (0.8) 30 right but 3 wrong (Red 5 as Red 1 at 0.90, Yellow 5 as Yellow Skip
+# at 0.82, Green 5 as Green 6 at 0.86); and the six-face test deck's rendered phone photos
+# with a corner or a side off (600, seeds 0-119) read 5 true tips wrong (2s as 3s at
+# 0.91-0.95). With `runs_on` those 600 read as before, and past the 106 corners beside the
+# 53 real tips an edge follows the side for at most 0.58 of the way, but for protocol 1's
+# Red 6 (s1-IMG_0006, its outline's corner 71 pixels below a 768-pixel photo, 1.00): read
+# right at 0.98.
 WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
 # A card seen steeply may lie across the way its outline looks (`vision.warp.may_lie_turned`):
 # for a taught deck whose cards have colours (the UNO family, whose framed fields are
