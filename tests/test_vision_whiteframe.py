@@ -130,3 +130,21 @@ def test_a_streaked_warm_lamp_face_of_a_framed_deck_is_read_not_refused(taught):
         assert reading.label in (UNKNOWN, face.label), (face.label, reading)
         guessed += reading.guess != UNKNOWN
     assert guessed >= len(FACES) // 2, guessed
+
+
+def test_a_framed_deck_taught_from_streaked_photos_is_known_framed():
+    """Teaching photos crossed by glare streaks: against a streak whiter than the paper
+    the frame's sides read too dark, and too few faces passed `TAUGHT_PAPER` for the deck
+    to be taken as framed (the glare stress drawn anew, `bench/protocols.py --stress glare
+    --seed 11`: 41 of 52), so its cards were read with no glare check. A face whose frame
+    shows under the streak (`frame_under_glare`) counts; a full-bleed printing under the
+    same streaks is still no framed deck."""
+    from vision.whiteframe import frame_under_glare
+    images = [f.image() for f in deck(symbols=13)[::2]]
+    for session in (1, 2):   # warm lamp phone, very warm dim webcam
+        faces = [face for _, _, face, _ in _streaked_faces(session, images, 10 * session)]
+        sides, glared = [frame_sides(f) for f in faces], [frame_under_glare(f) for f in faces]
+        assert not prints_white_frame(sides), session            # the paper alone: not framed
+        assert prints_white_frame(sides, glared), session
+        bleeding = [face for _, _, face, _ in _streaked_faces(session, [frameless(f) for f in images], 10 * session)]
+        assert not prints_white_frame([frame_sides(f) for f in bleeding], [frame_under_glare(f) for f in bleeding])

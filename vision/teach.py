@@ -43,8 +43,8 @@ from vision.profile import DeckProfile, camera_views, measure_frame_insets, prof
 from vision.reader import index_glyph_height, index_regions
 from vision.teachcrop import Crop, best_crop, poor
 from vision.warp import CANONICAL_SIZE, CARD_ASPECT, order_corners, warp_card
-from vision.whiteframe import (SIZE as FRAME_SIZE, bleeds_colour, frame_sides, prints_full_bleed, prints_white_frame,
-                               shows_paper)
+from vision.whiteframe import (SIZE as FRAME_SIZE, bleeds_colour, frame_sides, frame_under_glare, prints_full_bleed,
+                               prints_white_frame, shows_paper)
 from vision.why import Why, WhyError, why
 
 MIN_FACE_DETAIL = 10.0  # grey levels (sd) a printed face shows at least; a cloth's square less
@@ -327,7 +327,8 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
     samples = [(colour, features.ink_colour) for colour, features in coloured]
     # a deck with colours whose faces print a white frame: a face showing none is no card
     # of it (`vision.whiteframe`; measured where the framed colour fields are looked for)
-    framed = prints_white_frame([frame_sides(s.face) for s in shots if s.colour])
+    faces = [s.face for s in shots if s.colour]
+    framed = prints_white_frame([frame_sides(f) for f in faces], [frame_under_glare(f) for f in faces])
     bleeding = not framed and prints_full_bleed([s.face for s in shots if s.colour])
     return dataclasses.replace(profile, reader=reader, inks=deck_inks(names, measure_inks(samples)),
                                ink_examples=ink_examples(samples), white_frame=framed, full_bleed=bleeding,
