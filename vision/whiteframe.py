@@ -129,7 +129,7 @@ def prints_white_frame(sides: Sequence[np.ndarray], under_glare: Sequence[bool] 
     22 of 162 wrong; protocol 2's phone photos passed 15-21 %, never framed. Counting the
     streaked faces: 0.94-1.0, and protocol 1 at seed 11 53/22/80/7 -> 57/6/92/7 (right /
     wrong / unknown / not found), protocol 2 wrong 14, 11, 10 -> 8, 5, 5. The no-frame and
-    thin-frame printings' faces so counted: 0-20 %, their decks still not framed."""
+    thin-frame printings' faces so counted: 0-30 %, their decks still not framed."""
     if not len(sides):
         return False
     framed = [float(np.sort(s)[1]) >= TAUGHT_PAPER or (i < len(under_glare) and bool(under_glare[i]))
