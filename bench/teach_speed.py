@@ -122,7 +122,7 @@ def photos(codes: list[str]) -> None:
         why = Counter(reason.code for _, reason in taught.skipped)
         print(f"photos: {len(rows) - 1} photos of {len(codes)} faces taught in {seconds:.0f} s wall, {cpu:.0f} s CPU "
               f"({len(taught.skipped)} skipped and named: {why['teach.no_card']} no card found, "
-              f"{why['teach.poor_crop']} poor crops, {why['teach.no_field']} no card of the deck); "
+              f"{why['teach.poor_crop']} poor crops, {why['teach.no_field'] + why['teach.too_small']} no card of the deck); "
               f"{taught.check.lines()[0]}; "
               f"{not_right([w.message() for w in taught.check.said()])}")
 

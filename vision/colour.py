@@ -303,6 +303,13 @@ def prototype_fit(seen: InkColour, name: str) -> float:
     return float(np.exp(-0.5 * ((dh / HUE_SCALE) ** 2 + ((seen.light - light) / LIGHT_SCALE) ** 2)))
 
 
+def prints_colour_fields(samples: list[tuple[str, InkColour]]) -> bool:
+    """Whether a deck's taught photos (colour name, ink) are mostly coloured: the median
+    `coloured_area` of the named ones FIELD_DECK_AREA or more (a deck printing colour fields)."""
+    areas = [coloured_area(seen) for name, seen in samples if name]
+    return bool(areas) and float(np.median(areas)) >= FIELD_DECK_AREA
+
+
 def without_colour_field(samples: list[tuple[str, InkColour]]) -> list[bool]:
     """Which taught photos (colour name, ink) show no colour field of a deck that prints
     them: the deck's named photos mostly coloured (median `coloured_area` FIELD_DECK_AREA
@@ -310,8 +317,7 @@ def without_colour_field(samples: list[tuple[str, InkColour]]) -> list[bool]:
     its name (prototype fit under NO_FIELD_FIT). Never a photo with no name, of a name not
     in the table or of an achromatic one."""
     out = [False] * len(samples)
-    areas = [coloured_area(seen) for name, seen in samples if name]
-    if not areas or float(np.median(areas)) < FIELD_DECK_AREA:
+    if not prints_colour_fields(samples):
         return out
     for i, (name, seen) in enumerate(samples):
         key = canonical(name) if name else ""

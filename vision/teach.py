@@ -35,13 +35,14 @@ import numpy as np
 
 from vision.classify import (UNKNOWN, WORK_SIZE, Thresholds, classify, face_features, ink_planes,
                              learned_features)
-from vision.colour import deck_inks, ink_examples, measure_inks, symbol_groups, without_colour_field
+from vision.colour import (deck_inks, ink_examples, measure_inks, prints_colour_fields, symbol_groups,
+                           without_colour_field)
 from vision.framescale import taught_frame_widths
 from vision.learn import Example, train_reader
 from vision.detect import BLEED_SETTINGS, FIELD_SETTINGS, DetectSettings, EmptyTable, find_cards
 from vision.profile import DeckProfile, camera_views, measure_frame_insets, profile_from_faces
 from vision.reader import index_glyph_height, index_regions
-from vision.teachcrop import Crop, best_crop, poor
+from vision.teachcrop import Crop, best_crop, poor, small
 from vision.warp import CANONICAL_SIZE, CARD_ASPECT, order_corners, warp_card
 from vision.whiteframe import (SIZE as FRAME_SIZE, bleeds_colour, frame_sides, frame_under_glare, prints_full_bleed,
                                prints_white_frame, shows_paper)
@@ -245,17 +246,31 @@ def no_field(colour: str) -> Why:
                "its other photos teach it", colour=colour)
 
 
-def unlike_the_deck(shots: Sequence[Shot]) -> list[bool]:
-    """Which shots outline no card of a deck whose faces are colour fields: under a tenth
-    of the face coloured, and that little unlike the shot's colour name
-    (`vision.colour.without_colour_field`; a shot with no colour name is never judged).
-    A bare table's pale coupon taught as a red card in protocol 2 (bench/protocols.py)."""
+def too_small() -> Why:
+    """Why a shot was left out by `taught_shots` as outlining something far smaller than
+    the deck's cards (`unlike_the_deck`)."""
+    return why("teach.too_small", "no card found: what was outlined is far smaller than the deck's other cards "
+               "(a photo with no card, or the card missed): its other photos teach it")
+
+
+def unlike_the_deck(shots: Sequence[Shot]) -> list[Why | None]:
+    """Why each shot outlines no card of a deck whose faces are colour fields (None: it
+    may): under a tenth of the face coloured, and that little unlike the shot's colour name
+    (`vision.colour.without_colour_field`; a shot with no colour name is never judged so),
+    or an outline far smaller than the deck's (`vision.teachcrop.small`). Bare tables'
+    coupons and patches were taught as red cards in protocol 2 (bench/protocols.py)."""
+    out: list[Why | None] = [None] * len(shots)
     coloured = [i for i, s in enumerate(shots) if s.colour]
-    flags = [False] * len(shots)
     seen = [(shots[i].colour, face_features(shots[i].face, two_levels=True).ink_colour) for i in coloured]
+    if not prints_colour_fields(seen):
+        return out
     for i, odd in zip(coloured, without_colour_field(seen)):
-        flags[i] = odd
-    return flags
+        if odd:
+            out[i] = no_field(shots[i].colour)
+    for i, tiny in enumerate(small([s.crop for s in shots])):
+        if tiny and out[i] is None:
+            out[i] = too_small()
+    return out
 
 
 def taught_shots(shots: Sequence[Shot]) -> tuple[list[Shot], list[tuple[Shot, Why]]]:
@@ -266,8 +281,7 @@ def taught_shots(shots: Sequence[Shot]) -> tuple[list[Shot], list[tuple[Shot, Wh
     "Teaching crops"."""
     flags = poor([s.crop for s in shots])
     unlike = unlike_the_deck(shots)
-    reasons = [poor_crop() if bad else no_field(s.colour) if odd else None
-               for s, bad, odd in zip(shots, flags, unlike)]
+    reasons = [poor_crop() if bad else odd for bad, odd in zip(flags, unlike)]
     good = {s.label for s, reason in zip(shots, reasons) if reason is None}
     dropped = [(s, reason) for s, reason in zip(shots, reasons) if reason is not None and s.label in good]
     return [s for s in shots if not any(s is d for d, _ in dropped)], dropped

@@ -15,7 +15,10 @@ draws (bench/realphotos_read.py --shots 2 --seeds 3), 14 showed fewer than two g
 * `poor` judges a set of teaching crops together: in a deck whose crops mostly show the
   glyph in both corners (a deck with a corner index), a crop showing it in neither is of a
   card covered, cut by the outline or too oblique to teach from, and so is one showing it in
-  one corner only whose outline is not of the card's shape (a part of the card).
+  one corner only whose outline is not of the card's shape (a part of the card);
+* `small` judges them together too: an outline covering far less of its photo than the
+  deck's mostly do is of something small in a photo with no card (`vision.teach` asks it of
+  a deck of colour-field faces, where it was measured).
 
 What does not live here: finding (`vision.realfind`), the glyph itself (`vision.reader`),
 what is done with a poor crop (`vision.teach.finish`).
@@ -45,6 +48,12 @@ INSIDE_AREA = 0.25
 INDEXED = 2 / 3      # of the crops showing the glyph in both corners: the deck has an index
 SHAPE_TOLERANCE = 1.25   # side ratio at most this far (times or divided) from the deck's:
                          # the card's shape (beyond: a part of it, or a card seen very obliquely)
+# An outline covering under this share of the picture that the deck's outlines mostly do
+# (their median) is of no card of the deck. Measured on protocol 2's teaching photos
+# (bench/protocols.py, 9 unstressed draws, 1,358 crops of a card): a card's outline 0.30 of
+# the median at least; of 46 outlines found in photos of a bare table, 25 under 0.2.
+SMALL_OUTLINE = 0.2
+SMALL_JUDGED = 4         # crops needed for a median
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,6 +63,7 @@ class Crop:
     corners: np.ndarray   # TL, TR, BR, BL in the photo's pixels
     glyphs: int           # corner regions showing an index glyph (0..2)
     shaped: bool          # side ratio near the deck's aspect
+    share: float = float("nan")   # the share of the photo the outline covers
 
 
 def glyphs_shown(image: np.ndarray, corners: np.ndarray) -> int:
@@ -72,7 +82,8 @@ def best_crop(image: np.ndarray, first: np.ndarray, aspect: float,
     """Of `first` (an outline of the photo's card), `others` and the outlines the finder
     gives around it, those of the same card, the one showing the glyph in more corners."""
     first = np.asarray(first, np.float32)
-    best = Crop(first, glyphs_shown(image, first), shaped(first, aspect))
+    pixels = float(image.shape[0] * image.shape[1])
+    best = Crop(first, glyphs_shown(image, first), shaped(first, aspect), cv2.contourArea(first) / pixels)
     if best.glyphs == 2:
         return best
     box, area = _box(first), cv2.contourArea(first)
@@ -86,8 +97,19 @@ def best_crop(image: np.ndarray, first: np.ndarray, aspect: float,
             continue
         glyphs = glyphs_shown(image, outline)
         if glyphs > best.glyphs and (same or glyphs == 2):
-            best = Crop(outline, glyphs, shaped(outline, aspect))
+            best = Crop(outline, glyphs, shaped(outline, aspect), cv2.contourArea(outline) / pixels)
     return best
+
+
+def small(crops: Sequence[Crop | None]) -> list[bool]:
+    """Which of a deck's teaching crops outline far less of their photo than the deck's
+    crops mostly do (under SMALL_OUTLINE of the median share): something small in a photo
+    of a bare table, not the card. None, or a share not measured: not judged."""
+    shares = [c.share for c in crops if c is not None and np.isfinite(c.share)]
+    if len(shares) < SMALL_JUDGED:
+        return [False] * len(crops)
+    bar = SMALL_OUTLINE * float(np.median(shares))
+    return [c is not None and bool(np.isfinite(c.share)) and c.share < bar for c in crops]
 
 
 def poor(crops: Sequence[Crop | None]) -> list[bool]:

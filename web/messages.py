@@ -122,6 +122,8 @@ SHARED: dict[str, Entry] = {
     "teach.no_field": N_("no {colour} card found: what was outlined is hardly coloured, and not {colour}, where the "
                          "deck's other photos show colour fields (a photo with no card, or the card missed): its other "
                          "photos teach it"),
+    "teach.too_small": N_("no card found: what was outlined is far smaller than the deck's other cards (a photo "
+                          "with no card, or the card missed): its other photos teach it"),
     "teach.nothing_yet": N_("nothing taught yet: show the camera one card at a time"),
     "teach.labels_missing": N_("there is no labels file {path}"),
     "teach.labels_unreadable": N_("the labels file {path} cannot be read"),
