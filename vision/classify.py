@@ -31,7 +31,7 @@ import numpy as np
 from vision.arrays import every_nth
 from vision.cnn import CnnReader
 from vision.firstpass import first_pass
-from vision.colour import FLOOR, InkColour, ink_colour, likelihoods, symbol_groups, with_prototype
+from vision.colour import FLOOR, InkColour, ink_colour, likelihoods, off_hue_share, symbol_groups, with_prototype
 from vision.glare import GLARE_SHARE, clear_cells, edge_band, glare_mask, glare_share, masked_scores, undo_streaks
 from vision.reader import INDEX_WIDE, hog_pair, hog_pair_and_index_rows, index_block, index_regions, index_rows
 from vision.warp import warp_card, warp_card_averaged
@@ -190,6 +190,11 @@ class FaceFeatures:
     @cached_property
     def ink_colour(self) -> InkColour:
         return ink_colour(self.lightness, self.a, self.b, self.ink, self.paper)
+
+    @cached_property
+    def off_hue(self) -> float:
+        """The share of its coloured ink off the main hue (`vision.colour.off_hue_share`)."""
+        return off_hue_share(self.a, self.b, self.ink)
 
 
 def shifted_templates(ink: np.ndarray) -> np.ndarray:
@@ -681,6 +686,12 @@ def _best_of_classes(scores: np.ndarray, classes: np.ndarray, count: int) -> lis
     return chosen
 
 
+# How far a face's coloured ink off the main hue may lie from its label's taught faces'
+# (`_unlike_taught_inks`): measured on protocol 2, see docs/vision.md, "A bare table's coupon".
+OFF_HUE_ABOVE = 0.06
+OFF_HUE_BELOW = 0.2
+
+
 def classify_learned(features: FaceFeatures, profile: "DeckProfile",
                      thresholds: Thresholds = Thresholds(), light: np.ndarray | None = None) -> Reading:
     """The learned reader's answer: the symbol's probability (`vision.reader`; the reader's
@@ -769,8 +780,30 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
             _glare_unconfirmed(reader, features, bool(turned[best_class]), group_of, groups[top],
                                partial(profile.taught_ink, top)):
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
+    if _unlike_taught_inks(profile, top, features):
+        return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
     return Reading(profile.labels[top], profile.colours[top], confidence, symbol_score,
                    bool(turned[best_class]), profile.labels[top])
+
+
+def _unlike_taught_inks(profile: "DeckProfile", label: int, features: FaceFeatures) -> bool:
+    """Whether the face shows its coloured ink split between hues unlike the taught faces
+    of the label it reads as (`DeckProfile.off_hues`): a label with a colour name is
+    printed in that one ink, so more of it off the main hue than its taught faces showed at
+    most, by OFF_HUE_ABOVE, is another ink (a coupon's yellow field round a green ring
+    read Yellow 0); a label with none printed in several (a wild) showing less than its
+    taught faces at least, by OFF_HUE_BELOW, lacks its colours (the same coupon read Wild
+    Draw Four). Nothing is judged where no taught face of the label, or the face itself,
+    shows coloured ink."""
+    if not profile.off_hues:
+        return False
+    least, most = profile.off_hues[label]
+    share = features.off_hue
+    if not (np.isfinite(least) and np.isfinite(share)):
+        return False
+    if profile.colours[label]:
+        return share > most + OFF_HUE_ABOVE
+    return share < least - OFF_HUE_BELOW
 
 
 def _doubtful(reader, features: FaceFeatures, scores: np.ndarray, members: np.ndarray) -> bool:

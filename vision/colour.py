@@ -121,6 +121,30 @@ def ink_colour(lightness: np.ndarray, a: np.ndarray, b: np.ndarray, ink: np.ndar
                      n_ink / ink.size, paper)
 
 
+# A face's coloured ink off its main hue (`off_hue_share`): a card of a colour-field deck
+# prints one coloured ink a face (a wild, several); what the finder outlines elsewhere (a
+# coupon's yellow field round a green-ringed diamond) may show two. Measured on protocol 2
+# (bench/protocols.py, no-frame and thin-frame stresses, main 60b9cf3, 3 training seeds):
+# see docs/vision.md, "A bare table's coupon".
+OFF_HUE = 40.0          # degrees from the coloured ink's mean hue: another ink
+
+
+def off_hue_share(a: np.ndarray, b: np.ndarray, ink: np.ndarray) -> float:
+    """The share of a face's coloured ink (chroma-weighted; the pixels `ink_colour` counts
+    as coloured) more than OFF_HUE degrees of hue from its chroma-weighted mean direction:
+    about 0 for a face printed in one coloured ink, nan with (almost) no coloured ink."""
+    bar = ink_bar(ink)
+    chroma = np.sqrt(a * a + b * b)
+    coloured = (ink > bar) & (chroma > CHROMA * bar / INK)
+    if int(coloured.sum()) < 4:
+        return float("nan")
+    weight = chroma[coloured]
+    angle = np.arctan2(b[coloured], a[coloured])
+    mean = np.arctan2(float((np.sin(angle) * weight).sum()), float((np.cos(angle) * weight).sum()))
+    off = np.abs((np.degrees(angle - mean) + 180.0) % 360.0 - 180.0)
+    return float(weight[off > OFF_HUE].sum() / weight.sum())
+
+
 def ink_bar(ink: np.ndarray) -> float:
     """The ink strength above which a pixel of this face is ink: INK, or INK_RELATIVE of
     the face's strongest ink where that is fainter (not below INK_FLOOR)."""

@@ -76,6 +76,9 @@ class DeckProfile:
     full_bleed: bool = False          # its colour fields run to the cards' edges (vision.whiteframe)
     frame_widths: tuple[float, ...] = ()  # its white frame's width (end, side) as taught, shares of
                                       # the card's length and width (vision.framescale; (): not measured)
+    off_hues: tuple[tuple[float, float], ...] = ()  # per label, the least and most of its coloured
+                                      # ink its taught faces showed off the main hue
+                                      # (vision.colour.off_hue_share; nan: none coloured; (): not measured)
 
     def whiten(self, symbols: np.ndarray) -> np.ndarray:
         """Raw unit-norm templates (n x D) to the profile's matching space: the deck's
@@ -376,7 +379,8 @@ def save_profile(profile: DeckProfile, path: str | os.PathLike) -> Path:
             "inks": {k: list(v) for k, v in profile.inks.items()},
             "ink_examples": {k: np.asarray(v).tolist() for k, v in profile.ink_examples.items()},
             "white_frame": profile.white_frame, "glyph_height": profile.glyph_height,
-            "full_bleed": profile.full_bleed, "frame_widths": list(profile.frame_widths)}
+            "full_bleed": profile.full_bleed, "frame_widths": list(profile.frame_widths),
+            "off_hues": [[v if np.isfinite(v) else None for v in pair] for pair in profile.off_hues]}
     arrays = {}
     if profile.reader is not None:
         r = profile.reader
@@ -440,7 +444,9 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                        float(meta.get("min_confidence", 0.0)), reader, inks, examples,
                        bool(meta.get("white_frame", False)), float(meta.get("glyph_height", 0.0)),
                        bool(meta.get("full_bleed", False)),
-                       tuple(float(v) for v in meta.get("frame_widths", ())))
+                       tuple(float(v) for v in meta.get("frame_widths", ())),
+                       tuple((np.nan if lo is None else float(lo), np.nan if hi is None else float(hi))
+                             for lo, hi in meta.get("off_hues", ())))
 
 
 def load_profile(spec: str) -> DeckProfile:

@@ -337,7 +337,8 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
     reader = dataclasses.replace(reader, classes=np.array([firsts[c] if c >= 0 else -1 for c in reader.classes],
                                                           np.int64))
     names = sorted({s.colour for s in shots if s.colour})
-    coloured = [(s.colour, face_features(s.face, two_levels=True)) for s in shots if s.colour]
+    seen = [face_features(s.face, two_levels=True) for s in shots]
+    coloured = [(s.colour, features) for s, features in zip(shots, seen) if s.colour]
     samples = [(colour, features.ink_colour) for colour, features in coloured]
     # a deck with colours whose faces print a white frame: a face showing none is no card
     # of it (`vision.whiteframe`; measured where the framed colour fields are looked for)
@@ -348,7 +349,21 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
                                ink_examples=ink_examples(samples), white_frame=framed, full_bleed=bleeding,
                                glyph_height=taught_glyph_height([s.face for s in shots]) if reader.index else 0.0,
                                frame_widths=taught_frame_widths([s.face for s in shots if s.colour]) if framed else (),
+                               off_hues=taught_off_hues(profile.labels, [s.label for s in shots],
+                                                        [f.off_hue for f in seen]) if names else (),
                                min_confidence=LEARNED_MIN_CONFIDENCE)
+
+
+def taught_off_hues(labels: Sequence[str], taught: Sequence[str],
+                    shares: Sequence[float]) -> tuple[tuple[float, float], ...]:
+    """Per label, the least and the most of its coloured ink its taught faces show off the
+    main hue (`vision.colour.off_hue_share`; nan, nan where none shows coloured ink)."""
+    by_label: dict[str, list[float]] = {}
+    for label, share in zip(taught, shares):
+        if np.isfinite(share):
+            by_label.setdefault(label, []).append(share)
+    return tuple((min(by_label[label]), max(by_label[label])) if label in by_label else (np.nan, np.nan)
+                 for label in labels)
 
 
 def taught_glyph_height(faces: Sequence[np.ndarray]) -> float:
