@@ -138,11 +138,14 @@ def off_hue_share(a: np.ndarray, b: np.ndarray, ink: np.ndarray) -> float:
     coloured = (ink > bar) & (chroma > CHROMA * bar / INK)
     if int(coloured.sum()) < 4:
         return float("nan")
-    weight = chroma[coloured]
-    angle = np.arctan2(b[coloured], a[coloured])
-    mean = np.arctan2(float((np.sin(angle) * weight).sum()), float((np.cos(angle) * weight).sum()))
-    off = np.abs((np.degrees(angle - mean) + 180.0) % 360.0 - 180.0)
-    return float(weight[off > OFF_HUE].sum() / weight.sum())
+    a, b, chroma = a[coloured], b[coloured], chroma[coloured]
+    # each pixel's hue direction weighted by its chroma is its (a, b) itself
+    mean_a, mean_b = float(a.sum()), float(b.sum())
+    length = float(np.hypot(mean_a, mean_b))
+    if length <= 0.0:
+        return 1.0
+    off = (a * mean_a + b * mean_b) < chroma * (length * np.cos(np.radians(OFF_HUE)))
+    return float(chroma[off].sum() / chroma.sum())
 
 
 def ink_bar(ink: np.ndarray) -> float:
