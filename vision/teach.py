@@ -337,7 +337,7 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
     reader = dataclasses.replace(reader, classes=np.array([firsts[c] if c >= 0 else -1 for c in reader.classes],
                                                           np.int64))
     names = sorted({s.colour for s in shots if s.colour})
-    seen = [face_features(s.face, two_levels=True) for s in shots]
+    seen = [face_features(s.face, two_levels=True) for s in shots] if names else []   # names: one has a colour
     coloured = [(s.colour, features) for s, features in zip(shots, seen) if s.colour]
     samples = [(colour, features.ink_colour) for colour, features in coloured]
     # a deck with colours whose faces print a white frame: a face showing none is no card
