@@ -689,7 +689,7 @@ def _best_of_classes(scores: np.ndarray, classes: np.ndarray, count: int) -> lis
 # How far a face's coloured ink off the main hue may lie from its label's taught faces'
 # (`_unlike_taught_inks`): measured on protocol 2, see docs/vision.md, "A bare table's coupon".
 OFF_HUE_ABOVE = 0.06
-OFF_HUE_BELOW = 0.2
+OFF_HUE_BELOW = 0.5
 
 
 def classify_learned(features: FaceFeatures, profile: "DeckProfile",
@@ -791,11 +791,12 @@ def _unlike_taught_inks(profile: "DeckProfile", label: int, features: FaceFeatur
     of the label it reads as (`DeckProfile.off_hues`): a label with a colour name is
     printed in that one ink, so more of it off the main hue than its taught faces showed at
     most, by OFF_HUE_ABOVE, is another ink (a coupon's yellow field round a green ring
-    read Yellow 0); a label with none printed in several (a wild) showing less than its
-    taught faces at least, by OFF_HUE_BELOW, lacks its colours (the same coupon read Wild
-    Draw Four). Nothing is judged where no taught face of the label, or the face itself,
-    shows coloured ink."""
-    if not profile.off_hues:
+    read Yellow 0); a label with none printed in several (a wild) showing under
+    OFF_HUE_BELOW of the least its taught faces showed lacks its colours (the same coupon
+    read Wild Draw Four). Nothing is judged where no taught face of the label, or the face
+    itself, shows coloured ink, nor on a face whose glare streaks were undone (`unseen`:
+    the undoing leaves its own colour)."""
+    if not profile.off_hues or features.unseen is not None:
         return False
     least, most = profile.off_hues[label]
     share = features.off_hue
@@ -803,7 +804,7 @@ def _unlike_taught_inks(profile: "DeckProfile", label: int, features: FaceFeatur
         return False
     if profile.colours[label]:
         return share > most + OFF_HUE_ABOVE
-    return share < least - OFF_HUE_BELOW
+    return share < least * OFF_HUE_BELOW
 
 
 def _doubtful(reader, features: FaceFeatures, scores: np.ndarray, members: np.ndarray) -> bool:
