@@ -690,6 +690,7 @@ def _best_of_classes(scores: np.ndarray, classes: np.ndarray, count: int) -> lis
 # (`_unlike_taught_inks`): measured on protocol 2, see docs/vision.md, "A bare table's coupon".
 OFF_HUE_ABOVE = 0.06
 OFF_HUE_BELOW = 0.5
+OFF_HUE_SURE = 0.9
 
 
 def classify_learned(features: FaceFeatures, profile: "DeckProfile",
@@ -780,27 +781,30 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
             _glare_unconfirmed(reader, features, bool(turned[best_class]), group_of, groups[top],
                                partial(profile.taught_ink, top)):
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
-    if _unlike_taught_inks(profile, top, features):
+    if _unlike_taught_inks(profile, top, features, confidence):
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
     return Reading(profile.labels[top], profile.colours[top], confidence, symbol_score,
                    bool(turned[best_class]), profile.labels[top])
 
 
-def _unlike_taught_inks(profile: "DeckProfile", label: int, features: FaceFeatures) -> bool:
+def _unlike_taught_inks(profile: "DeckProfile", label: int, features: FaceFeatures, confidence: float) -> bool:
     """Whether the face shows its coloured ink split between hues unlike the taught faces
     of the label it reads as (`DeckProfile.off_hues`): a label with a colour name is
     printed in that one ink, so more of it off the main hue than its taught faces showed at
     most, by OFF_HUE_ABOVE, is another ink (a coupon's yellow field round a green ring
-    read Yellow 0); a label with none printed in several (a wild) showing under
-    OFF_HUE_BELOW of the least its taught faces showed lacks its colours (the same coupon
-    read Wild Draw Four). Nothing is judged where no taught face of the label, or the face
-    itself, shows coloured ink, nor on a face whose glare streaks were undone (`unseen`:
-    the undoing leaves its own colour)."""
+    read Yellow 0 at 0.65-0.82) unless the reading is sure (OFF_HUE_SURE: a blue card
+    under a light turning part of it green read right at 0.97); a label with none printed
+    in several (a wild) showing under OFF_HUE_BELOW of the least its taught faces showed
+    lacks its colours (the same coupon read Wild Draw Four at 0.92). Nothing is judged
+    where no taught face of the label, or the face itself, shows coloured ink, nor on a
+    face whose glare streaks were undone (`unseen`: the undoing leaves its own colour)."""
     if not profile.off_hues or features.unseen is not None:
         return False
     least, most = profile.off_hues[label]
+    if not np.isfinite(least) or (profile.colours[label] and confidence >= OFF_HUE_SURE):
+        return False
     share = features.off_hue
-    if not (np.isfinite(least) and np.isfinite(share)):
+    if not np.isfinite(share):
         return False
     if profile.colours[label]:
         return share > most + OFF_HUE_ABOVE
