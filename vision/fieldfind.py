@@ -237,7 +237,7 @@ def _near(a: _Piece, b: _Piece) -> bool:
     ax, ay, aw, ah = a.box
     bx, by, bw, bh = b.box
     gap = max(bx - (ax + aw), ax - (bx + bw), by - (ay + ah), ay - (by + bh), 0)
-    return gap <= 0.5 * np.sqrt(a.area + b.area)
+    return gap <= 0.75 * np.sqrt(a.area + b.area)
 
 
 def _inside(piece: _Piece, outlines: list[np.ndarray]) -> bool:

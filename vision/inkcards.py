@@ -154,9 +154,12 @@ def _card_around(pips: np.ndarray, size: float, settings: InkSettings) -> np.nda
 
 def added(kept: list[np.ndarray], white: np.ndarray, box: tuple[int, int, int, int], sizes: tuple[float, float],
           gates, settings: InkSettings = InkSettings(),
-          face: wholecards.WholeSettings = wholecards.WholeSettings()) -> list[np.ndarray]:
+          face: wholecards.WholeSettings = wholecards.WholeSettings(),
+          whole: list[bool] | None = None) -> list[np.ndarray]:
     """`kept` with the pip cards placed from their ink inside `box` (x, y, w, h) added (and
-    the pieces of them kept dropped). `sizes`: a card's smallest short side and largest
+    the pieces of them kept dropped; `whole`: for each outline kept, whether it is known to
+    be a whole card, a colour field grown to its white frame: never a piece, and a pip card
+    over one is not added). `sizes`: a card's smallest short side and largest
     long side; `gates(quad)`: the finder's own checks of one outline (inside the frame, a
     card's shape), True when it passes."""
     x0, y0, w0, h0 = box
@@ -195,7 +198,7 @@ def added(kept: list[np.ndarray], white: np.ndarray, box: tuple[int, int, int, i
         low, high = settings.same_size
         near = [(i, areas[i] / card_area, overlap) for i, q in enumerate(kept)
                 if (overlap := quad_overlap(quad + offset, q)) >= settings.overlap]
-        if any(low <= ratio < high for _, ratio, _ in near) or \
+        if any(low <= ratio < high or (whole and whole[i]) for i, ratio, _ in near) or \
                 any(quad_overlap(quad + offset, q) >= settings.overlap for q in new):
             continue   # (the card found already)
         if not wholecards.looks_like_a_card(quad, flat, face):

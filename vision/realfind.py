@@ -179,6 +179,11 @@ class RealSettings:
                                           # pixels there, 1.4 mm) and no field outline holds it,
                                           # the framed-field search again on a copy this long
                                           # (0: never; `_fine_framed`)
+    late_piece: float = 0.95              # framed fields: a late field outline (two pieces of a
+                                          # steep field joined, `vision.fieldfind`) replaces an
+                                          # outline found before it that lies inside it and is
+                                          # at most this share of its area (a piece of the card;
+                                          # 0: never, the late one only where nothing else lies)
     joined_cells: bool = False            # full-bleed faces: cells joined with their neighbours
                                           # looked at as regions too (`joined_cells`: an oval
                                           # reaching both long sides cuts a face's field in two)
@@ -1474,6 +1479,17 @@ def _bleeding(fields: list[np.ndarray], held: list[np.ndarray], edges: np.ndarra
     return _passed(alone, edges, white, min_area, max_area, size, settings, channels)
 
 
+def _piece_of(quad: np.ndarray, whole: np.ndarray, most: float) -> bool:
+    """Whether `quad` lies inside `whole` (PIECE_INSIDE of its area at least) and is at most
+    `most` of its area: a piece of it."""
+    area = cv2.contourArea(quad)
+    inter, _ = cv2.intersectConvexConvex(np.float32(quad).reshape(4, 2), np.float32(whole).reshape(4, 2))
+    return area > 0 and inter >= PIECE_INSIDE * area and area <= most * cv2.contourArea(whole)
+
+
+PIECE_INSIDE = 0.9
+
+
 def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
                   trace: list | None = None) -> list[np.ndarray]:
     """Card outlines (TL, TR, BR, BL, float32, in `frame`'s pixels), most certain first.
@@ -1554,12 +1570,23 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
     candidates = [c for i, c in enumerate(candidates) if i not in pieces]
     candidates.sort(key=lambda c: (-round(c[0], 1), -c[1]))
     kept: list[np.ndarray] = []
-    # a whole framed field first (not its halves); a late one only where nothing else lies
-    for _, _, quad in framed + candidates + late:
+    # a whole framed field first (not its halves); a late one only where nothing else lies,
+    # or in place of a piece of it found before (`late_piece`)
+    for _, _, quad in framed + candidates:
         if all(quad_overlap(quad, other) < settings.overlap for other in kept):
             kept.append(quad)
-    if settings.cut_cover > 0:   # (a framed field is one card whole)
-        whole = {id(quad) for _, _, quad in framed + late}
+    fields = {id(quad) for _, _, quad in framed}
+    for _, _, quad in late:
+        over = [i for i, other in enumerate(kept) if quad_overlap(quad, other) >= settings.overlap]
+        if not over:
+            kept.append(quad)
+        elif settings.late_piece > 0 and len(over) == 1 and id(kept[over[0]]) not in fields and \
+                _cut_side(quad, (sw, sh)) == -1 and _piece_of(kept[over[0]], quad, settings.late_piece):
+            kept[over[0]] = quad
+    # a colour field grown to its white frame is one card whole, whatever else lies in view:
+    # not cut, not dropped for a larger outline, not a piece of a pip card
+    whole = {id(quad) for _, _, quad in framed + late}
+    if settings.cut_cover > 0:
         kept = [piece for quad in kept for piece in
                 (_cut_over(quad, edges, gray, settings) if _cut_side(quad, (sw, sh)) == -1
                  and id(quad) not in whole else [quad])]
@@ -1569,7 +1596,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
                          if _unlike_card(q) <= settings.relative_unlike), reverse=True)
         largest = next((a for a, i in likely if _paper_share(kept[i], white, settings.paper)
                         >= settings.relative_paper), max(areas))
-        kept = [q for q, a in zip(kept, areas) if a >= settings.min_relative_area * largest]
+        kept = [q for q, a in zip(kept, areas) if a >= settings.min_relative_area * largest or id(q) in whole]
     if settings.whole is not None:
         dropped = [quad for _, _, quad in candidates if not any(quad is k for k in kept)]
         kept = wholecards.added(kept, dropped, gray, white, (settings.min_short_side, math.sqrt(2 * max_area)),
@@ -1588,7 +1615,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
         if where is not None:
             kept = inkcards.added(kept, white, where, (settings.min_short_side, math.sqrt(2 * max_area)),
                                   lambda quad: _cut_side(quad, (sw, sh)) == -1 and _unlike_card(quad) <= 0.15,
-                                  settings.ink)
+                                  settings.ink, whole=[id(quad) in whole for quad in kept])
     if judge.pale:   # after every other pass: a piece of a card found there is no card
         kept = palecovered.added(kept, judge.pale, white, min_area * CARD_RATIO, settings.pale,
                                  settings.shaded or shadedcards.ShadedSettings())
