@@ -543,3 +543,37 @@ def test_a_cards_side_runs_on_past_an_outline_corner_only_where_the_card_goes_on
     cv2.fillConvexPoly(frame, np.round(tipped * 16).astype(np.int32), (225, 230, 235), cv2.LINE_AA, shift=4)
     outline = np.float32([[150, 40], [479, 5], [430, 300], [110, 330]])
     assert not runs_on(frame, outline, 0, 3) and not runs_on(frame, outline, 2, 3)
+
+
+def test_an_outline_read_both_ways_as_two_cards_about_as_surely_is_unknown(monkeypatch):
+    """An outline that may lie turned a quarter is read both ways. A squashed face reads
+    surely too: on fresh protocol-2 draws Blue 7 read Blue Reverse at 0.997 one way and
+    Blue 7 at 0.997 the other, Green Reverse read Green 2 at 0.866 against 0.865, and the
+    first way was taken (wrong). Two cards read within TURN_LEAD of each other are
+    "unknown"; a clearly surer way is still taken (Blue Draw Two at 0.997 against Blue 3
+    at 0.888)."""
+    from vision import pipeline
+    from vision.classify import Reading
+    from vision.profile import builtin_profile
+    from vision.reader import LinearReader
+
+    reader = LinearReader(classes=np.arange(2), mean=np.zeros(3, np.float32),
+                          weights=np.zeros((3, 2), np.float32), bias=np.zeros(2, np.float32))
+    profile = dataclasses.replace(builtin_profile("solo"), reader=reader)   # colours and a learned reader
+    across = order_corners(np.float32([[110, 100], [200, 100], [215, 190], [95, 190]]))
+    assert may_lie_turned(across)
+    frame = np.zeros((300, 300, 3), np.uint8)
+
+    def read_as(plain: Reading, turned: Reading) -> Reading:
+        monkeypatch.setattr(pipeline, "card_features", lambda frame, corners, profile, *a: corners)
+        monkeypatch.setattr(pipeline, "classify",
+                            lambda corners, *a, **k: plain if np.array_equal(corners, across) else turned)
+        return Recognizer.create(profile).reading(frame, across)[0]
+
+    seven, reverse = Reading("Blue 7", "blue", 0.997, 0.9, False), Reading("Blue Reverse", "blue", 0.997, 0.9, False)
+    assert read_as(reverse, seven).label == "unknown"
+    assert read_as(Reading("Green 2", "green", 0.866, 0.9, False),
+                   Reading("Green Reverse", "green", 0.865, 0.9, False)).label == "unknown"
+    assert read_as(Reading("Blue 3", "blue", 0.888, 0.9, False),
+                   Reading("Blue Draw Two", "blue", 0.997, 0.9, False)).label == "Blue Draw Two"
+    assert read_as(seven, Reading("Blue 7", "blue", 0.99, 0.9, False)).label == "Blue 7"   # one card both ways

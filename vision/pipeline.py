@@ -167,6 +167,15 @@ OFF_FRAME_EDGE_BAR = 0.75
 # 53 real tips an edge follows the side for at most 0.58 of the way, but for protocol 1's
 # Red 6 (s1-IMG_0006, its outline's corner 71 pixels below a 768-pixel photo, 1.00): read
 # right at 0.98.
+# An outline that may be a card seen steeply along its length lying across the way it looks
+# (`vision.warp.may_lie_turned`) is read both ways; when both read a card, two different
+# cards, within TURN_LEAD of each other, which way the card lies is a guess (a squashed face
+# reads "Reverse" as surely as the right face reads "7") and the card is "unknown". Fresh
+# unstressed protocol-2 draws (seeds 11-15 and the session-13 set, 648 cards): 3 outlines
+# read both ways as two cards, Blue 7 as Blue Reverse at 0.997 against 0.997, Green Reverse
+# as Green 2 at 0.866 against 0.865 (both wrong, taken before), and Blue Draw Two at 0.997
+# against Blue 3 at 0.888 (right, kept).
+TURN_LEAD = 0.05
 WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
 # A card seen steeply may lie across the way its outline looks (`vision.warp.may_lie_turned`):
 # for a taught deck whose cards have colours (the UNO family, whose framed fields are
@@ -394,6 +403,9 @@ class Recognizer:
         if self.turns and may_lie_turned(corners):
             turned = np.roll(corners, 1, axis=0)
             other = classify(card_features(frame, turned, self.profile), self.profile, self.thresholds)
+            if other.known and reading.known and other.label != reading.label and \
+                    abs(other.confidence - reading.confidence) < TURN_LEAD:
+                return dataclasses.replace(reading, label=UNKNOWN, confidence=0.0), corners, False
             if other.known and other.confidence > reading.confidence:
                 return other, turned, False
         if reading.known:
