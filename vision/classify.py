@@ -730,7 +730,8 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     none = float(p[~card].sum())
     doubt = max(0.0, 1.0 - float(p.sum()))
     if profile.inks and features.ink_colour is not None:
-        fit = likelihoods(features.ink_colour, profile.inks, list(profile.colours), light, profile.ink_examples)
+        fit = likelihoods(features.ink_colour, profile.inks, list(profile.colours), light, profile.ink_examples,
+                          profile.ink_lights)
         named = with_prototype(profile.colours, tuple(profile.inks))
         if named.any():
             # relative to the best named colour: a label with no colour (a wild) fits any ink

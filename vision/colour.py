@@ -18,7 +18,12 @@ learned from one photo session. Instead:
   the prototype and the name's nearest taught example. A cheap camera under a warm lamp
   turns blue ink nearly cyan (hue ~198, between the green and blue prototypes); when
   the deck was taught under such a light too, its blue cards there are where its taught
-  blues were.
+  blues were;
+* each name's taught inks are also kept with the light each photo was taken under (the
+  paper's colour as the camera saw it, `ink_lights`): under a light a name was taught
+  in, an ink unlike that name's there is not that name, however near its prototype
+  (blue under that webcam, where only the other colours were taught, is no green: green
+  there shows at its prototype).
 
 Hue alone confuses green with yellow under a warm lamp (the green's hue drifts towards
 yellow's); lightness relative to the paper does not drift that way (yellow ink is nearly
@@ -86,6 +91,20 @@ EXAMPLE_LIGHT = 7.0
 EXAMPLE_SUPPORT = 2.0   # another photo of the name this near (in those units), or the example is
                         # not kept: one odd photo (an outline of part of the table) is no ink
 EXAMPLE_MERGE = 0.5     # examples nearer each other than this are one
+# The light a card was photographed under, as far as its own paper tells it (`light_key`): the
+# paper's chromaticity as the camera saw it (log r/g, log b/g) and, LIGHT_BRIGHTNESS as much,
+# its brightness (log green). A colour name's taught inks under a light say where that name's
+# ink lies under it (`ink_lights`): there, an ink unlike them is not that name, however near
+# the name's prototype it lies. Measured on protocol 2's photos (`bench/protocols.py`, eight
+# simulated sessions): one session's papers lie within 0.1 of the nearest other photo of it
+# (median 0.03); a cheap webcam under a warm lamp 0.3-0.5 from every other session; daylight,
+# cool shade and a dark window within 0.01-0.05 of each other (their inks alike: hue within
+# 10-30 degrees).
+LIGHT_BRIGHTNESS = 0.3
+LIGHT_SAME = 0.1        # lights nearer than this are one light
+LIGHT_OTHER = 0.3       # ... further than this another (closeness falls linearly between)
+LIGHT_TRUST = 0.99      # how far a name's inks under the very light overrule its prototype: the
+                        # rest keeps the prototypes' order among names all unlike their taught inks
 
 
 @dataclass(frozen=True)
@@ -222,12 +241,15 @@ def symbol_groups(labels: tuple[str, ...], colours: tuple[str, ...]) -> np.ndarr
 
 def likelihoods(seen: InkColour, inks: dict[str, tuple[float | None, float | None]],
                 names: list[str], gain: np.ndarray | None = None,
-                examples: dict[str, np.ndarray] | None = None) -> np.ndarray:
+                examples: dict[str, np.ndarray] | None = None,
+                lights: dict[str, np.ndarray] | None = None) -> np.ndarray:
     """How well the ink seen fits each named colour (1: perfectly, down to FLOOR); an
     empty or unknown name fits everything (1). A coloured name fits by the better of its
-    prototype and its nearest taught example (`ink_examples`), if any. A deck printed
-    with no white at all (`field_deck`) is judged by the hue of the face's field under
-    `gain` (the light of the scene, `scene_gain`; none: the camera's own white
+    prototype and its nearest taught example (`ink_examples`), if any; where the name was
+    taught under the light the card was seen under (`lights`, `ink_lights`), by its inks
+    under that light instead, so far as the light is the same (`_under_light`). A deck
+    printed with no white at all (`field_deck`) is judged by the hue of the face's field
+    under `gain` (the light of the scene, `scene_gain`; none: the camera's own white
     balance)."""
     out = np.ones(len(names))
     if field_deck(inks):
@@ -242,14 +264,62 @@ def likelihoods(seen: InkColour, inks: dict[str, tuple[float | None, float | Non
     # a little coloured ink is stray (a shadow's edge, the table at a corner): not a colour
     coloured = float(np.clip((seen.share - 0.1) / 0.3, 0, 1)) if np.isfinite(seen.hue) else 0.0
     fits: dict[str, float] = {}
-    for i, name in enumerate(names):
+    lit: dict[str, float] = {}     # coloured names judged again under the card's light
+    for name in names:
         key = canonical(name) if name else ""
         if key not in fits:
             proto = inks.get(key) if key else None
             fits[key] = 1.0 if proto is None else max(
                 FLOOR, _ink_fit(seen, proto, coloured, (examples or {}).get(key)))
-        out[i] = fits[key]
+            if proto is not None:
+                lit[key] = fits[key] if not (lights and key in lights) else \
+                    max(FLOOR, _under_light(seen, lights[key], coloured, fits[key]))
+    # the inks under the card's light only overturn the prototypes' choice of colour; where
+    # both choose alike the prototypes' milder fits stand (sharper, they made outlines of a
+    # bare table surer of a colour and so of a card: 2 of 6 bare tables read as cards in
+    # the oblique stress at seed 12, none before)
+    if lit and max(lit, key=lit.get) != max(lit, key=fits.get):
+        fits.update(lit)
+    for i, name in enumerate(names):
+        out[i] = fits[canonical(name) if name else ""]
     return out
+
+
+def _under_light(seen: InkColour, taught: np.ndarray, coloured: float, fit: float) -> float:
+    """A name's fit (`fit`: by its prototype and examples) judged again by its inks as
+    taught under the card's light (`taught`: n x 5, `ink_lights`): by those inks (one
+    EXAMPLE_HUE / EXAMPLE_LIGHT standard deviation) as far as the light is the same
+    (`light_closeness`, times LIGHT_TRUST), by `fit` as far as it is another. An ink
+    unlike how the name looked under this very light is not that name: a cheap webcam under a warm lamp shows
+    blue ink nearly cyan (hue ~196, lightness ~35), nearer green's prototype than
+    blue's, and green ink where green's prototype is (~150, 52): where the deck's green
+    was taught under it and its blue was not, the cyan ink is not green."""
+    key = light_key(seen)
+    if key is None or not (np.isfinite(seen.hue) and np.isfinite(seen.light)):
+        return fit
+    same = light_closeness(key, taught[:, 2:])
+    near = LIGHT_TRUST * float(same.max())
+    if near <= 0.0:
+        return fit
+    looks = np.exp(-0.5 * _example_distance(seen.hue, seen.light, taught[:, :2]))
+    return max(float((same * looks).max()) * coloured, (1.0 - near) * fit)
+
+
+def light_key(seen: InkColour) -> np.ndarray | None:
+    """The light a face was seen under, as its paper tells it (`InkColour.paper`, linear
+    RGB as the camera saw it): log r/g, log b/g and LIGHT_BRIGHTNESS times log g. None
+    without a paper."""
+    if seen.paper is None:
+        return None
+    r, g, b = (max(float(v), 1e-4) for v in seen.paper)
+    return np.array([np.log(r / g), np.log(b / g), LIGHT_BRIGHTNESS * np.log(g)])
+
+
+def light_closeness(key: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """How surely each of `keys` (n x 3, `light_key`) is the light `key` is: 1 nearer than
+    LIGHT_SAME, 0 further than LIGHT_OTHER, linear between."""
+    d = np.sqrt(((keys - key) ** 2).sum(axis=1))
+    return np.clip((LIGHT_OTHER - d) / (LIGHT_OTHER - LIGHT_SAME), 0.0, 1.0)
 
 
 def _ink_fit(seen: InkColour, proto: tuple[float | None, float], coloured: float,
@@ -298,6 +368,46 @@ def ink_examples(samples: list[tuple[str, InkColour]]) -> dict[str, np.ndarray]:
                 kept.append(pts[i])
         if kept:
             out[name] = np.round(np.array(kept), 2)
+    return out
+
+
+def ink_lights(samples: list[tuple[str, InkColour]]) -> dict[str, np.ndarray]:
+    """Each coloured name's ink as the taught photos show it, with the light each photo
+    was taken under (n x 5: hue, lightness relative to the paper, `light_key`). Kept: a
+    photo whose ink is mostly coloured, with another photo of the name near it both in
+    ink (EXAMPLE_SUPPORT) and in light (LIGHT_SAME): one odd photo is not how the name
+    looks under a light. Nearly equal ones (ink within EXAMPLE_MERGE, light within half
+    LIGHT_SAME) merged. None for a deck printed with no white or a name that is black
+    ink."""
+    if printed_without_white(samples):
+        return {}
+    by_name: dict[str, list[np.ndarray]] = {}
+    for name, seen in samples:
+        key = light_key(seen)
+        if name and key is not None and np.isfinite(seen.hue) and np.isfinite(seen.light) and seen.share > 0.25:
+            by_name.setdefault(canonical(name), []).append(np.r_[seen.hue, seen.light, key])
+    out = {}
+    for name, points in by_name.items():
+        if INKS.get(name, (0.0,))[0] is None:
+            continue
+        pts = np.array(points, np.float64)
+        kept: list[np.ndarray] = []
+        for i, point in enumerate(pts):
+            others = np.delete(pts, i, axis=0)
+            if not len(others):
+                continue
+            alike = (_example_distance(point[0], point[1], others[:, :2]) <= EXAMPLE_SUPPORT ** 2) & \
+                (np.sqrt(((others[:, 2:] - point[2:]) ** 2).sum(axis=1)) <= LIGHT_SAME)
+            if not alike.any():
+                continue
+            if kept:
+                done = np.array(kept)
+                if ((_example_distance(point[0], point[1], done[:, :2]) <= EXAMPLE_MERGE ** 2) &
+                        (np.sqrt(((done[:, 2:] - point[2:]) ** 2).sum(axis=1)) <= LIGHT_SAME / 2)).any():
+                    continue
+            kept.append(point)
+        if kept:
+            out[name] = np.round(np.array(kept), 3)
     return out
 
 

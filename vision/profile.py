@@ -79,6 +79,8 @@ class DeckProfile:
     off_hues: tuple[tuple[float, float], ...] = ()  # per label, the least and most of its coloured
                                       # ink its taught faces showed off the main hue
                                       # (vision.colour.off_hue_share; nan: none coloured; (): not measured)
+    ink_lights: dict = field(default_factory=dict)  # colour name -> its taught inks with the light of
+                                      # each (n x 5: hue, lightness, vision.colour.light_key)
 
     def whiten(self, symbols: np.ndarray) -> np.ndarray:
         """Raw unit-norm templates (n x D) to the profile's matching space: the deck's
@@ -378,6 +380,7 @@ def save_profile(profile: DeckProfile, path: str | os.PathLike) -> Path:
             "template_size": list(TEMPLATE_SIZE),
             "inks": {k: list(v) for k, v in profile.inks.items()},
             "ink_examples": {k: np.asarray(v).tolist() for k, v in profile.ink_examples.items()},
+            "ink_lights": {k: np.asarray(v).tolist() for k, v in profile.ink_lights.items()},
             "white_frame": profile.white_frame, "glyph_height": profile.glyph_height,
             "full_bleed": profile.full_bleed, "frame_widths": list(profile.frame_widths),
             "off_hues": [[v if np.isfinite(v) else None for v in pair] for pair in profile.off_hues]}
@@ -434,6 +437,7 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                               float(meta.get("reader_share", 0.0)))
     inks = {k: tuple(None if x is None else float(x) for x in v) for k, v in meta.get("inks", {}).items()}
     examples = {k: np.array(v, np.float64).reshape(-1, 2) for k, v in meta.get("ink_examples", {}).items()}
+    lights = {k: np.array(v, np.float64).reshape(-1, 5) for k, v in meta.get("ink_lights", {}).items()}
     return DeckProfile(meta["name"], tuple(meta["labels"]), tuple(meta["colours"]),
                        arrays["templates"].astype(np.float32), arrays["label_starts"].astype(np.int64),
                        arrays["colour_protos"].astype(np.float32),
@@ -446,7 +450,8 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                        bool(meta.get("full_bleed", False)),
                        tuple(float(v) for v in meta.get("frame_widths", ())),
                        tuple((np.nan if lo is None else float(lo), np.nan if hi is None else float(hi))
-                             for lo, hi in meta.get("off_hues", ())))
+                             for lo, hi in meta.get("off_hues", ())),
+                       lights)
 
 
 def load_profile(spec: str) -> DeckProfile:

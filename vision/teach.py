@@ -35,7 +35,7 @@ import numpy as np
 
 from vision.classify import (UNKNOWN, WORK_SIZE, Thresholds, classify, face_features, ink_planes,
                              learned_features)
-from vision.colour import (deck_inks, ink_examples, measure_inks, prints_colour_fields, symbol_groups,
+from vision.colour import (deck_inks, ink_examples, ink_lights, measure_inks, prints_colour_fields, symbol_groups,
                            without_colour_field)
 from vision.framescale import taught_frame_widths
 from vision.learn import Example, train_reader
@@ -325,7 +325,8 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
     """The profile with a learned reader trained on the shots (`vision.learn`), the
     fixed ink prototypes of its colour names (`vision.colour`; a name the table does not
     know is measured from the shots) and each name's inks as the shots show them under
-    their lights (`vision.colour.ink_examples`)."""
+    their lights (`vision.colour.ink_examples`), with each one's light
+    (`vision.colour.ink_lights`)."""
     # One class per symbol, whatever its colour (`symbol_groups`): a symbol taught once in
     # each of four colours is taught from four photos, and the colour picks the label.
     groups = symbol_groups(profile.labels, profile.colours)
@@ -346,7 +347,8 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
     framed = prints_white_frame([frame_sides(f) for f in faces], [frame_under_glare(f) for f in faces])
     bleeding = not framed and prints_full_bleed([s.face for s in shots if s.colour])
     return dataclasses.replace(profile, reader=reader, inks=deck_inks(names, measure_inks(samples)),
-                               ink_examples=ink_examples(samples), white_frame=framed, full_bleed=bleeding,
+                               ink_examples=ink_examples(samples), ink_lights=ink_lights(samples),
+                               white_frame=framed, full_bleed=bleeding,
                                glyph_height=taught_glyph_height([s.face for s in shots]) if reader.index else 0.0,
                                frame_widths=taught_frame_widths([s.face for s in shots if s.colour]) if framed else (),
                                off_hues=taught_off_hues(profile.labels, [s.label for s in shots],
