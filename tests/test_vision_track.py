@@ -11,6 +11,7 @@ from test_vision_support import profile
 from vision.detect import Detection
 from vision.pipeline import FrameReading, Recognizer, SeenCard
 from vision.render.scene import spread_scene
+from vision.render.stage import SceneSpec
 from vision.render.sequence import (card_landing_sequence, hand_pass_sequence, open_bids_sequence,
                                     pickup_putback_sequence, pile_taken_sequence, slap_sequence)
 from vision.track import Zone, prime, start, step, zone_from_polygon
@@ -114,6 +115,15 @@ def test_a_card_lying_unseen_under_glare_found_after_a_hand_passed_is_no_play():
     assert run(readings, primed=frame(changed_as=[part])) == []
 
 
+def test_a_card_unseen_under_glare_nudged_by_a_slap_and_found_after_is_no_play():
+    # the same card unseen under glare; a slap nudges it (6 px, 4 degrees) before it is
+    # found: its place changed only along a rim (Hit the Deck's slaps 131 and 149 of 500)
+    top = card("Y4", angle=30)
+    nudged = card("Y4", x=326, y=244, angle=34)
+    readings = [frame(hand=HAND, changed_as=[glared(top)])] * 3 + [frame(nudged, changed_as=[glared(nudged)])] * 5
+    assert run(readings, primed=frame(changed_as=[glared(top)])) == []
+
+
 def test_a_card_laid_on_a_pile_never_seen_counts():
     # the same pile unseen under glare; a new card laid on it, half off it, counts
     old = card("Y4", angle=30)
@@ -197,8 +207,18 @@ def test_a_card_lifted_and_put_back_is_no_second_play():
 
 
 def test_a_second_copy_played_on_the_first_counts():
-    readings = [frame(card("R5"))] * 3 + [frame(covered=True)] * 3 + [frame(card("R5", x=360, angle=40))] * 3
+    # the first copy still lies beneath, showing where the second does not cover it
+    readings = [frame(card("R5"))] * 3 + [frame(covered=True)] * 3 \
+        + [frame(card("R5", x=360, angle=40), hidden=[card("R5")])] * 3
     assert [e.card for e in run(readings)] == ["R5", "R5"]
+
+
+def test_the_top_card_slid_clearly_away_by_a_slap_is_no_second_copy():
+    # two hands slap the pile and push its one card well off where it lay: that place is
+    # bare table again, so the card read there now is the same card, moved
+    top = card("Y4", angle=10)
+    readings = [frame(hand=HAND, hidden=[top])] * 3 + [frame(card("Y4", x=372, y=262, angle=25))] * 5
+    assert run(readings, primed=frame(top)) == []
 
 
 def test_the_card_beneath_played_again_elsewhere_is_a_new_play():
@@ -406,6 +426,20 @@ def test_rendered_bids_laid_at_once_each_count_once_and_slaps_make_no_play():
     assert all(clip.events[0].frame <= at <= clip.events[0].frame + 3 for at, _ in events)
     assert play(slap_sequence("hitthedeck", np.random.default_rng(1), hands=2, down=2, still_after=4),
                 "hitthedeck") == []
+
+
+def test_a_rendered_slap_on_a_card_unseen_under_glare_is_no_play():
+    # the bench's Hit the Deck slap 131 of 500 (seed 4), its table drawn again: a Red 2
+    # alone on the red checked cloth under the lamp's glare is not found before the slap;
+    # the slap nudges it, and once the hand has gone it is found and read
+    spec = SceneSpec(table="cloth", tilt_deg=0.33, light="neutral", glare=True, blur=0.65, noise=2.45,
+                     jpeg_quality=85, tilt_dir_deg=16.7, roll_deg=-85.35, zoom=1.024, card_width=0.1239,
+                     table_variant=1, table_shift=(-0.1336, -0.0335))
+    clip = slap_sequence("hitthedeck", np.random.default_rng(18), spec=spec, pile=["R2"], down=3, still_after=4)
+    recognizer = Recognizer.create(profile("hitthedeck"), clip.empty)
+    first, last = recognizer.read(clip.frames[0]), recognizer.read(clip.frames[-1])
+    assert not first.cards and [c.label for c in last.cards] == ["R2"]
+    assert play(clip, "hitthedeck") == []
 
 
 def test_a_rendered_pile_taken_away_empties_the_zone():

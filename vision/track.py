@@ -45,7 +45,6 @@ from vision.pipeline import FrameReading, SeenCard
 
 Rect = tuple[float, float, float, float]
 LAY_THERE = 0.3    # share of a card's place changed when the pile settled: something lay there
-SAME_PLACE = 0.9   # ... and the changed pixels there now overlap those by this much (IoU)
 
 
 @dataclass(frozen=True)
@@ -277,11 +276,12 @@ def _step_pile(zone: Zone, s: PileState, cards, clear: bool, reading: FrameReadi
                                                              settings)):
         return s, beside
     new_there = _new_there(zone, card, reading, s.settled, settings) is not False \
-        and not _as_it_lay(zone, card, reading, s.settled)
+        and not _as_it_lay(zone, card, reading, s.settled, settings)
+    left = bool(s.poses) and _left_bare(zone, s.poses[-1], card, reading, s.settled)
     s = _settle_masks(zone, s, cards, reading, _settled_now(zone, reading, s, settings))
     if not card.known:  # a card lies still but cannot be read: remember where it lies
         return dataclasses.replace(s, top_pose=pose, top_read=False), beside
-    s, event = _settle(zone, s, card.label, pose, new_there, t_ns, settings)
+    s, event = _settle(zone, s, card.label, pose, new_there, left, t_ns, settings)
     return s, beside + ((event,) if event is not None else ())
 
 
@@ -393,20 +393,49 @@ def _card_place(zone: Zone, card: SeenCard, reading: FrameReading, settled: np.n
     return window, place
 
 
-def _as_it_lay(zone: Zone, card: SeenCard, reading: FrameReading, settled: np.ndarray | None) -> bool:
-    """Whether the card's place shows the same changed pixels as when the pile last
-    settled, and was not bare then: a card that lay there unseen. Under a lamp's glare a
-    white card on a pale cloth differs from the empty table on only part of its face, so
-    the rest looks bare; a hand passes, the card is found at last, and its place has not
-    changed at all (the bench's Hit the Deck pile found only after a hand: a false play)."""
+def _as_it_lay(zone: Zone, card: SeenCard, reading: FrameReading, settled: np.ndarray | None,
+               settings: TrackSettings) -> bool:
+    """Whether the card lay there unseen: its place was not bare when the pile last settled
+    (at least `LAY_THERE` of it had changed), and the picture there has hardly changed
+    since (less than `new_share` of the place changed one way or the other: a card laid
+    there would change it). Under a lamp's glare a white card on a pale cloth differs
+    from the empty table on only part of its face, so the rest looks bare; a hand passes
+    or slaps the pile, nudging the card a little, the card is found at last, and all that
+    changed in its place is a rim as wide as the nudge (the bench's Hit the Deck pile
+    found only after a hand, and its slaps: false plays)."""
     found = _card_place(zone, card, reading, settled)
     if found is None:
         return False
     window, place = found
-    now, then = cv2.bitwise_and(window, place), cv2.bitwise_and(settled, place)
-    same = np.count_nonzero(cv2.bitwise_and(now, then))
-    return bool(np.count_nonzero(then) >= LAY_THERE * np.count_nonzero(place)
-                and same >= SAME_PLACE * max(np.count_nonzero(cv2.bitwise_or(now, then)), 1))
+    area = np.count_nonzero(place)
+    then = cv2.bitwise_and(settled, place)
+    changed = cv2.bitwise_and(cv2.bitwise_xor(window, settled), place)
+    return bool(np.count_nonzero(then) >= LAY_THERE * area
+                and np.count_nonzero(changed) < settings.new_share * area)
+
+
+def _left_bare(zone: Zone, where: tuple[float, ...], card: SeenCard, reading: FrameReading,
+               settled: np.ndarray | None) -> bool:
+    """Whether the place a card lay in when the pile last settled (`where`), away from
+    `card`'s place now, is bare table again: at least a quarter of that card lies clear of
+    `card` (and its shadow), at least `LAY_THERE` of that part had changed then, and less
+    than half of what had changed there still differs from the empty table. A card that
+    lay there has gone (slid to where `card` lies); a second copy laid on it leaves it
+    showing there."""
+    found = _card_place(zone, card, reading, settled)
+    if found is None:
+        return False
+    window, _ = found
+    x0, y0, _, _ = _window_box(reading.detection.changed.shape, zone.rect)
+    old, new = np.zeros_like(window), np.zeros_like(window)
+    cv2.fillPoly(old, [np.round(np.asarray(where, np.float32).reshape(4, 2) - [x0, y0]).astype(np.int32)], 255)
+    centre = card.corners.mean(axis=0)
+    cv2.fillPoly(new, [np.round((card.corners - centre) * 1.12 + centre - [x0, y0]).astype(np.int32)], 255)
+    clear = cv2.bitwise_and(old, cv2.bitwise_not(new))
+    area = np.count_nonzero(clear)
+    then = np.count_nonzero(cv2.bitwise_and(settled, clear))
+    now = np.count_nonzero(cv2.bitwise_and(window, clear))
+    return bool(area >= 0.25 * max(np.count_nonzero(old), 1) and then >= LAY_THERE * area and now < 0.5 * then)
 
 
 def _bare_share(place: np.ndarray, settled: np.ndarray) -> float:
@@ -459,19 +488,22 @@ def _not_sliding(pose, top_pose, previous: FrameReading | None, settings: TrackS
     return bool(np.count_nonzero(cv2.bitwise_and(place, previous.detection.changed)) >= 0.9 * area)
 
 
-def _settle(zone: Zone, s: PileState, label: str, pose, new_there: bool, t_ns: int,
+def _settle(zone: Zone, s: PileState, label: str, pose, new_there: bool, left: bool, t_ns: int,
             settings: TrackSettings):
     """A card has been the zone's still, uncovered top for long enough: what is it?
     `new_there`: it lies (in part) where the table was bare when the pile last settled,
-    and its place changed since (`_as_it_lay`), or that cannot be told."""
+    and its place changed since (`_as_it_lay`), or that cannot be told. `left`: where the
+    top was last confirmed, outside this card, is bare table again (`_left_bare`)."""
     top = s.history[-1] if s.history else None
     settled = dataclasses.replace(s, top_pose=pose, top_read=True, covered_since_top=False,
                                   accounted=_account(s.accounted, label, pose))
     same_place = _pose_gap(pose, s.top_pose) <= settings.moved_share
     if label == top:
-        # where that card was last confirmed: an unreadable outline that lay still since
-        # (a hand resting flat on the pile, a slap) is no card of the pile to measure from
-        if not (s.covered_since_top and _pose_gap(pose, s.poses[-1]) > settings.moved_share):
+        # measured from where that card was last confirmed (an unreadable outline that lay
+        # still since, a hand resting flat on the pile, a slap, is no card of the pile to
+        # measure from); clearly elsewhere while the place where it lay has gone bare, it
+        # is the top slid there (slapped, pushed), not a second copy laid on it
+        if left or not (s.covered_since_top and _pose_gap(pose, s.poses[-1]) > settings.moved_share):
             # the same card, a hand went by
             return dataclasses.replace(settled, poses=s.poses[:-1] + (pose,)), None
     elif len(s.history) >= 2 and label == s.history[-2] and \
