@@ -343,23 +343,29 @@ def _example_distance(hue: float, light: float, examples: np.ndarray) -> np.ndar
     return dh * dh + dl * dl
 
 
+def _coloured_inks(samples: list[tuple[str, InkColour]], point) -> dict[str, np.ndarray]:
+    """`point(seen)` of every taught photo whose ink is mostly coloured (None: left out),
+    by coloured name (black ink's names left out); none for a deck printed with no white."""
+    if printed_without_white(samples):
+        return {}
+    by_name: dict[str, list] = {}
+    for name, seen in samples:
+        if name and np.isfinite(seen.hue) and np.isfinite(seen.light) and seen.share > 0.25:
+            p = point(seen)
+            if p is not None:
+                by_name.setdefault(canonical(name), []).append(p)
+    return {name: np.array(points, np.float64) for name, points in by_name.items()
+            if INKS.get(name, (0.0,))[0] is not None}
+
+
 def ink_examples(samples: list[tuple[str, InkColour]]) -> dict[str, np.ndarray]:
     """Each coloured name's ink as the taught photos show it, under each of their lights
     (n x 2: hue, lightness relative to the paper). Kept: a photo whose ink is mostly
     coloured, with another photo of the name near it (one odd photo is not the ink);
     nearly equal ones merged. None for a deck printed with no white (judged by the
     light of the scene instead) or a name that is black ink."""
-    if printed_without_white(samples):
-        return {}
-    by_name: dict[str, list[tuple[float, float]]] = {}
-    for name, seen in samples:
-        if name and np.isfinite(seen.hue) and np.isfinite(seen.light) and seen.share > 0.25:
-            by_name.setdefault(canonical(name), []).append((seen.hue, seen.light))
     out = {}
-    for name, points in by_name.items():
-        if INKS.get(name, (0.0,))[0] is None:
-            continue
-        pts = np.array(points, np.float64)
+    for name, pts in _coloured_inks(samples, lambda seen: (seen.hue, seen.light)).items():
         kept: list[np.ndarray] = []
         for i, (hue, light) in enumerate(pts):
             near = _example_distance(hue, light, np.delete(pts, i, axis=0))
@@ -379,18 +385,11 @@ def ink_lights(samples: list[tuple[str, InkColour]]) -> dict[str, np.ndarray]:
     looks under a light. Nearly equal ones (ink within EXAMPLE_MERGE, light within half
     LIGHT_SAME) merged. None for a deck printed with no white or a name that is black
     ink."""
-    if printed_without_white(samples):
-        return {}
-    by_name: dict[str, list[np.ndarray]] = {}
-    for name, seen in samples:
+    def with_light(seen: InkColour):
         key = light_key(seen)
-        if name and key is not None and np.isfinite(seen.hue) and np.isfinite(seen.light) and seen.share > 0.25:
-            by_name.setdefault(canonical(name), []).append(np.r_[seen.hue, seen.light, key])
+        return None if key is None else np.r_[seen.hue, seen.light, key]
     out = {}
-    for name, points in by_name.items():
-        if INKS.get(name, (0.0,))[0] is None:
-            continue
-        pts = np.array(points, np.float64)
+    for name, pts in _coloured_inks(samples, with_light).items():
         kept: list[np.ndarray] = []
         for i, point in enumerate(pts):
             others = np.delete(pts, i, axis=0)

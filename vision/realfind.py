@@ -881,12 +881,7 @@ def _refined_box(frame: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarra
             continue
         vx, vy, px, py = cv2.fitLine(points[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array((px, py), np.float32), np.array((vx, vy), np.float32)))
-    refined = corners_of(lines, 1e-3)
-    if refined is None:
-        return quad
-    if np.abs(refined - quad).max() > 2 * reach:  # a printed line or a neighbour's edge
-        return quad
-    return refined
+    return _met_near(lines, quad, reach)
 
 
 def _refined_strips(frame: np.ndarray, quad: np.ndarray, reach: float,
@@ -929,10 +924,14 @@ def _refined_strips(frame: np.ndarray, quad: np.ndarray, reach: float,
             continue
         vx, vy, px, py = cv2.fitLine(points[near[start:stop]], cv2.DIST_HUBER, 0, REFIT_STEP, REFIT_STEP).ravel()
         lines.append((np.array((px, py), np.float32), np.array((vx, vy), np.float32)))
+    return _met_near(lines, quad, reach)
+
+
+def _met_near(lines: list[tuple[np.ndarray, np.ndarray]], quad: np.ndarray, reach: float) -> np.ndarray:
+    """Where the refitted sides meet, or `quad` where they do not, or where a corner moved
+    more than twice `reach` (the fit took a printed line or a neighbour's edge)."""
     refined = corners_of(lines, 1e-3)
-    if refined is None:
-        return quad
-    if np.abs(refined - quad).max() > 2 * reach:  # a printed line or a neighbour's edge
+    if refined is None or np.abs(refined - quad).max() > 2 * reach:
         return quad
     return refined
 
