@@ -572,6 +572,7 @@ def test_an_outline_read_both_ways_as_two_cards_about_as_surely_is_unknown(monke
 
     seven, reverse = Reading("Blue 7", "blue", 0.997, 0.9, False), Reading("Blue Reverse", "blue", 0.997, 0.9, False)
     assert read_as(reverse, seven).label == "unknown"
+    assert read_as(reverse, seven).colour == "" and read_as(reverse, seven).confidence == 0.0   # as any unknown
     assert read_as(Reading("Green 2", "green", 0.866, 0.9, False),
                    Reading("Green Reverse", "green", 0.865, 0.9, False)).label == "unknown"
     assert read_as(Reading("Blue 3", "blue", 0.888, 0.9, False),

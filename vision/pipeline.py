@@ -405,7 +405,8 @@ class Recognizer:
             other = classify(card_features(frame, turned, self.profile), self.profile, self.thresholds)
             if other.known and reading.known and other.label != reading.label and \
                     abs(other.confidence - reading.confidence) < TURN_LEAD:
-                return dataclasses.replace(reading, label=UNKNOWN, confidence=0.0), corners, False
+                unsure = dataclasses.replace(reading, label=UNKNOWN, colour="", confidence=0.0, guess=reading.label)
+                return unsure, corners, False
             if other.known and other.confidence > reading.confidence:
                 return other, turned, False
         if reading.known:
