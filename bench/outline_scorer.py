@@ -155,12 +155,13 @@ def fit(X: np.ndarray, y: np.ndarray, l2: float,
 
 
 def fit_trees(X: np.ndarray, y: np.ndarray, rounds: int = 100, rate: float = 0.1, lam: float = 1.0,
-              bins: int = 24) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+              bins: int = 24, weight: np.ndarray | None = None) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
     """Gradient-boosted trees of depth 2 on the logistic loss (Newton leaves, L2 `lam` on
     them, shrunk by `rate`), each split among `bins` quantiles of each feature: the base
     score, each tree's three features (root, its left and right child), thresholds (an
     outline goes right when above) and four leaves (left-left, left-right, right-left,
-    right-right). No randomness: the same data give the same trees."""
+    right-right). `weight`: each row's weight in the loss (1 when None: the trees as before, bit
+    for bit). No randomness: the same data give the same trees."""
     n, m = X.shape
     cuts = [np.unique(np.quantile(X[:, f], np.linspace(0.03, 0.97, bins))) for f in range(m)]
     binned = np.column_stack([np.searchsorted(cuts[f], X[:, f], side="left") for f in range(m)])
@@ -179,12 +180,15 @@ def fit_trees(X: np.ndarray, y: np.ndarray, rounds: int = 100, rate: float = 0.1
                 best, where = gain[j], (f, float(cuts[f][j]))
         return where
 
-    base = float(np.log(y.mean() / (1 - y.mean())))
+    share = y.mean() if weight is None else float((weight * y).sum() / weight.sum())
+    base = float(np.log(share / (1 - share)))
     score = np.full(n, base)
     features, thresholds, leaves = [], [], []
     for _ in range(rounds):
         p = 1 / (1 + np.exp(-score))
         g, h = p - y, p * (1 - p)
+        if weight is not None:
+            g, h = weight * g, weight * h
         every = np.arange(n)
         f0, t0 = split(every, g, h)
         right = X[:, f0] > t0
@@ -615,17 +619,17 @@ PRINT_BAR = 0.5
 
 
 def repeated(data, columns: list[int], repeats: int, thresholds: list[float], other=None,
-             held: float = 0.0, other_held: float = 0.0, other_apart: float = 0.0) -> dict:
+             held: float = 0.0, other_held: float = 0.0, other_apart: float = 0.0, apart: float = 0.0) -> dict:
     """Out-of-fold counts (isolated, all, false) of the shipped kind of model over `repeats`
     fold assignments in 5 and in 10 folds at each threshold, printed with their mean and range;
     with `other` (a collection of the same photos; `data` again when None but `other_held`
     differs from `held`), its counts on the same assignments and the paired differences
-    (`held`, `other_held`: `outlinescore.accepted`'s, for each; `other_apart`: the second's
-    `apart`, `outlinescore.unlike_sized`). Returns {(name, folds,
+    (`held`, `other_held`: `outlinescore.accepted`'s, for each; `apart`, `other_apart`: the first's
+    and the second's `apart`, `outlinescore.unlike_sized`). Returns {(name, folds,
     threshold): [counts per seed]}."""
-    if other is None and (other_held != held or other_apart):
+    if other is None and (other_held != held or other_apart != apart):
         other = data
-    sets = {"data": (data, held, 0.0)} if other is None else {"data": (data, held, 0.0),
+    sets = {"data": (data, held, apart)} if other is None else {"data": (data, held, apart),
                                                               "other": (other, other_held, other_apart)}
     if other is not None and list(other["names"]) != list(data["names"]):
         raise ValueError("--paired needs a collection of the same photos")
@@ -648,6 +652,74 @@ def repeated(data, columns: list[int], repeats: int, thresholds: list[float], ot
                 f" {a[:, 2].min()}-{a[:, 2].max()}")
         if name == "other":
             dd = a - np.array(out[("data", folds, t)])
+            line += (f"; paired difference mean {dd[:, 0].mean():+.2f} / {dd[:, 1].mean():+.2f} /"
+                     f" {dd[:, 2].mean():+.2f}, range {dd[:, 0].min():+d}..{dd[:, 0].max():+d} /"
+                     f" {dd[:, 1].min():+d}..{dd[:, 1].max():+d} / {dd[:, 2].min():+d}..{dd[:, 2].max():+d}")
+        print(line, flush=True)
+    return out
+
+
+# More outlines added to the training folds (`--repeats 8 --extra NPZ --extra-weights ...`):
+# session 16 (helper find-real-5) the rows of `bench/render_outlines.py` (scenes of playing cards
+# drawn on the card-free parts of train_ photos; that bench is gone again, see docs/vision.md),
+# session 19 (helper find-robust) those of `bench/realphotos_perturb.py --collect` (perturbed
+# copies of the train_ photos: smaller, larger, JPEG, blur, noise, darker, brighter, warmer,
+# cooler, turned, or cut across a card at the border), the finder's outlines on them described
+# and labelled as here. In each fold the model (the shipped kind, `blend_cross_validate_apart`)
+# is fitted on the other photos' outlines plus the extra ones, each weighed `w` in the loss, save
+# those made from a photo of the held-out fold (`sources`: its clutter would be seen twice);
+# the held-out photos are scored as always (print chance 0.5, threshold 0.15, `held` 0.9, `apart`
+# 0.8), paired with the same folds without the extra rows.
+def cross_validate_extra(data, columns: list[int], folds: int, seed: int, extra, w: float) -> np.ndarray:
+    """`blend_cross_validate_apart` with `extra`'s rows (no prints) added to each fold's fit at
+    weight `w`, those made from a held-out photo left out."""
+    X, y, photo = data["X"][:, columns], data["y"], data["photo"]
+    fold_of = fold_assignment(photo.max() + 1, folds, seed)
+    fold_by_name = {str(n): fold_of[k] for k, n in enumerate(data["names"])}
+    source_fold = np.array([fold_by_name.get(str(n), -1) for n in extra["sources"]])
+    extra_fold = source_fold[extra["photo"]]
+    EX, ey = extra["X"][:, columns], extra["y"]
+    rows = data["printed"] == 0
+    p = np.zeros(len(y))
+    for f in range(folds):
+        test = fold_of[photo] == f
+        fit_rows = ~test & rows
+        more = (extra["printed"] == 0) & (extra_fold != f)
+        Xf = np.vstack([X[fit_rows], EX[more]])
+        yf = np.concatenate([y[fit_rows], ey[more]])
+        wf = np.concatenate([np.ones(int(fit_rows.sum())), np.full(int(more.sum()), w)])
+        p[test] = 0.5 * chances(fit(Xf, yf, 3.0, wf), X[test]) + \
+            0.5 * tree_chances(fit_trees(Xf, yf, 200, 0.1, 5.0, weight=wf), X[test])
+    return p
+
+
+def repeated_extra(data, columns: list[int], repeats: int, extra, weights: list[float], held: float = 0.9,
+                   apart: float = 0.8, thresholds: tuple = (0.15,), shipped: float = 0.15) -> dict:
+    """Out-of-fold counts (isolated, all, false) over `repeats` fold assignments in 5 and in 10
+    folds, without the extra rows (at the `shipped` threshold) and with them at each weight of
+    `weights` and each of `thresholds`, printed with their mean and range and the paired
+    differences. Returns {(weight or None, threshold, folds): counts}."""
+    out: dict = {}
+    for folds in (5, 10):
+        for seed in range(repeats):
+            for w in [None] + list(weights):
+                p = blend_cross_validate_apart(data, columns, folds, seed) if w is None else \
+                    cross_validate_extra(data, columns, folds, seed, extra, w)
+                for t in (shipped,) if w is None else thresholds:
+                    r = gate(data, _barred(data, p, PRINT_BAR), t, SHIPPED["overlap"], SHIPPED["by_quad"],
+                             SHIPPED["beside"], held, apart)
+                    out.setdefault((w, t, folds), []).append(r)
+                    print(f"    {folds} folds seed {seed} weight {w} threshold {t:g}: {'/'.join(map(str, r))}",
+                          flush=True)
+    for (w, t, folds), counts in out.items():
+        a = np.array(counts)
+        line = (f"  {'without' if w is None else f'weight {w:g}'}, threshold {t:g}, {folds} folds:"
+                f" seed 0 {'/'.join(map(str, a[0]))},"
+                f" mean {a[:, 0].mean():.2f} / {a[:, 1].mean():.2f} / {a[:, 2].mean():.2f},"
+                f" range {a[:, 0].min()}-{a[:, 0].max()} / {a[:, 1].min()}-{a[:, 1].max()} /"
+                f" {a[:, 2].min()}-{a[:, 2].max()}")
+        if w is not None:
+            dd = a - np.array(out[(None, shipped, folds)])
             line += (f"; paired difference mean {dd[:, 0].mean():+.2f} / {dd[:, 1].mean():+.2f} /"
                      f" {dd[:, 2].mean():+.2f}, range {dd[:, 0].min():+d}..{dd[:, 0].max():+d} /"
                      f" {dd[:, 1].min():+d}..{dd[:, 1].max():+d} / {dd[:, 2].min():+d}..{dd[:, 2].max():+d}")
@@ -757,9 +829,17 @@ def main(argv: list[str] | None = None) -> int:
                              " second of the pair (the first without)")
     parser.add_argument("--base-held", type=float, default=0.0,
                         help="with --repeats: the first of the pair's `held` (the shipped 0.9 to pair against it)")
+    parser.add_argument("--base-apart", type=float, default=0.0,
+                        help="with --repeats: the first of the pair's `apart` (the shipped 0.8 to pair two"
+                             " collections)")
     parser.add_argument("--apart", type=float, default=0.0,
                         help="with --write: the model's `apart` (`outlinescore.unlike_sized`); with --repeats: the"
                              " second of the pair's")
+    parser.add_argument("--extra", metavar="NPZ",
+                        help="with --repeats: more outlines (bench/realphotos_perturb.py --collect) added to the"
+                             " training folds (`repeated_extra`); with --write: to the fit")
+    parser.add_argument("--extra-weights", type=lambda v: [float(x) for x in v.split(",")], default=[0.3],
+                        help="with --repeats --extra: the extra rows' weights tried; with --write: the first")
     parser.add_argument("--write", action="store_true", help=f"fit on all train_ photos, write {outlinescore.MODEL}")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -788,10 +868,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.printed:
         choose_printed(data, {float(a): dict(np.load(b)) for a, b in (v.split(":") for v in args.printed.split(","))},
                        tuple(args.print_bars), args.print_apart)
-    if args.repeats:
+    if args.repeats and args.extra:
+        shipped = [outlinescore.NAMES.index(n) for n in SHIPPED_25]
+        repeated_extra(data, shipped, args.repeats, dict(np.load(args.extra)), args.extra_weights, args.held,
+                       args.apart, tuple(args.repeat_thresholds))
+    elif args.repeats:
         shipped = [outlinescore.NAMES.index(n) for n in SHIPPED_25]
         repeated(data, shipped, args.repeats, args.repeat_thresholds,
-                 dict(np.load(args.paired)) if args.paired else None, args.base_held, args.held, args.apart)
+                 dict(np.load(args.paired)) if args.paired else None, args.base_held, args.held, args.apart,
+                 args.base_apart)
     if args.choose:
         choose(data, columns, strips, args.strips or [args.strip], args.l2s, args.thresholds)
     if args.cv:
@@ -803,7 +888,17 @@ def main(argv: list[str] | None = None) -> int:
                 line.append(f"{threshold:.2f}: {iso}/{found}/{false}")
             print(f"  l2 {l2:g}, {args.cv} folds (isolated/all/false): " + "  ".join(line))
     if args.write:
-        mean, scale, w, b = fit(data["X"][:, columns], data["y"], args.l2, np.where(strips, args.strip, 1.0))
+        X, y, weight = data["X"][:, columns], data["y"], np.where(strips, args.strip, 1.0)
+        if args.extra:   # the extra rows (no prints) at the first --extra-weights
+            extra = dict(np.load(args.extra))
+            more = extra["printed"] == 0
+            X, y = np.vstack([X, extra["X"][more][:, columns]]), np.concatenate([y, extra["y"][more]])
+            weight = np.concatenate([weight, np.full(int(more.sum()), args.extra_weights[0])])
+        mean, scale, w, b = fit(X, y, args.l2, weight)
+        rendered = "" if not args.extra else (
+            f" + {extra['made'] if 'made' in extra else 'bench/render_outlines.py'}"
+            f" ({len(y) - len(data['y'])} extra outlines,"
+            f" {int(y.sum() - data['y'].sum())} a card's) at --extra-weights {args.extra_weights[0]:g}")
         model = {"names": [outlinescore.NAMES[i] for i in columns], "mean": mean.tolist(), "scale": scale.tolist(),
                  "weights": w.tolist(), "bias": b, "threshold": args.threshold, "overlap": args.overlap,
                  "overlap_of": "quad" if args.by_quad else "box", "beside": args.beside,
@@ -815,11 +910,12 @@ def main(argv: list[str] | None = None) -> int:
                          f"{f' --names {args.names}' if args.names else ''}"
                          f"{f' --trees {args.trees} --blend {args.blend:g}' if args.trees else ''}"
                          f" on {len(data['names'])} train_ photos, {len(data['y'])} outlines"
-                         f" ({int(data['y'].sum())} a card's)"}
+                         f" ({int(data['y'].sum())} a card's)"
+                         f"{rendered}"}
         if args.trees:
             rounds, lam = args.trees.split(",")
-            base, features, thresholds, leaves = fit_trees(data["X"][:, columns], data["y"], int(rounds), 0.1,
-                                                           float(lam))
+            base, features, thresholds, leaves = fit_trees(X, y, int(rounds), 0.1, float(lam),
+                                                           weight=weight if args.extra else None)
             model["trees"] = {"base": base, "columns": features.tolist(), "thresholds": thresholds.tolist(),
                               "leaves": leaves.tolist()}
             model["blend"] = args.blend
