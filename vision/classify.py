@@ -229,6 +229,7 @@ class Reading:
     symbol_score: float
     turned: bool
     guess: str = ""      # the likeliest card even when the answer is UNKNOWN (benchmarks)
+    doubted: bool = False  # UNKNOWN as two cards tie in the reader's own scores (`_doubtful`)
 
     @property
     def known(self) -> bool:
@@ -765,7 +766,7 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     if not isinstance(reader, CnnReader) and _doubtful(reader, features, scores, members):
         rival = _index_decides(reader, features, scores, members)
         if rival < 0:
-            return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
+            return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top], True)
         # a corner glyph reads the runner-up: that card (its symbol's best label, by
         # colour as above), as sure as the picture is of the two together
         pair = top
