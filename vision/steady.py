@@ -20,8 +20,9 @@ answers; right / wrong made "unknown"): the rule 0 / 5 (read 0.74-0.95); under 0
 instead of 0.95, 0 / 3; at any confidence, 0 / 5; another card on 3 instead of 2, 0 / 3;
 2 with any number agreeing, 1 / 5. Without asking for another card (fewer than 3 of 6
 reading it, under 0.9: moved outlines read "unknown" count against it), 5 / 7 there, and
-on the whole runs 9 right lost for 7 wrong (most under glare). Session 19 (p2-wrong),
-docs/vision.md.
+on the first 10 whole runs 8 right lost for 6 wrong (5 of the 8 under glare). In the
+pipeline, on those runs and draws 51 and 55 (15 runs): 1 right and 5 wrong made "unknown".
+Session 19 (p2-wrong), docs/vision.md.
 """
 from __future__ import annotations
 
