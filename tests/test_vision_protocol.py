@@ -15,13 +15,17 @@ import pytest
 
 from device.cli import main as deckhand
 from test_vision_speedups import plain_paper_light
+from vision import fieldfind, realfind
 from vision.classify import PAPER_STEP, WORK_SIZE, face_features, paper_light
 from vision.colour import printed_without_white, symbol_groups
+from vision.detect import READ_FIELD_SETTINGS
+from vision.fieldfind import FieldSettings
 from vision.framescale import face_frame_widths, grown_by_frame
 from vision.offframe import (border_side, grown_in_plane, grown_past, on_border, runs_on, tip_completed,
                              tip_corner)
 from vision.pipeline import Recognizer
 from vision.profile import load_profile
+from vision.realfind import find_outlines
 from vision.render.sessions import SESSIONS
 from vision.render.stress import card_at_edge
 from vision.render.table import photo_patches, photo_texture, table_texture
@@ -578,3 +582,38 @@ def test_an_outline_read_both_ways_as_two_cards_about_as_surely_is_unknown(monke
     assert read_as(Reading("Blue 3", "blue", 0.888, 0.9, False),
                    Reading("Blue Draw Two", "blue", 0.997, 0.9, False)).label == "Blue Draw Two"
     assert read_as(seven, Reading("Blue 7", "blue", 0.99, 0.9, False)).label == "Blue 7"   # one card both ways
+
+
+def steep_wild_photo(seed: int, kind: str) -> tuple[np.ndarray, np.ndarray, Face]:
+    """A phone photo (640 x 480) of a wild 35-60 degrees from overhead on a rendered table."""
+    rng = np.random.default_rng(seed)
+    face = WILDS[seed % 2]
+    picture, corners = phone_photo(face.image(), table_texture(kind, seed), SESSIONS[seed % 8], rng, (640, 480),
+                                   tilt=(35, 60))
+    return picture, corners, face
+
+
+@pytest.mark.parametrize("seed, kind", [(12, "wood"), (13, "cloth"), (25, "cloth"), (28, "cloth")])
+def test_a_wild_whose_oval_cuts_its_black_field_is_found_and_read(taught_wilds, tmp_path, seed, kind,
+                                                                    monkeypatch, capsys):
+    """Protocol 2's Wild was not found in three of four fresh draws: seen obliquely, its
+    four-colour oval reaches the black field's sides and cuts the dark field in pieces, none
+    of them four-sided nor filling the field. The field is now also looked for as dark or
+    coloured (`FieldSettings.dark_colour`: black field and oval together), its corners,
+    clipped by the white corner index, put where its sides meet (`fieldfind._side_quad`):
+    found and read right. On the old code (no such field) no outline lies on the card."""
+    picture, corners, face = steep_wild_photo(seed, kind)
+    path = tmp_path / f"IMG_{seed}.jpg"
+    cv2.imwrite(str(path), picture)
+    assert read(str(taught_wilds / "deck.npz"), [str(path)], capsys) == {str(path): face.label}
+    real = fieldfind.framed_fields
+    old = FieldSettings(dark_colour=0)
+    monkeypatch.setattr(realfind, "framed_fields", lambda channels, white, min_area, late=None, unframed=None:
+                        real(channels, white, min_area, old, late, unframed))
+    outlines = find_outlines(picture, READ_FIELD_SETTINGS)
+    assert max((_iou(q, corners) for q in outlines), default=0.0) < 0.5
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
+    return inter / (cv2.contourArea(np.float32(a)) + cv2.contourArea(np.float32(b)) - inter)

@@ -23,6 +23,12 @@ out from most tables:
   side (up to `frame_spread` times); a side with no clear fall there (a white table)
   takes the median width the others showed; a field with no white band round three of
   its sides is no card (a red book);
+* a wild's field is black with a four-colour oval: seen obliquely the oval reaches the
+  field's sides and cuts the black in pieces, and the white corner index clips its
+  corners. It is also looked for as one region dark or coloured (oval and black
+  together; a region well mixed of both, not a court picture nor a dark patch of table),
+  its quad, where the hull's corners are clipped, put where four of the hull's sides
+  meet; one whose sides the field fills only on the lower bar is taken late;
 * the grown outline must then pass `vision.realfind`'s own outline check.
 
 What does not live here: the other outlines and the choice among them
@@ -31,7 +37,7 @@ framed colour field is more certain than any piece of it), reading the card.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
@@ -46,6 +52,18 @@ class FieldSettings:
     chroma_levels: tuple[int, ...] = (60, 100)   # stretched chroma (of 255) a field has
     dark_level: int = 60                 # ... or, a dark field (a wild's black), its brightest
                                          # stretched channel at most (0: none)
+    dark_colour: int = 60                # ... or a dark field with a coloured oval (a wild:
+                                         # the oval's four colours cut its black field in
+                                         # pieces): dark, or of this stretched chroma (0: none)
+    wild_mix: float = 0.25               # ... dark for at least this share of it, and coloured
+                                         # (not dark) too (a wild's field: 0.36-0.57 dark and
+                                         # 0.40-0.63 coloured on rendered and protocol photos; a
+                                         # court card's picture in white 0.03-0.18 dark, a dark
+                                         # patch of table between white things 0.0 coloured)
+    wild_hues: float = 0.7               # ... its coloured pixels of several hues: their hues'
+                                         # mean resultant length at most this (1: one hue; a
+                                         # wild's four quarters 0.18-0.45 on rendered and protocol
+                                         # photos; a red checked cloth's squares 0.99-1.0)
     min_field_share: float = 0.35        # a piece's area / the smallest card's area
     max_pieces: int = 10                 # the largest pieces of each level are tried
     hue_gap: float = 25.0                # degrees: two pieces of one field are of one hue
@@ -77,8 +95,9 @@ class _Piece:
 
 
 def _pieces(mask: np.ndarray, channels: list[np.ndarray], min_area: float,
-            settings: FieldSettings) -> list[_Piece]:
-    """The largest regions of the field mask (0/255), each with its mean hue."""
+            settings: FieldSettings, hued: bool = True) -> list[_Piece]:
+    """The largest regions of the field mask (0/255), each with its mean hue (0 unless
+    `hued`: a dark field has none to tell its pieces apart)."""
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # every region's outer boundary, also one lying in a hole of another (a card's field
     # inside its white frame, inside a coloured table)
@@ -90,12 +109,35 @@ def _pieces(mask: np.ndarray, channels: list[np.ndarray], min_area: float,
         if area < settings.min_field_share * min_area:
             break
         x, y, w, h = box = cv2.boundingRect(contour)
+        if not hued:
+            out.append(_Piece(contour, area, box, 0.0))
+            continue
         own = np.zeros((h, w), np.uint8)
         cv2.drawContours(own, [contour], -1, 255, -1, offset=(-x, -y))
         bgr = np.float32([cv2.mean(c[y:y + h, x:x + w], own)[0] for c in channels]) / 255
         hue = float(cv2.cvtColor(bgr.reshape(1, 1, 3), cv2.COLOR_BGR2HSV)[0, 0, 0])
         out.append(_Piece(contour, area, box, hue))
     return out
+
+
+def _shares(piece: _Piece, *masks: np.ndarray) -> list[float]:
+    """The share of the piece's area (holes and all) that each mask (0/255) holds."""
+    x, y, w, h = piece.box
+    own = np.zeros((h, w), np.uint8)
+    cv2.drawContours(own, [piece.contour], -1, 255, -1, offset=(-x, -y))
+    area = max(cv2.countNonZero(own), 1)
+    return [cv2.countNonZero(cv2.bitwise_and(mask[y:y + h, x:x + w], own)) / area for mask in masks]
+
+
+def _one_hue(piece: _Piece, channels: list[np.ndarray], coloured: np.ndarray) -> float:
+    """How nearly the piece's `coloured` pixels (0/255) are of one hue: the mean resultant
+    length of their hues (1: one hue, 0: hues all round; 1 with none)."""
+    x, y, w, h = piece.box
+    own = np.zeros((h, w), np.uint8)
+    cv2.drawContours(own, [piece.contour], -1, 255, -1, offset=(-x, -y))
+    hsv = cv2.cvtColor(cv2.merge([c[y:y + h, x:x + w] for c in channels]), cv2.COLOR_BGR2HSV)
+    hue = hsv[..., 0][(own > 0) & (coloured[y:y + h, x:x + w] > 0)].astype(np.float32) * np.float32(np.pi / 90)
+    return float(np.hypot(np.cos(hue).mean(), np.sin(hue).mean())) if hue.size else 1.0
 
 
 def _hue_apart(a: float, b: float) -> float:
@@ -132,6 +174,33 @@ def _quad(points: np.ndarray, settings: FieldSettings) -> np.ndarray | None:
     areas = 0.5 * np.abs((x * y[:, _NEXT] - x[:, _NEXT] * y).sum(axis=1))
     best = int(np.argmax(areas))
     return quads[best] if areas[best] >= settings.min_quad_fill * hull_area else None
+
+
+def _side_quad(points: np.ndarray, settings: FieldSettings) -> np.ndarray | None:
+    """The smallest quadrilateral whose sides lie along four sides of the points' convex
+    hull (its simplified outline) and that holds the whole hull, if the hull fills it
+    nearly: a field whose corners are clipped (a wild's white corner index cuts its black
+    field's corners off; `_quad`, whose corners are the hull's, loses those corners)."""
+    hull = cv2.convexHull(points.reshape(-1, 1, 2).astype(np.int32))
+    hull_area = cv2.contourArea(hull)
+    if hull_area <= 0:
+        return None
+    approx = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float32)
+    n = len(approx)
+    if not 5 <= n <= 9:
+        return None
+    direction = approx[np.roll(np.arange(n), -1)] - approx
+    direction /= np.maximum(np.sqrt((direction * direction).sum(axis=1)), 1e-6)[:, None]
+    best, least = None, hull_area / settings.min_quad_fill
+    for four in _fours(n):
+        quad = corners_of([(approx[i], direction[i]) for i in four], 0.5)
+        if quad is None or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+            continue
+        area = cv2.contourArea(quad)
+        if area <= least and all(cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(x), float(y)), True) >= -1.0
+                                 for x, y in approx):
+            best, least = quad, area
+    return best
 
 
 def _outward_normals(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -265,22 +334,38 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
     if settings.dark_level > 0:
         top = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
         masks.append(cv2.compare(top, settings.dark_level, cv2.CMP_LE))
+        if settings.dark_colour > 0:
+            masks.append(cv2.bitwise_or(masks[-1], cv2.compare(chroma, settings.dark_colour, cv2.CMP_GT)))
     out: list[np.ndarray] = []
     lower: list[np.ndarray] = []   # pairs joined on the lower bar (`pair_side_fill`)
     for n, mask in enumerate(masks):
-        pieces = [p for p in _pieces(mask, channels, min_area, settings) if not _inside(p, out)]
-        if n == len(settings.chroma_levels):   # dark pieces have no hue to tell them apart
-            pieces = [replace(p, hue=0.0) for p in pieces]
+        hued = n < len(settings.chroma_levels)   # dark pieces have no hue to tell them apart
+        pieces = [p for p in _pieces(mask, channels, min_area, settings, hued) if not _inside(p, out)]
+        wild = n > len(settings.chroma_levels) and settings.dark_colour > 0   # dark with its oval
         halves = []   # four-sided pieces that are no framed field alone
         for piece in pieces:
-            quad = _quad(piece.contour, settings)
-            grown = _grown(quad, mask, white, settings, unframed=unframed)
+            if wild:   # a dark field whose oval reaches its sides or whose corners are clipped
+                dark, held = _shares(piece, masks[len(settings.chroma_levels)], mask)
+                if min(dark, held - dark) < settings.wild_mix or \
+                        _one_hue(piece, channels, masks[0]) > settings.wild_hues:
+                    continue
+                quad = _quad(piece.contour, settings)
+                quad = quad if quad is not None else _side_quad(piece.contour, settings)
+                grown = _grown(quad, mask, white, settings)
+                if grown is not None:
+                    out.append(grown)
+                elif late is not None:
+                    grown = _grown(quad, mask, white, settings, settings.pair_side_fill)
+                    if grown is not None:
+                        lower.append(grown)
+                continue
+            grown = _grown(_quad(piece.contour, settings), mask, white, settings, unframed=unframed)
             if grown is not None:
                 out.append(grown)
             else:
                 halves.append(piece)
-        for n, a in enumerate(halves):
-            for b in halves[n + 1:]:
+        for k, a in enumerate(halves):
+            for b in halves[k + 1:]:
                 if _hue_apart(a.hue, b.hue) <= settings.hue_gap and _near(a, b):
                     quad = _quad(np.concatenate((a.contour, b.contour)), settings)
                     grown = _grown(quad, mask, white, settings, unframed=unframed)

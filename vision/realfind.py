@@ -1592,9 +1592,10 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
         over = [i for i, other in enumerate(kept) if quad_overlap(quad, other) >= settings.overlap]
         if not over:
             kept.append(quad)
-        elif settings.late_piece > 0 and len(over) == 1 and id(kept[over[0]]) not in fields and \
-                _cut_side(quad, (sw, sh)) == -1 and _piece_of(kept[over[0]], quad, settings.late_piece):
-            kept[over[0]] = quad
+        elif settings.late_piece > 0 and _cut_side(quad, (sw, sh)) == -1 and \
+                all(id(kept[i]) not in fields and _piece_of(kept[i], quad, settings.late_piece) for i in over):
+            kept[over[0]] = quad   # every outline it overlaps a piece of it (the field's two halves)
+            kept = [k for i, k in enumerate(kept) if i not in over[1:]]
     # a colour field grown to its white frame is one card whole, whatever else lies in view:
     # not cut, not dropped for a larger outline, not a piece of a pip card
     whole = {id(quad) for _, _, quad in framed + late}
