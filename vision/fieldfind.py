@@ -338,10 +338,12 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
             masks.append(cv2.bitwise_or(masks[-1], cv2.compare(chroma, settings.dark_colour, cv2.CMP_GT)))
     out: list[np.ndarray] = []
     lower: list[np.ndarray] = []   # pairs joined on the lower bar (`pair_side_fill`)
+    plain = 0   # outlines found before the wild mask's (which may fail the caller's check)
     for n, mask in enumerate(masks):
         hued = n < len(settings.chroma_levels)   # dark pieces have no hue to tell them apart
         pieces = [p for p in _pieces(mask, channels, min_area, settings, hued) if not _inside(p, out)]
         wild = n > len(settings.chroma_levels) and settings.dark_colour > 0   # dark with its oval
+        plain = plain if wild else len(out)
         halves = []   # four-sided pieces that are no framed field alone
         for piece in pieces:
             if wild:   # a dark field whose oval reaches its sides or whose corners are clipped
@@ -377,6 +379,7 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
                             lower.append(grown)
     for quad in lower:
         centre = tuple(float(v) for v in quad.mean(axis=0))
-        if not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), centre, False) >= 0 for q in out + late):
+        # (a wild region's outline does not hold a pair back: the caller may refuse it)
+        if not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), centre, False) >= 0 for q in out[:plain] + late):
             late.append(quad)
     return out
