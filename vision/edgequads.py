@@ -143,6 +143,60 @@ def quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, sizes: tupl
     return out[(short >= small) & (long <= large)]
 
 
+def _border_hits(points: np.ndarray, dirs: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Where rays from `points` along `dirs` (rows) leave the frame of `size` (w, h): the
+    distance to it and the border met (0 left, 1 top, 2 right, 3 bottom)."""
+    w, h = size
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tx = np.where(dirs[:, 0] < 0, (0 - points[:, 0]) / dirs[:, 0],
+                      np.where(dirs[:, 0] > 0, (w - 1 - points[:, 0]) / dirs[:, 0], np.inf))
+        ty = np.where(dirs[:, 1] < 0, (0 - points[:, 1]) / dirs[:, 1],
+                      np.where(dirs[:, 1] > 0, (h - 1 - points[:, 1]) / dirs[:, 1], np.inf))
+    which = np.where(tx <= ty, np.where(dirs[:, 0] < 0, 0, 2), np.where(dirs[:, 1] < 0, 1, 3))
+    return np.minimum(tx, ty), which
+
+
+def cut_quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, sizes: tuple[float, float],
+              size: tuple[int, int], settings: QuadSettings) -> np.ndarray:
+    """Cards running off the frame, the frame's border as their fourth side (Q x 4 x 2, in
+    the coordinates of `points`, the frame being `size` (w, h) from their origin): two
+    corners A and B joined by a side (B on A's one side, B's sides one back along it and
+    one about parallel to A's other), those two other sides carried on to the border,
+    which both meet. Corners A, B, then B's and A's on the border (side 2 the border's)."""
+    n = len(points)
+    if n < 2:
+        return np.zeros((0, 4, 2), np.float32)
+    cos_par = math.cos(math.radians(settings.parallel))
+    small, large = sizes
+    out = []
+    for shared, free in ((first, second), (second, first)):   # A's side towards B, A's other
+        rel = points[None, :, :] - points[:, None, :]           # row A, column B
+        dist = np.hypot(rel[..., 0], rel[..., 1])
+        along = (rel * shared[:, None, :]).sum(2)
+        across = np.abs(rel[..., 0] * shared[:, None, 1] - rel[..., 1] * shared[:, None, 0])
+        # B's first side back along A's and its second about parallel to A's other, or swapped
+        back1 = (first[None, :, :] * shared[:, None, :]).sum(2) <= -cos_par
+        back2 = (second[None, :, :] * shared[:, None, :]).sum(2) <= -cos_par
+        par1 = (first[None, :, :] * free[:, None, :]).sum(2) >= cos_par
+        par2 = (second[None, :, :] * free[:, None, :]).sum(2) >= cos_par
+        ok = (dist >= small) & (dist <= large) & (along > 0) & (across <= np.maximum(4.0, 0.1 * dist)) & \
+            ((back1 & par2) | (back2 & par1))
+        a, b = np.nonzero(ok)
+        if not len(a):
+            continue
+        b_free = np.where((back1[a, b] & par2[a, b])[:, None], second[b], first[b])
+        ta, wa = _border_hits(points[a], free[a], size)
+        tb, wb = _border_hits(points[b], b_free, size)
+        keep = (wa == wb) & np.isfinite(ta) & np.isfinite(tb) & (np.maximum(ta, tb) <= large) & \
+            (np.minimum(ta, tb) >= 0.25 * small)
+        a, b, ta, tb, b_free = a[keep], b[keep], ta[keep], tb[keep], b_free[keep]
+        out.append(np.stack((points[a], points[b], points[b] + tb[:, None] * b_free,
+                             points[a] + ta[:, None] * free[a]), axis=1))
+    if not out:
+        return np.zeros((0, 4, 2), np.float32)
+    return np.concatenate(out).astype(np.float32)
+
+
 def segment_mask(shape: tuple[int, int], segs: np.ndarray) -> np.ndarray:
     """The segments drawn 3 pixels wide (uint8 0/255)."""
     mask = np.zeros(shape, np.uint8)
@@ -167,10 +221,11 @@ def _margin_points(quad: np.ndarray, insets: tuple[float, ...]) -> np.ndarray:
     return np.concatenate([along + inset * short * normal[:, None, :] for inset in insets], axis=1)
 
 
-def card_face(quad: np.ndarray, white: np.ndarray, settings: QuadSettings) -> bool:
+def card_face(quad: np.ndarray, white: np.ndarray, settings: QuadSettings, skip: int = -1) -> bool:
     """Whether the quad's inside looks like a card's face: along each of its four sides
-    a margin as white as its own paper (a court card's printed frame, a neighbour's edge
-    or a line across the table leaves one side without), and some ink within."""
+    (side `skip`, the frame's border, left out) a margin as white as its own paper (a court
+    card's printed frame, a neighbour's edge or a line across the table leaves one side
+    without), and some ink within."""
     x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
     x0, y0 = max(x - 1, 0), max(y - 1, 0)
     roi = white[y0:y + h + 1, x0:x + w + 1]
@@ -188,6 +243,8 @@ def card_face(quad: np.ndarray, white: np.ndarray, settings: QuadSettings) -> bo
     xs = np.clip(points[..., 0] + 0.5, 0, roi.shape[1] - 1).astype(np.int32)
     ys = np.clip(points[..., 1] + 0.5, 0, roi.shape[0] - 1).astype(np.int32)
     papery = (roi[ys, xs] >= paper - settings.paper_spread).mean(axis=1)
+    if skip >= 0:
+        papery = np.delete(papery, skip)
     if papery.mean() < settings.min_margin_paper or papery.min() < settings.min_side_paper:
         return False
     share = np.count_nonzero(values < paper - settings.ink_step) / values.size
@@ -197,14 +254,18 @@ def card_face(quad: np.ndarray, white: np.ndarray, settings: QuadSettings) -> bo
 _T = np.linspace(0.06, 0.94, 16, dtype=np.float32)
 
 
-def covers(found: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Share of each quad's outline (16 points a side) lying on the mask, at once."""
+def covers(found: np.ndarray, mask: np.ndarray, skip: int = -1) -> np.ndarray:
+    """Share of each quad's outline (16 points a side; side `skip` left out) lying on the
+    mask, at once."""
     if not len(found):
         return np.zeros(0)
     h, w = mask.shape
     start = found[:, :, None, :]
     step = (np.roll(found, -1, axis=1) - found)[:, :, None, :]
-    points = (start + _T[None, None, :, None] * step).reshape(len(found), -1, 2)
+    points = start + _T[None, None, :, None] * step
+    if skip >= 0:
+        points = np.delete(points, skip, axis=1)
+    points = points.reshape(len(found), -1, 2)
     x = np.clip(points[..., 0] + 0.5, 0, w - 1).astype(np.int32)
     y = np.clip(points[..., 1] + 0.5, 0, h - 1).astype(np.int32)
     inside = (points[..., 0] >= 0) & (points[..., 0] < w) & (points[..., 1] >= 0) & (points[..., 1] < h)
@@ -212,25 +273,40 @@ def covers(found: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 def find(gray: np.ndarray, white: np.ndarray, box: tuple[int, int, int, int], sizes: tuple[float, float],
-         wanted, settings: QuadSettings = QuadSettings()) -> list[tuple[float, float, np.ndarray]]:
+         wanted, settings: QuadSettings = QuadSettings(),
+         cut_wanted=None) -> list[tuple[float, float, np.ndarray]]:
     """Card outlines from line segments inside `box` (x, y, w, h) of the picture:
     (cover, area, quad) in the picture's pixels, best covered first. `sizes`: the
     smallest short side and the largest long side of a card; `wanted(quad, kept)`: the
-    finder's gates, given the outlines kept so far (the face is looked at only after)."""
+    finder's gates, given the outlines kept so far (the face is looked at only after);
+    `cut_wanted(quad, kept)`, when given: the same for a card running off the frame
+    (`cut_quads`, its side 2 the frame's border), looked for after the others."""
     x, y, w, h = box
     roi = gray[y:y + h, x:x + w]
     segs = segments(roi, settings.min_segment * sizes[0], settings)
     if len(segs) < 4:
         return []
-    found = quads(*corners(segs, settings), sizes, settings)
-    if not len(found):
-        return []
-    cover = covers(found, segment_mask(roi.shape, segs))
-    order = np.argsort(-cover, kind="stable")
+    met = corners(segs, settings)
+    found = quads(*met, sizes, settings)
+    mask = segment_mask(roi.shape, segs) if len(found) or cut_wanted is not None else None
     out: list[tuple[float, float, np.ndarray]] = []
     offset = np.float32((x, y))
+    if len(found):
+        _kept(found, covers(found, mask), offset, wanted, white, settings, -1, out)
+    if cut_wanted is not None:
+        frame = (gray.shape[1], gray.shape[0])
+        cut = cut_quads(met[0] + offset, met[1], met[2], sizes, frame, settings) - offset
+        if len(cut):
+            _kept(cut, covers(cut, mask, 2), offset, cut_wanted, white, settings, 2, out)
+    return out
+
+
+def _kept(found: np.ndarray, cover: np.ndarray, offset: np.ndarray, wanted, white: np.ndarray,
+          settings: QuadSettings, skip: int, out: list) -> None:
+    """`find`'s quads (in the box's pixels), best covered first, that `wanted` and
+    `card_face` let through, added to `out` in the picture's pixels."""
+    order = np.argsort(-cover, kind="stable")
     for k in order[cover[order] >= settings.min_cover].tolist():
         quad = found[k] + offset
-        if wanted(quad, out) and card_face(quad, white, settings):
+        if wanted(quad, out) and card_face(quad, white, settings, skip):
             out.append((float(cover[k]), float(cv2.contourArea(quad)), quad))
-    return out
