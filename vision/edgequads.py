@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -145,15 +146,23 @@ def quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, sizes: tupl
 
 def _border_hits(points: np.ndarray, dirs: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """Where rays from `points` along `dirs` (rows) leave the frame of `size` (w, h): the
-    distance to it and the border met (0 left, 1 top, 2 right, 3 bottom)."""
+    distance to it and the border met (0 left, 1 top, 2 right, 3 bottom; a ray along a
+    border never leaves by it)."""
     w, h = size
     with np.errstate(divide="ignore", invalid="ignore"):
-        tx = np.where(dirs[:, 0] < 0, (0 - points[:, 0]) / dirs[:, 0],
-                      np.where(dirs[:, 0] > 0, (w - 1 - points[:, 0]) / dirs[:, 0], np.inf))
-        ty = np.where(dirs[:, 1] < 0, (0 - points[:, 1]) / dirs[:, 1],
-                      np.where(dirs[:, 1] > 0, (h - 1 - points[:, 1]) / dirs[:, 1], np.inf))
-    which = np.where(tx <= ty, np.where(dirs[:, 0] < 0, 0, 2), np.where(dirs[:, 1] < 0, 1, 3))
-    return np.minimum(tx, ty), which
+        t = (np.where(dirs < 0, 0, np.float32((w - 1, h - 1))) - points) / dirs
+    t[~(t >= 0)] = np.inf    # (a zero direction: no border that way)
+    across = t[:, 1] < t[:, 0]
+    which = np.where(across, 1, 0) + 2 * (dirs[np.arange(len(dirs)), across.astype(np.intp)] > 0)
+    return np.minimum(t[:, 0], t[:, 1]), which
+
+
+@lru_cache(maxsize=64)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j) of n things, i < j (`np.triu_indices(n, 1)`, kept: read only)."""
+    a, b = np.triu_indices(n, 1)
+    a.flags.writeable = b.flags.writeable = False
+    return a, b
 
 
 def cut_quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, sizes: tuple[float, float],
@@ -162,39 +171,51 @@ def cut_quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, sizes: 
     the coordinates of `points`, the frame being `size` (w, h) from their origin): two
     corners A and B joined by a side (B on A's one side, B's sides one back along it and
     one about parallel to A's other), those two other sides carried on to the border,
-    which both meet. Corners A, B, then B's and A's on the border (side 2 the border's)."""
+    which both meet. Corners A, B, then B's and A's on the border (side 2 the border's).
+    (A frame has a few dozen corners: numpy's cost per call, not the pairs, is what this
+    costs, so both choices of A's side towards B are worked out in one go.)"""
     n = len(points)
     if n < 2:
         return np.zeros((0, 4, 2), np.float32)
     cos_par = math.cos(math.radians(settings.parallel))
     small, large = sizes
-    out = []
-    for shared, free in ((first, second), (second, first)):   # A's side towards B, A's other
-        rel = points[None, :, :] - points[:, None, :]           # row A, column B
-        dist = np.hypot(rel[..., 0], rel[..., 1])
-        along = (rel * shared[:, None, :]).sum(2)
-        across = np.abs(rel[..., 0] * shared[:, None, 1] - rel[..., 1] * shared[:, None, 0])
-        # B's first side back along A's and its second about parallel to A's other, or swapped
-        back1 = (first[None, :, :] * shared[:, None, :]).sum(2) <= -cos_par
-        back2 = (second[None, :, :] * shared[:, None, :]).sum(2) <= -cos_par
-        par1 = (first[None, :, :] * free[:, None, :]).sum(2) >= cos_par
-        par2 = (second[None, :, :] * free[:, None, :]).sum(2) >= cos_par
-        ok = (dist >= small) & (dist <= large) & (along > 0) & (across <= np.maximum(4.0, 0.1 * dist)) & \
-            ((back1 & par2) | (back2 & par1))
-        a, b = np.nonzero(ok)
-        if not len(a):
-            continue
-        b_free = np.where((back1[a, b] & par2[a, b])[:, None], second[b], first[b])
-        ta, wa = _border_hits(points[a], free[a], size)
-        tb, wb = _border_hits(points[b], b_free, size)
-        keep = (wa == wb) & np.isfinite(ta) & np.isfinite(tb) & (np.maximum(ta, tb) <= large) & \
-            (np.minimum(ta, tb) >= 0.25 * small)
-        a, b, ta, tb, b_free = a[keep], b[keep], ta[keep], tb[keep], b_free[keep]
-        out.append(np.stack((points[a], points[b], points[b] + tb[:, None] * b_free,
-                             points[a] + ta[:, None] * free[a]), axis=1))
-    if not out:
+    # every pair a side's length apart once (A before B: its twin (B, A) is the same quad)
+    a, b = _pairs(n)
+    rel = points[b] - points[a]
+    dist = np.sqrt((rel * rel).sum(1))
+    near = np.flatnonzero((dist >= small) & (dist <= large))
+    if not len(near):
         return np.zeros((0, 4, 2), np.float32)
-    return np.concatenate(out).astype(np.float32)
+    a, b, rel, dist = a[near], b[near], rel[near], dist[near]
+    # the sides' cosines, A's first or second against B's first or second
+    both = np.concatenate((first, second))
+    dots = both @ both.T
+    ff, fs, sf, ss = dots[a, b], dots[a, b + n], dots[a + n, b], dots[a + n, b + n]
+    # A's side towards B its first (B's first side back along it and its second about
+    # parallel to A's second, or swapped), or its second (likewise)
+    one = ((ff <= -cos_par) & (ss >= cos_par), (sf <= -cos_par) & (fs >= cos_par))
+    two = ((fs <= -cos_par) & (sf >= cos_par), (ss <= -cos_par) & (ff >= cos_par))
+    rows = [np.flatnonzero(o | t) for o, t in zip(one, two)]
+    take = np.concatenate(rows)
+    if not len(take):
+        return np.zeros((0, 4, 2), np.float32)
+    shared = np.concatenate((first[a[rows[0]]], second[a[rows[1]]]))
+    free = np.concatenate((second[a[rows[0]]], first[a[rows[1]]]))
+    b_one = np.concatenate((one[0][rows[0]], one[1][rows[1]]))
+    a, b, rel, dist = a[take], b[take], rel[take], dist[take]
+    along = (rel * shared).sum(1)
+    across = np.abs(rel[:, 0] * shared[:, 1] - rel[:, 1] * shared[:, 0])
+    ok = np.flatnonzero((along > 0) & (across <= np.maximum(4.0, 0.1 * dist)))
+    if not len(ok):
+        return np.zeros((0, 4, 2), np.float32)
+    m = len(ok)
+    starts = np.concatenate((points[a[ok]], points[b[ok]]))
+    rays = np.concatenate((free[ok], np.where(b_one[ok][:, None], second[b[ok]], first[b[ok]])))
+    t, which = _border_hits(starts, rays, size)
+    ta, tb = t[:m], t[m:]
+    keep = (which[:m] == which[m:]) & (np.maximum(ta, tb) <= large) & (np.minimum(ta, tb) >= 0.25 * small)
+    ends = starts + t[:, None] * rays
+    return np.stack((starts[:m], starts[m:], ends[m:], ends[:m]), axis=1)[keep].astype(np.float32)
 
 
 def segment_mask(shape: tuple[int, int], segs: np.ndarray) -> np.ndarray:
@@ -293,8 +314,9 @@ def find(gray: np.ndarray, white: np.ndarray, box: tuple[int, int, int, int], si
     offset = np.float32((x, y))
     if len(found):
         _kept(found, covers(found, mask), offset, wanted, white, settings, -1, out)
-    if cut_wanted is not None:
-        frame = (gray.shape[1], gray.shape[0])
+    frame = (gray.shape[1], gray.shape[0])
+    # a card running off the frame: its paper, which no outline explains, reaches the border
+    if cut_wanted is not None and (x == 0 or y == 0 or x + w == frame[0] or y + h == frame[1]):
         cut = cut_quads(met[0] + offset, met[1], met[2], sizes, frame, settings) - offset
         if len(cut):
             _kept(cut, covers(cut, mask, 2), offset, cut_wanted, white, settings, 2, out)

@@ -1375,13 +1375,8 @@ def _line_candidates(gray: np.ndarray, white: np.ndarray, edges: np.ndarray, can
     spans = [_span(q) for _, _, q in candidates]
 
     def wanted(quad: np.ndarray, kept: list) -> bool:
-        cut = _cut_side(quad, size)
-        if cut != -1 and not (cut == TIP and settings.line_cut) or _unlike_card(quad) > settings.line_unlike or \
+        if _cut_side(quad, size) != -1 or _unlike_card(quad) > settings.line_unlike or \
                 not _shape_ok(quad, settings, settings.line_ratio, settings.line_angles):
-            return False
-        if cut == TIP and not (outline_share(quad, edges, white, settings.min_step, skip_side=TIP) >=
-                               settings.min_cut_outline and
-                               _paper_share(quad, white, settings.paper) >= settings.min_cut_paper):
             return False
         if not unfound(quad, kept):
             return False
@@ -1394,8 +1389,9 @@ def _line_candidates(gray: np.ndarray, white: np.ndarray, edges: np.ndarray, can
         cut = _cut_side(quad, size)
         return cut is not None and cut >= 0 and \
             _shape_ok(quad, settings, settings.covered_ratio, settings.line_cut_angles) and \
+            _paper_share(quad, white, settings.paper) >= settings.line_cut_paper and \
             outline_share(quad, edges, white, settings.min_step, skip_side=cut) >= settings.min_cut_outline and \
-            _paper_share(quad, white, settings.paper) >= settings.line_cut_paper and unfound(quad, kept)
+            unfound(quad, kept)
 
     def unfound(quad: np.ndarray, kept: list) -> bool:
         """No outline kept overlaps the quad, nor one of about its size found around it."""
