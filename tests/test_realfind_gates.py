@@ -30,14 +30,14 @@ def test_paper_an_outline_of_any_shape_holds_is_not_searched_for_line_segments(m
     monkeypatch.setattr(edgequads, "find", lambda gray, white, box, *args, **kw: looked.append(box) or [])
     square = (0.8, float(cv2.contourArea(quad)), quad)   # followed 80 % of its length: judged a card
     settings = PLAIN_SETTINGS
-    _line_candidates(gray, white, np.zeros_like(white), [square], (320, 240), 0.5 * 320 * 240, settings)
+    _line_candidates(gray, white, [square], (320, 240), 0.5 * 320 * 240, settings)
     assert looked == []
     # the rule before: only an outline followed 85 % of its length, of a card's side ratio
     before = replace(settings, line_explained=0.85, line_explained_unlike=settings.line_unlike)
-    _line_candidates(gray, white, np.zeros_like(white), [square], (320, 240), 0.5 * 320 * 240, before)
+    _line_candidates(gray, white, [square], (320, 240), 0.5 * 320 * 240, before)
     assert len(looked) == 1
     # paper no outline holds is still searched
-    _line_candidates(gray, white, np.zeros_like(white), [], (320, 240), 0.5 * 320 * 240, settings)
+    _line_candidates(gray, white, [], (320, 240), 0.5 * 320 * 240, settings)
     assert len(looked) == 2
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -144,80 +143,6 @@ def quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, sizes: tupl
     return out[(short >= small) & (long <= large)]
 
 
-def _border_hits(points: np.ndarray, dirs: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Where rays from `points` along `dirs` (rows) leave the frame of `size` (w, h): the
-    distance to it and the border met (0 left, 1 top, 2 right, 3 bottom; a ray along a
-    border never leaves by it)."""
-    w, h = size
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (np.where(dirs < 0, 0, np.float32((w - 1, h - 1))) - points) / dirs
-    t[~(t >= 0)] = np.inf    # (a zero direction: no border that way)
-    across = t[:, 1] < t[:, 0]
-    which = np.where(across, 1, 0) + 2 * (dirs[np.arange(len(dirs)), across.astype(np.intp)] > 0)
-    return np.minimum(t[:, 0], t[:, 1]), which
-
-
-@lru_cache(maxsize=64)
-def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every pair (i, j) of n things, i < j (`np.triu_indices(n, 1)`, kept: read only)."""
-    a, b = np.triu_indices(n, 1)
-    a.flags.writeable = b.flags.writeable = False
-    return a, b
-
-
-def cut_quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, sizes: tuple[float, float],
-              size: tuple[int, int], settings: QuadSettings) -> np.ndarray:
-    """Cards running off the frame, the frame's border as their fourth side (Q x 4 x 2, in
-    the coordinates of `points`, the frame being `size` (w, h) from their origin): two
-    corners A and B joined by a side (B on A's one side, B's sides one back along it and
-    one about parallel to A's other), those two other sides carried on to the border,
-    which both meet. Corners A, B, then B's and A's on the border (side 2 the border's).
-    (A frame has a few dozen corners: numpy's cost per call, not the pairs, is what this
-    costs, so both choices of A's side towards B are worked out in one go.)"""
-    n = len(points)
-    if n < 2:
-        return np.zeros((0, 4, 2), np.float32)
-    cos_par = math.cos(math.radians(settings.parallel))
-    small, large = sizes
-    # every pair a side's length apart once (A before B: its twin (B, A) is the same quad)
-    a, b = _pairs(n)
-    rel = points[b] - points[a]
-    dist = np.sqrt((rel * rel).sum(1))
-    near = np.flatnonzero((dist >= small) & (dist <= large))
-    if not len(near):
-        return np.zeros((0, 4, 2), np.float32)
-    a, b, rel, dist = a[near], b[near], rel[near], dist[near]
-    # the sides' cosines, A's first or second against B's first or second
-    both = np.concatenate((first, second))
-    dots = both @ both.T
-    ff, fs, sf, ss = dots[a, b], dots[a, b + n], dots[a + n, b], dots[a + n, b + n]
-    # A's side towards B its first (B's first side back along it and its second about
-    # parallel to A's second, or swapped), or its second (likewise)
-    one = ((ff <= -cos_par) & (ss >= cos_par), (sf <= -cos_par) & (fs >= cos_par))
-    two = ((fs <= -cos_par) & (sf >= cos_par), (ss <= -cos_par) & (ff >= cos_par))
-    rows = [np.flatnonzero(o | t) for o, t in zip(one, two)]
-    take = np.concatenate(rows)
-    if not len(take):
-        return np.zeros((0, 4, 2), np.float32)
-    shared = np.concatenate((first[a[rows[0]]], second[a[rows[1]]]))
-    free = np.concatenate((second[a[rows[0]]], first[a[rows[1]]]))
-    b_one = np.concatenate((one[0][rows[0]], one[1][rows[1]]))
-    a, b, rel, dist = a[take], b[take], rel[take], dist[take]
-    along = (rel * shared).sum(1)
-    across = np.abs(rel[:, 0] * shared[:, 1] - rel[:, 1] * shared[:, 0])
-    ok = np.flatnonzero((along > 0) & (across <= np.maximum(4.0, 0.1 * dist)))
-    if not len(ok):
-        return np.zeros((0, 4, 2), np.float32)
-    m = len(ok)
-    starts = np.concatenate((points[a[ok]], points[b[ok]]))
-    rays = np.concatenate((free[ok], np.where(b_one[ok][:, None], second[b[ok]], first[b[ok]])))
-    t, which = _border_hits(starts, rays, size)
-    ta, tb = t[:m], t[m:]
-    keep = (which[:m] == which[m:]) & (np.maximum(ta, tb) <= large) & (np.minimum(ta, tb) >= 0.25 * small)
-    ends = starts + t[:, None] * rays
-    return np.stack((starts[:m], starts[m:], ends[m:], ends[:m]), axis=1)[keep].astype(np.float32)
-
-
 def segment_mask(shape: tuple[int, int], segs: np.ndarray) -> np.ndarray:
     """The segments drawn 3 pixels wide (uint8 0/255)."""
     mask = np.zeros(shape, np.uint8)
@@ -242,11 +167,10 @@ def _margin_points(quad: np.ndarray, insets: tuple[float, ...]) -> np.ndarray:
     return np.concatenate([along + inset * short * normal[:, None, :] for inset in insets], axis=1)
 
 
-def card_face(quad: np.ndarray, white: np.ndarray, settings: QuadSettings, skip: int = -1) -> bool:
+def card_face(quad: np.ndarray, white: np.ndarray, settings: QuadSettings) -> bool:
     """Whether the quad's inside looks like a card's face: along each of its four sides
-    (side `skip`, the frame's border, left out) a margin as white as its own paper (a court
-    card's printed frame, a neighbour's edge or a line across the table leaves one side
-    without), and some ink within."""
+    a margin as white as its own paper (a court card's printed frame, a neighbour's edge
+    or a line across the table leaves one side without), and some ink within."""
     x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
     x0, y0 = max(x - 1, 0), max(y - 1, 0)
     roi = white[y0:y + h + 1, x0:x + w + 1]
@@ -264,8 +188,6 @@ def card_face(quad: np.ndarray, white: np.ndarray, settings: QuadSettings, skip:
     xs = np.clip(points[..., 0] + 0.5, 0, roi.shape[1] - 1).astype(np.int32)
     ys = np.clip(points[..., 1] + 0.5, 0, roi.shape[0] - 1).astype(np.int32)
     papery = (roi[ys, xs] >= paper - settings.paper_spread).mean(axis=1)
-    if skip >= 0:
-        papery = np.delete(papery, skip)
     if papery.mean() < settings.min_margin_paper or papery.min() < settings.min_side_paper:
         return False
     share = np.count_nonzero(values < paper - settings.ink_step) / values.size
@@ -275,18 +197,14 @@ def card_face(quad: np.ndarray, white: np.ndarray, settings: QuadSettings, skip:
 _T = np.linspace(0.06, 0.94, 16, dtype=np.float32)
 
 
-def covers(found: np.ndarray, mask: np.ndarray, skip: int = -1) -> np.ndarray:
-    """Share of each quad's outline (16 points a side; side `skip` left out) lying on the
-    mask, at once."""
+def covers(found: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Share of each quad's outline (16 points a side) lying on the mask, at once."""
     if not len(found):
         return np.zeros(0)
     h, w = mask.shape
     start = found[:, :, None, :]
     step = (np.roll(found, -1, axis=1) - found)[:, :, None, :]
-    points = start + _T[None, None, :, None] * step
-    if skip >= 0:
-        points = np.delete(points, skip, axis=1)
-    points = points.reshape(len(found), -1, 2)
+    points = (start + _T[None, None, :, None] * step).reshape(len(found), -1, 2)
     x = np.clip(points[..., 0] + 0.5, 0, w - 1).astype(np.int32)
     y = np.clip(points[..., 1] + 0.5, 0, h - 1).astype(np.int32)
     inside = (points[..., 0] >= 0) & (points[..., 0] < w) & (points[..., 1] >= 0) & (points[..., 1] < h)
@@ -294,41 +212,25 @@ def covers(found: np.ndarray, mask: np.ndarray, skip: int = -1) -> np.ndarray:
 
 
 def find(gray: np.ndarray, white: np.ndarray, box: tuple[int, int, int, int], sizes: tuple[float, float],
-         wanted, settings: QuadSettings = QuadSettings(),
-         cut_wanted=None) -> list[tuple[float, float, np.ndarray]]:
+         wanted, settings: QuadSettings = QuadSettings()) -> list[tuple[float, float, np.ndarray]]:
     """Card outlines from line segments inside `box` (x, y, w, h) of the picture:
     (cover, area, quad) in the picture's pixels, best covered first. `sizes`: the
     smallest short side and the largest long side of a card; `wanted(quad, kept)`: the
-    finder's gates, given the outlines kept so far (the face is looked at only after);
-    `cut_wanted(quad, kept)`, when given: the same for a card running off the frame
-    (`cut_quads`, its side 2 the frame's border), looked for after the others."""
+    finder's gates, given the outlines kept so far (the face is looked at only after)."""
     x, y, w, h = box
     roi = gray[y:y + h, x:x + w]
     segs = segments(roi, settings.min_segment * sizes[0], settings)
     if len(segs) < 4:
         return []
-    met = corners(segs, settings)
-    found = quads(*met, sizes, settings)
-    mask = segment_mask(roi.shape, segs) if len(found) or cut_wanted is not None else None
+    found = quads(*corners(segs, settings), sizes, settings)
+    if not len(found):
+        return []
+    cover = covers(found, segment_mask(roi.shape, segs))
+    order = np.argsort(-cover, kind="stable")
     out: list[tuple[float, float, np.ndarray]] = []
     offset = np.float32((x, y))
-    if len(found):
-        _kept(found, covers(found, mask), offset, wanted, white, settings, -1, out)
-    frame = (gray.shape[1], gray.shape[0])
-    # a card running off the frame: its paper, which no outline explains, reaches the border
-    if cut_wanted is not None and (x == 0 or y == 0 or x + w == frame[0] or y + h == frame[1]):
-        cut = cut_quads(met[0] + offset, met[1], met[2], sizes, frame, settings) - offset
-        if len(cut):
-            _kept(cut, covers(cut, mask, 2), offset, cut_wanted, white, settings, 2, out)
-    return out
-
-
-def _kept(found: np.ndarray, cover: np.ndarray, offset: np.ndarray, wanted, white: np.ndarray,
-          settings: QuadSettings, skip: int, out: list) -> None:
-    """`find`'s quads (in the box's pixels), best covered first, that `wanted` and
-    `card_face` let through, added to `out` in the picture's pixels."""
-    order = np.argsort(-cover, kind="stable")
     for k in order[cover[order] >= settings.min_cover].tolist():
         quad = found[k] + offset
-        if wanted(quad, out) and card_face(quad, white, settings, skip):
+        if wanted(quad, out) and card_face(quad, white, settings):
             out.append((float(cover[k]), float(cv2.contourArea(quad)), quad))
+    return out

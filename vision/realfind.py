@@ -123,10 +123,6 @@ class RealSettings:
     line_quads: bool = True               # also outlines from line segments (`vision.edgequads`:
                                           # a card on white paper, a tray, a light counter)
     line_ratio: float = 2.0               # ... their side ratio at most
-    line_cut: bool = True                 # ... and cards running off the frame, the frame's
-                                          # border as their fourth side (`edgequads.cut_quads`)
-    line_cut_angles: tuple[float, float] = (45.0, 135.0)   # ... their corners
-    line_cut_paper: float = 0.25          # ... and this share of their inside paper-white
     line_angles: tuple[float, float] = (75.0, 105.0)   # ... their corners
     line_unlike: float = 0.3              # ... at most this far from a card's side ratio (log)
     line_explained: float = 0.75          # ... only around paper-white no outline followed this well
@@ -1355,8 +1351,8 @@ def _passed(quads: list[np.ndarray], edges: np.ndarray, white: np.ndarray, min_a
     return sorted(out, key=lambda c: -c[1])   # a whole field before any piece of it
 
 
-def _line_candidates(gray: np.ndarray, white: np.ndarray, edges: np.ndarray, candidates: list,
-                     size: tuple[int, int], max_area: float, settings: RealSettings) -> tuple[list, set[int], list[np.ndarray]]:
+def _line_candidates(gray: np.ndarray, white: np.ndarray, candidates: list, size: tuple[int, int],
+                     max_area: float, settings: RealSettings) -> tuple[list, set[int], list[np.ndarray]]:
     """Outlines of cards lying on something as white as their paper, from straight line
     segments (`vision.edgequads`), where no outline of about their size was found (one
     several times larger around them is the card merged with the paper it lies on): the
@@ -1376,26 +1372,8 @@ def _line_candidates(gray: np.ndarray, white: np.ndarray, edges: np.ndarray, can
 
     def wanted(quad: np.ndarray, kept: list) -> bool:
         if _cut_side(quad, size) != -1 or _unlike_card(quad) > settings.line_unlike or \
-                not _shape_ok(quad, settings, settings.line_ratio, settings.line_angles):
-            return False
-        if not unfound(quad, kept):
-            return False
-        approved.append(quad)
-        return True
-
-    def cut_wanted(quad: np.ndarray, kept: list) -> bool:
-        """A card running off the frame (its side 2 on the border): the judge's gates for
-        one (`_Judge`: its visible part's shape, its three sides in view, its paper)."""
-        cut = _cut_side(quad, size)
-        return cut is not None and cut >= 0 and \
-            _shape_ok(quad, settings, settings.covered_ratio, settings.line_cut_angles) and \
-            _paper_share(quad, white, settings.paper) >= settings.line_cut_paper and \
-            outline_share(quad, edges, white, settings.min_step, skip_side=cut) >= settings.min_cut_outline and \
-            unfound(quad, kept)
-
-    def unfound(quad: np.ndarray, kept: list) -> bool:
-        """No outline kept overlaps the quad, nor one of about its size found around it."""
-        if any(quad_overlap(quad, q) >= settings.overlap for _, _, q in kept):
+                not _shape_ok(quad, settings, settings.line_ratio, settings.line_angles) or \
+                any(quad_overlap(quad, q) >= settings.overlap for _, _, q in kept):
             return False
         area = cv2.contourArea(quad)
         x0, y0, x1, y1 = _span(quad)
@@ -1403,11 +1381,13 @@ def _line_candidates(gray: np.ndarray, white: np.ndarray, edges: np.ndarray, can
                   if spans[i][0] < x1 and x0 < spans[i][2] and spans[i][1] < y1 and y0 < spans[i][3]
                   and quad_overlap(quad, q) >= settings.overlap]
         near[id(quad)] = around
-        return not any(low <= ratio < high for _, ratio in around)   # an outline of its size found
+        if any(low <= ratio < high for _, ratio in around):   # an outline of its size was found
+            return False
+        approved.append(quad)
+        return True
 
     approved: list[np.ndarray] = []
-    new = edgequads.find(gray, white, box, (settings.min_short_side, largest), wanted,
-                         cut_wanted=cut_wanted if settings.line_cut else None)
+    new = edgequads.find(gray, white, box, (settings.min_short_side, largest), wanted)
     replaced: set[int] = set()
     for _, _, quad in new:
         pieces = [i for i, ratio in near[id(quad)]
@@ -1592,8 +1572,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
             candidates.append(outline)
     faceless: list[np.ndarray] = []   # segment quads with no card's face (`vision.wholecards`)
     if settings.line_quads:
-        lined, replaced, faceless = _line_candidates(gray, white, edges, candidates, (sw, sh), max_area,
-                                                               settings)
+        lined, replaced, faceless = _line_candidates(gray, white, candidates, (sw, sh), max_area, settings)
         candidates = [c for i, c in enumerate(candidates) if i not in replaced] + lined
     # Cards side by side make a rectangle of about a card's shape, and its outline is as
     # good as theirs.
