@@ -120,11 +120,18 @@ def _pieces(mask: np.ndarray, channels: list[np.ndarray], min_area: float,
     return out
 
 
-def _shares(piece: _Piece, *masks: np.ndarray) -> list[float]:
-    """The share of the piece's area (holes and all) that each mask (0/255) holds."""
+def _own(piece: _Piece) -> np.ndarray:
+    """The piece's region (holes and all) in its bounding box (0/255)."""
     x, y, w, h = piece.box
     own = np.zeros((h, w), np.uint8)
     cv2.drawContours(own, [piece.contour], -1, 255, -1, offset=(-x, -y))
+    return own
+
+
+def _shares(piece: _Piece, *masks: np.ndarray) -> list[float]:
+    """The share of the piece's area (holes and all) that each mask (0/255) holds."""
+    x, y, w, h = piece.box
+    own = _own(piece)
     area = max(cv2.countNonZero(own), 1)
     return [cv2.countNonZero(cv2.bitwise_and(mask[y:y + h, x:x + w], own)) / area for mask in masks]
 
@@ -133,8 +140,7 @@ def _one_hue(piece: _Piece, channels: list[np.ndarray], coloured: np.ndarray) ->
     """How nearly the piece's `coloured` pixels (0/255) are of one hue: the mean resultant
     length of their hues (1: one hue, 0: hues all round; 1 with none)."""
     x, y, w, h = piece.box
-    own = np.zeros((h, w), np.uint8)
-    cv2.drawContours(own, [piece.contour], -1, 255, -1, offset=(-x, -y))
+    own = _own(piece)
     hsv = cv2.cvtColor(cv2.merge([c[y:y + h, x:x + w] for c in channels]), cv2.COLOR_BGR2HSV)
     hue = hsv[..., 0][(own > 0) & (coloured[y:y + h, x:x + w] > 0)].astype(np.float32) * np.float32(np.pi / 90)
     return float(np.hypot(np.cos(hue).mean(), np.sin(hue).mean())) if hue.size else 1.0
