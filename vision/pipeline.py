@@ -200,6 +200,11 @@ WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
 # docs/vision.md).
 
 
+def unknown_guessing(reading: Reading) -> Reading:
+    """The reading made "unknown" (no colour, confidence 0), its label kept as the guess."""
+    return dataclasses.replace(reading, label=UNKNOWN, colour="", confidence=0.0, guess=reading.label)
+
+
 def to_working_size(image: np.ndarray, long_side: int = WORKING_SIZE) -> tuple[np.ndarray, float]:
     """The picture with its long side at most `long_side` pixels (a 2000-pixel photo
     costs a few milliseconds of resizing, not a full-size detection), and the scale used."""
@@ -349,8 +354,7 @@ class Recognizer:
         features = [card_features(frame, found.corners, self.profile) for found in detection.cards]
         light = scene_gain([f.ink_colour for f in features], self.profile.inks)
         readings = [classify(f, self.profile, self.thresholds, light) for f in features]
-        readings = [r if not self.turns or self._steady(frame, found.corners, r, light) else
-                    dataclasses.replace(r, label=UNKNOWN, colour="", confidence=0.0, guess=r.label)
+        readings = [r if not self.turns or self._steady(frame, found.corners, r, light) else unknown_guessing(r)
                     for r, found in zip(readings, detection.cards)]
         cards = tuple(self._seen(r, found.corners) for r, found in zip(readings, detection.cards))
         return FrameReading(cards, detection, (frame.shape[1], frame.shape[0])), []
@@ -382,7 +386,7 @@ class Recognizer:
         when its reading holds on its outline moved a little (`vision.steady`)."""
         reading, read_from, looked = self._first_reading(frame, corners)
         if self.turns and not self._steady(frame, read_from, reading):
-            reading = dataclasses.replace(reading, label=UNKNOWN, colour="", confidence=0.0, guess=reading.label)
+            reading = unknown_guessing(reading)
         return reading, read_from, looked
 
     def _steady(self, frame: np.ndarray, corners: np.ndarray, reading: Reading,
@@ -444,8 +448,7 @@ class Recognizer:
             other = classify(card_features(frame, turned, self.profile), self.profile, self.thresholds)
             if other.known and reading.known and other.label != reading.label and \
                     abs(other.confidence - reading.confidence) < TURN_LEAD:
-                unsure = dataclasses.replace(reading, label=UNKNOWN, colour="", confidence=0.0, guess=reading.label)
-                return unsure, corners, False
+                return unknown_guessing(reading), corners, False
             if other.known and other.confidence > reading.confidence:
                 return other, turned, False
         if reading.known:
