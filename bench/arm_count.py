@@ -1,5 +1,5 @@
 """The same vision work's instructions on a Raspberry Pi 4's instruction set (aarch64, a
-Cortex-A72's features), counted under QEMU: the measured half of docs/vision.md's
+Cortex-A72's features), counted under QEMU: the measured half of docs/vision-history.md's
 "Pi 4 estimate" (time = instructions / (instructions a cycle x clock)).
 
     .venv/bin/python bench/arm_count.py --kind whole --every 12
@@ -354,7 +354,7 @@ def loop_cost(args: list[str]) -> int:
     """`--loop N`: N rounds of the pure-Python loop of alexdedyura/cpu-benchmark (one of its
     timed attempts is 10,000 rounds; its README gives a Raspberry Pi 4's time), inside
     functools.reduce: an interpreter's instructions a round, to turn that published time into
-    the A72's instructions a cycle on interpreted code (docs/vision.md, "Pi 4 estimate")."""
+    the A72's instructions a cycle on interpreted code (docs/vision-history.md, "Pi 4 estimate")."""
     import functools
 
     def rounds(n: int) -> None:

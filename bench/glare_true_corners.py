@@ -2,7 +2,7 @@
 (its truth.json corners) with the profile the bench taught there (KEEP/p1-0.npz): right /
 wrong / unknown in all and by session, without the finder's outline in the way. Session
 17 (glare-paper) used it to try paper fits and streak undoing on the glare stress
-(docs/vision.md, "A streaked face balanced by its frame's paper"):
+(docs/vision-history.md, "A streaked face balanced by its frame's paper"):
 
     LANG=C.UTF-8 LANGUAGE=en .venv/bin/python bench/glare_true_corners.py KEEP [--rows]
 

@@ -661,7 +661,7 @@ def repeated(data, columns: list[int], repeats: int, thresholds: list[float], ot
 
 # More outlines added to the training folds (`--repeats 8 --extra NPZ --extra-weights ...`):
 # session 16 (helper find-real-5) the rows of `bench/render_outlines.py` (scenes of playing cards
-# drawn on the card-free parts of train_ photos; that bench is gone again, see docs/vision.md),
+# drawn on the card-free parts of train_ photos; that bench is gone again, see docs/vision-history.md),
 # session 19 (helper find-robust) those of `bench/realphotos_perturb.py --collect` (perturbed
 # copies of the train_ photos: smaller, larger, JPEG, blur, noise, darker, brighter, warmer,
 # cooler, turned, or cut across a card at the border), the finder's outlines on them described
@@ -738,7 +738,7 @@ def repeated_extra(data, columns: list[int], repeats: int, extra, weights: list[
 # isolated cards (328 / 457 / 54 in 5 folds). It was then measured, unchanged, on 8 fold
 # assignments in 5 and in 10 folds (paired with the shipped choice on the same folds), and is
 # landed only when no assignment loses an isolated card or gains a false outline.
-# Its result: landed; see docs/vision.md (the figures there and in `--repeats 8 --held 0.9`).
+# Its result: landed; see docs/vision-history.md (the figures there and in `--repeats 8 --held 0.9`).
 
 
 # A sheet beside the cards is far larger than they are (session 16, helper find-real-4; `--repeats

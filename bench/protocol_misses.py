@@ -11,7 +11,8 @@ found (IoU, label, confidence; best first), then "at truth". A miss whose outlin
 from the truth (IoU under about 0.9) but reads right at the true corners is the finder's
 outline; one read right at a true-like outline is the reader's (its step says which check);
 "not found" with no outline near is the finder's. FILE...: only those photos (any outcome).
-Session 18 (p2-misses) classified the fresh draws' misses with it (docs/vision.md).
+Session 18 (p2-misses) classified the fresh draws' misses with it (docs/vision-history.md,
+"Protocol 2's misses on fresh draws, classified").
 """
 from __future__ import annotations
 

@@ -282,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  reading, per card: {fig('card')}")
         print(f"  a 1500x2000 photo through the recognizer (downscaled first): {fig('big')}")
         print("  Raspberry Pi 4: not a multiple of these times; bench/arm_count.py counts the same work's"
-              " instructions on a Pi's stack (docs/vision.md, \"Pi 4 estimate\")")
+              " instructions on a Pi's stack (docs/vision-history.md, \"Pi 4 estimate\")")
     return 0
 
 

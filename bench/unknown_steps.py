@@ -8,7 +8,7 @@ check, the "no card" class, the bar, `_doubtful`, the glare check). Run after th
 Prints each protocol's counts (right, symbol, not found, "unknown:STEP(guess right /
 wrong)"; "glare-frame-STEP": the frame seen only under glare, then STEP; "known-on-final": read on its outline alone, held unknown by the pipeline's other
 paths) and each unknown card. Session 16 (glare-read): the glare stress's table in
-docs/vision.md. The steps are noted by wrapping `vision.classify`'s functions in this
+docs/vision-history.md. The steps are noted by wrapping `vision.classify`'s functions in this
 process only.
 """
 from __future__ import annotations

@@ -594,7 +594,7 @@ def print_speed(s: dict[str, float]) -> None:
     """Measured figures. A Raspberry Pi 4's time is not a multiple of them (sessions 4-15
     multiplied by an assumed 3.5): its stack runs other code (NEON paths, Debian's OpenCV
     and BLAS), so bench/arm_count.py counts the same work's aarch64 instructions and
-    docs/vision.md ("Pi 4 estimate") turns them into a time range."""
+    docs/vision-history.md ("Pi 4 estimate") turns them into a time range."""
     print(f"  speed, one thread, 640x480, 8 cards: frame median {s['frame_median']:.1f} ms,"
           f" p95 {s['frame_p95']:.1f} ms; per card median {s['card_median']:.2f} ms,"
           f" p95 {s['card_p95']:.2f} ms")
@@ -607,7 +607,7 @@ def print_speed(s: dict[str, float]) -> None:
           f" ({s['one_frames']} frames, whose whole reading took {s['one_whole']:.1f} ms median; the cards"
           f" read differ from a whole reading's in {s['one_differ']})")
     print("  Raspberry Pi 4: not a multiple of these times; bench/arm_count.py counts the same work's"
-          " instructions on a Pi's stack (docs/vision.md, \"Pi 4 estimate\")")
+          " instructions on a Pi's stack (docs/vision-history.md, \"Pi 4 estimate\")")
 
 
 if __name__ == "__main__":

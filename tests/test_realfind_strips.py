@@ -7,7 +7,7 @@ blur, the gradient and the thinning), and each strip holds the part of its side 
 fitted and STRIP_GROW pixels more (or meets the box's own border there). What may
 differ: Canny's hysteresis keeps a weak edge pixel joined to a strong one through any
 pixel of the picture it is given, and a strip holds less of the box (measured on the real
-photos in docs/vision.md: the same readings)."""
+photos in docs/vision-history.md, "The whole new frame, session 18": the same readings)."""
 import math
 
 import cv2

@@ -84,7 +84,7 @@ INDEX_CLOSE = 0.15
 # unknown (at their true corners), the right ones from 0.66 to 0.997. Taken at 0.98,
 # bench/protocols.py --stress glare protocol 1 34 / 4 -> 41 / 6 (right / wrong; two read
 # wrong at 0.980 and 0.983 on the finder's outlines); at 0.99 34 / 4 / 116 / 8 ->
-# 39 / 4 / 111 / 8. Chosen on that bench: the margin is thin (docs/vision.md).
+# 39 / 4 / 111 / 8. Chosen on that bench: the margin is thin (docs/vision-history.md).
 # Since session 17 (glare-paper) such a face is read balanced by its frame's paper with the
 # streaks undone (`glare_free_features`), and the bar is asked of the symbol alone (its
 # pooled probability; the colour as for any card): protocol 1 39 / 4 / 111 / 8 ->
@@ -456,7 +456,8 @@ def frame_paper(face: np.ndarray) -> np.ndarray | None:
     return np.maximum(plane, 0.05, out=plane)
 
 
-STREAK_UNSEEN = 0.6   # a pixel blended this far towards white by a streak is not read (docs/vision.md)
+# A pixel blended this far towards white by a streak is not read (docs/vision-history.md).
+STREAK_UNSEEN = 0.6
 
 
 def glare_free_features(features: FaceFeatures) -> FaceFeatures | None:
@@ -688,7 +689,7 @@ def _best_of_classes(scores: np.ndarray, classes: np.ndarray, count: int) -> lis
 
 
 # How far a face's coloured ink off the main hue may lie from its label's taught faces'
-# (`_unlike_taught_inks`): measured on protocol 2, see docs/vision.md, "A bare table's coupon".
+# (`_unlike_taught_inks`): measured on protocol 2, see docs/vision-history.md, "A bare table's coupon".
 OFF_HUE_ABOVE = 0.06
 OFF_HUE_BELOW = 0.5
 OFF_HUE_SURE = 0.9
@@ -878,7 +879,7 @@ def _glare_unconfirmed(reader, features: FaceFeatures, turned: bool, group_of: n
     Without it, measured (bench/protocols.py
     --stress glare, right / wrong / unknown / not found): protocol 1 36 / 10 / 108 / 8 ->
     34 / 6 / 114 / 8, protocol 2 37 / 17 / 46 / 8 -> 31 / 7 / 62 / 8 and the bare table's
-    card gone (1 of 6 -> 0); --stress oblique unchanged (docs/vision.md)."""
+    card gone (1 of 6 -> 0); --stress oblique unchanged (docs/vision-history.md)."""
     mask = glare_mask(features.ink)
     if not glare_share(mask) > GLARE_SHARE:
         return False

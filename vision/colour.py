@@ -144,7 +144,7 @@ def ink_colour(lightness: np.ndarray, a: np.ndarray, b: np.ndarray, ink: np.ndar
 # prints one coloured ink a face (a wild, several); what the finder outlines elsewhere (a
 # coupon's yellow field round a green-ringed diamond) may show two. Measured on protocol 2
 # (bench/protocols.py, no-frame and thin-frame stresses, main 60b9cf3, 3 training seeds):
-# see docs/vision.md, "A bare table's coupon".
+# see docs/vision-history.md, "A bare table's coupon".
 OFF_HUE = 40.0          # degrees from the coloured ink's mean hue: another ink
 
 

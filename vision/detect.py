@@ -51,7 +51,7 @@ READ_FIELD_SETTINGS = RealSettings(framed_fields=True, cut_framed=0.9)
 # False: the colour field runs to the card's edge), and teaching photos whose card shows
 # no frame: the same, and full-bleed faces outlined from every stretched channel's edges,
 # the colour step and the whole field (`RealSettings.full_bleed`; `--stress no-frame`
-# protocol 1 56.2 -> 99.4 %, docs/vision.md). Decks that print the frame keep FIELD_SETTINGS
+# protocol 1 56.2 -> 99.4 %, docs/vision-history.md). Decks that print the frame keep FIELD_SETTINGS
 # (on their photos it found 4 of 108 cards fewer whole).
 BLEED_SETTINGS = RealSettings(framed_fields=True, full_bleed=30)
 # Reading a full-bleed deck: cells joined across the edges between them too (an oval
@@ -61,12 +61,12 @@ READ_BLEED_SETTINGS = RealSettings(framed_fields=True, full_bleed=30, joined_cel
 # A deck whose face is no colour field (Deckhand's own printings, standard playing cards):
 # the regions of saturated colour left out. On the real photos' train_ split they found no
 # card the other maps did not (found isolated 321, all 445 -> 446; false outlines 70 -> 65)
-# and cost about a tenth of the finding (docs/vision.md, "Session 8, frame-fast").
+# and cost about a tenth of the finding (docs/vision-history.md, "Session 8, frame-fast").
 PLAIN_SETTINGS = RealSettings(colour_fields=False)
 # A taught deck whose face is no colour field (standard playing cards, a deck taught from
 # photos): the same, and the learned outline scorer has the last say over the outlines kept
 # and refused (`vision.outlinescore`, trained on real photos of playing cards; held-out
-# test_ photos: isolated cards found 89.7 -> 92.8 %, docs/vision.md). Built-in decks keep
+# test_ photos: isolated cards found 89.7 -> 92.8 %, docs/vision-history.md). Built-in decks keep
 # PLAIN_SETTINGS.
 LEARNED_SETTINGS = RealSettings(colour_fields=False, learned=True, trim_spurs=0.12, print_groups=0.06,
                                 print_chance=0.5)

@@ -13,7 +13,7 @@ plane maps to the photo projectively: from the end (0), the frame's inner edge (
 share) and the sides' vanishing point (infinitely far), the card's far end (1) is where
 the side reaches 1 (`grown_by_frame`). No card shape and no focal length is assumed.
 
-Measured on `bench/protocols.py --stress edge` (see docs/vision.md): the length so told
+Measured on `bench/protocols.py --stress edge` (see docs/vision-history.md): the length so told
 lies within 8 % of the true card's on 29 of 48 outlines along the border (median 6 %,
 mostly short), against 17 for the flat growth to the deck's true shape. Geometry and a
 few hundred pixels sampled; nothing here reads a card.

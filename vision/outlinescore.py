@@ -15,7 +15,7 @@ under another, which shares a side with it, is kept when sure enough).
 The model was trained offline on train_ photos only (`bench/outline_scorer.py`, which says
 how, chose the model, its weight decay and threshold by cross-validation with the photo as
 the fold unit) and is stored as constants in `vision/outlinescore.json`; nothing is trained at run
-time. Figures: docs/vision.md, "Finding cards in real photographs".
+time. Figures: docs/vision-history.md, "Finding cards in real photographs".
 """
 from __future__ import annotations
 

@@ -197,7 +197,7 @@ WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
 # Reading every near-square outline turned too and taking the surer read 2 of 108 cards
 # of protocol 2 wrong (a squashed face read "8" as sure as the right reading); the
 # convergence of its sides tells them apart (bench/protocols.py --stress oblique,
-# docs/vision.md).
+# docs/vision-history.md).
 
 
 def unknown_guessing(reading: Reading) -> Reading:

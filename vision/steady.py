@@ -22,7 +22,7 @@ instead of 0.95, 0 / 3; at any confidence, 0 / 5; another card on 3 instead of 2
 reading it, under 0.9: moved outlines read "unknown" count against it), 5 / 7 there, and
 on the first 10 whole runs 8 right lost for 6 wrong (5 of the 8 under glare). In the
 pipeline, on those runs and draws 51 and 55 (15 runs): 1 right and 5 wrong made "unknown".
-Session 19 (p2-wrong), docs/vision.md.
+Session 19 (p2-wrong), docs/vision-history.md, "Protocol 2's wrong answers, classified".
 """
 from __future__ import annotations
 
