@@ -23,7 +23,7 @@ callgrind's toggle counts them alone: divide the total by the frames printed. Wi
 valgrind, `--repeat N` prints the CPU time a frame (paired runs of two trees: `--code DIR`
 runs another tree's vision/ on the same frames).
 
-`--part MODULE:NAME` (e.g. `vision.realfind:_refined`, `vision.pipeline:Recognizer._read_found`)
+`--part MODULE:NAME` (e.g. `vision.sidefit:refined`, `vision.pipeline:Recognizer._read_found`)
 counts one function alone inside those frames: it runs inside `functools.reduce` (and the
 frames' loop does not), so the same valgrind command gives that function's instructions
 with everything it calls (every call in the counted frames; the names other vision modules

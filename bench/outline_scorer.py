@@ -69,7 +69,7 @@ def collect(out: str, hand=HAND) -> None:
     labels = load_labels()
     rows, photo, target, boxes, kept_boxes, names, quads_of = [], [], [], [], [], [], []
     is_kept: list[int] = []
-    printed: list[int] = []   # a print outline (`realfind._print_outlines`)
+    printed: list[int] = []   # a print outline (`regionjudge.print_outlines`)
     missed_card: list[int] = []   # a refused outline of a card no kept outline matches
     ceiling = [0, 0]   # missed cards (isolated, all) that an outline refused matches
     for name in sorted(labels):
@@ -505,7 +505,7 @@ PRINT_REACHES = (0.2, 0.35)
 # (fixed and committed before any of its results was looked at, `--printed ... --print-bars`):
 # the outlines of the first round's grow 0.06 and of the third's reach 0.2 (collected again,
 # the prints flagged), each with a print taken only at a chance of PRINT_CHANCES
-# (`RealSettings.print_chance`, `realfind._print_bar`; other outlines at the threshold); the
+# (`RealSettings.print_chance`, `regionjudge.print_bar`; other outlines at the threshold); the
 # same model, thresholds, worth, bar of PRINT_ISOLATED in 5 and 10 folds, the shipped worth to
 # beat in both; ties: fewer false summed, the grow before the reach, the lower print chance.
 PRINT_CHANCES = (0.3, 0.5)
@@ -524,7 +524,7 @@ PRINT_CHANCES = (0.3, 0.5)
 
 
 def _barred(data, p: np.ndarray, bar: float) -> np.ndarray:
-    """`p` with a print outline's chance under `bar` made 0 (`realfind._print_bar`)."""
+    """`p` with a print outline's chance under `bar` made 0 (`regionjudge.print_bar`)."""
     return p if bar <= 0 else np.where((data["printed"] > 0) & (p < bar), 0.0, p)
 
 
@@ -571,7 +571,7 @@ def choose_printed(shipped_data, printed: dict, bars: tuple = (0.0,), apart: boo
 
 # The rule for the quads remembered only once past their fill check (fixed and committed before
 # any of its results was looked at, session 14, helper find-isolated-2, commit 92c4678; `--seen`
-# then): `_Judge.gates` remembers a quad in `seen` before its hull fill check, so a quad dropped
+# then): `Judge.gates` remembers a quad in `seen` before its hull fill check, so a quad dropped
 # for its fill from one map (a white region larger than the card) is never judged from another
 # (the edges' region it fills). The outlines collected as shipped (`--collect NPZ --trim 0.12
 # --print 0.06`) and again with the quad remembered only once past the check
@@ -588,7 +588,7 @@ def choose_printed(shipped_data, printed: dict, bars: tuple = (0.0,), apart: boo
 # outline in cam_image17 at 0.15), only the refitted model's small moves.
 # The second round (fixed and committed before any of its results was looked at, commit
 # cf2096e, `--against`): a print whose quad moved out (`print_groups` 0.06) has a corner on the
-# frame's border while its own quad has none handed over unmoved (`_print_outlines`; it was
+# frame's border while its own quad has none handed over unmoved (`print_outlines`; it was
 # dropped: train_IMG_2508's jack, whose print's quad fills 0.78 of its hull, moved out to
 # 1 pixel off the border). The same model, threshold, print chance, one setting, and the same
 # rule to land. Its result: not landed: 1,843 -> 1,845 outlines, 2508's print a candidate (box

@@ -61,8 +61,8 @@ def _meet(sides: list[tuple[list[float], list[float]]]) -> list[tuple[float, flo
 
 
 def opened_masks(white, settings):
-    """The masks `realfind._regions` took the regions of, made as it made them."""
-    from vision.realfind import above_local_mean
+    """The masks `realmaps.mapped_regions` took the regions of, made as it made them."""
+    from vision.realmaps import above_local_mean
     masks = []
     small = np.ones((3, 3), np.uint8)
     for level in settings.levels:
@@ -76,8 +76,8 @@ def opened_masks(white, settings):
 
 
 def best_line(warped, settings):
-    """`realfind._best_line` as it was: every line's every pixel gathered."""
-    from vision.realfind import _line_table
+    """`linecuts._best_line` as it was: every line's every pixel gathered."""
+    from vision.linecuts import _line_table
     table, starts, ends = _line_table(settings.cut_least, settings.cut_tilt)
     hits = np.count_nonzero(warped.ravel()[table], axis=1)
     best = int(np.argmax(hits))
@@ -104,7 +104,7 @@ def continued_sides_plain(piece: np.ndarray, edges: np.ndarray, settings: Shaded
 
 
 def shape_ok(quad, settings, longest=None, angles=None) -> bool:
-    """`realfind._shape_ok` as it was before session 16 (helper frame-speed-4) unrolled it."""
+    """`quadgates.shape_ok` as it was before session 16 (helper frame-speed-4) unrolled it."""
     pts = quad.tolist()
     vectors = [(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
     sides = [math.hypot(dx, dy) for dx, dy in vectors]
@@ -129,7 +129,7 @@ def shape_ok(quad, settings, longest=None, angles=None) -> bool:
 
 
 def contour_areas(contours):
-    """`realfind.contour_areas` as it was before session 16 (int64 sums, `np.concatenate`)."""
+    """`realmaps.contour_areas` as it was before session 16 (int64 sums, `np.concatenate`)."""
     if not contours:
         return np.zeros(0, np.int64), np.zeros(0)
     lengths = np.fromiter(map(len, contours), np.int64, len(contours))
@@ -149,7 +149,7 @@ def contour_areas(contours):
 
 
 def stretched(image):
-    """`realfind.stretched` as it was before session 17 (one channel's table at a time)."""
+    """`realmaps.stretched` as it was before session 17 (one channel's table at a time)."""
     out = []
     sample = np.ascontiguousarray(image[::3, ::3])
     levels = np.arange(256, dtype=np.float32)
@@ -171,7 +171,7 @@ _TURN_PLAIN = np.float32((1, -1))
 def outline_shares(quads: list[np.ndarray], skip_sides: list[int], edges: np.ndarray, white: np.ndarray,
                    min_step: int, channels: list[np.ndarray] | None = None,
                    colour_step: int = 0) -> list[float]:
-    """`realfind.outline_shares` as it was before session 17 (x and y of each point together)."""
+    """`outlinecheck.outline_shares` as it was before session 17 (x and y of each point together)."""
     if not quads:
         return []
     h, w = edges.shape

@@ -16,7 +16,8 @@ from vision.fieldfind import FieldSettings, framed_fields
 from vision.pipeline import Recognizer
 from vision.profile import builtin_profile
 from vision.reader import LinearReader
-from vision.realfind import RealSettings, find_outlines, stretched, whiteness
+from vision.realfind import RealSettings, find_outlines
+from vision.realmaps import stretched, whiteness
 from vision.render.sessions import SESSIONS, table_shot
 from vision.render.table import table_texture
 from vision.render.uno_deck import Design, deck, phone_photo

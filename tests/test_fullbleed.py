@@ -76,7 +76,7 @@ def test_a_full_bleed_face_cut_by_its_oval_is_found_whole_when_read(seed):
     """A yellow face on light wood, a green one on cloth, the oval reaching both long sides:
     the face is three cells between edges (field above, oval, field below), none of them
     the card, so `BLEED_SETTINGS` outlines a piece (IoU < 0.5); reading joins a cell with two
-    of its neighbours (`realfind.joined_cells`) and finds it whole."""
+    of its neighbours (`realmaps.joined_cells`) and finds it whole."""
     picture, corners = oblique(seed)
     assert best(picture, corners, BLEED_SETTINGS) < 0.5
     assert best(picture, corners, READ_BLEED_SETTINGS) > 0.8

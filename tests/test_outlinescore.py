@@ -35,7 +35,7 @@ def _table_with_card() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _maps(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    from vision.realfind import whiteness
+    from vision.realmaps import whiteness
     smooth = cv2.GaussianBlur(image, (3, 3), 0)
     gray = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY)
     edges = cv2.dilate(cv2.Canny(gray, 30, 90, L2gradient=True), np.ones((3, 3), np.uint8))

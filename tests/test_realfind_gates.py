@@ -10,7 +10,8 @@ import numpy as np
 
 from vision import edgequads, wholecards
 from vision.detect import PLAIN_SETTINGS
-from vision.realfind import _line_candidates, _unexplained_paper, _unlike_card
+from vision.quadgates import unlike_card
+from vision.realfind import _line_candidates, _unexplained_paper
 
 
 def _square_on_paper() -> tuple[np.ndarray, np.ndarray]:
@@ -19,7 +20,7 @@ def _square_on_paper() -> tuple[np.ndarray, np.ndarray]:
     white = np.full((240, 320), 60, np.uint8)
     white[40:120, 40:120] = 230
     quad = np.float32(((40, 40), (119, 40), (119, 119), (40, 119)))
-    assert _unlike_card(quad) > PLAIN_SETTINGS.line_unlike   # a square is no card's shape
+    assert unlike_card(quad) > PLAIN_SETTINGS.line_unlike   # a square is no card's shape
     return white, quad
 
 
@@ -67,14 +68,14 @@ def test_an_outline_showing_a_card_face_is_not_searched_for_the_card_it_holds():
     assert wholecards.looks_like_a_card(card, white, settings)
     piece = np.float32(((112, 100), (138, 100), (138, 135), (112, 135)))   # its picture, say
     areas = [float(cv2.contourArea(card))]
-    where = wholecards._where_to_look([card], areas, [piece], white, _unlike_card, settings)
+    where = wholecards._where_to_look([card], areas, [piece], white, unlike_card, settings)
     assert where is None
-    assert wholecards._where_to_look([card], areas, [piece], white, _unlike_card,
+    assert wholecards._where_to_look([card], areas, [piece], white, unlike_card,
                                      replace(settings, look_in_faces=True)) is not None   # before
     # an outline holding a piece whose inside is no card's face is still looked in
     white[80:150, 100:150] = 230
     assert not wholecards.looks_like_a_card(card, white, settings)
-    assert wholecards._where_to_look([card], areas, [piece], white, _unlike_card, settings) is not None
+    assert wholecards._where_to_look([card], areas, [piece], white, unlike_card, settings) is not None
 
 
 def test_a_page_is_searched_for_ink_only_when_its_paper_has_holes_a_card_s_pips_could_be():

@@ -13,7 +13,8 @@ import pytest
 from vision import edgequads
 from vision.detect import DetectSettings
 from vision.pipeline import to_working_size
-from vision.realfind import RealSettings, _unexplained_paper, whiteness
+from vision.realfind import RealSettings, _unexplained_paper
+from vision.realmaps import whiteness
 
 from tests.realphoto_helpers import PHOTOS, bench, score
 

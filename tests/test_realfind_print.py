@@ -1,8 +1,8 @@
-"""Print groups (`RealSettings.print_groups`, `vision.realfind._print_outlines`): a card whose
+"""Print groups (`RealSettings.print_groups`, `vision.regionjudge.print_outlines`): a card whose
 own outline joined a bright neighbour's (a manila folder, a towel, a floor) still shows its
 print as one group of edges inside that merged cell of the edges. Such a group, four-cornered
 and moved out a little, is handed to the learned outline scorer, which takes it only when sure
-(`print_chance`, `_print_bar`). On train_IMG_2579 of ../shared/realphotos/cards-edje (four
+(`print_chance`, `print_bar`). On train_IMG_2579 of ../shared/realphotos/cards-edje (four
 cards on a manila folder, as light as their paper) the jack of clubs is found only so."""
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ import pytest
 
 from vision import outlinescore
 from vision.detect import LEARNED_SETTINGS, DetectSettings
-from vision.realfind import RealSettings, _print_bar, _regions, whiteness
+from vision.realfind import RealSettings
+from vision.realmaps import mapped_regions, whiteness
+from vision.regionjudge import print_bar
 
 from tests.realphoto_helpers import PHOTOS, score
 
@@ -31,8 +33,8 @@ def test_a_print_inside_a_merged_cell_is_listed_with_its_cell():
     cv2.circle(edges, (148, 110), 10, 255, 1)                    # the picture inside it
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     nested: list = []
-    whites, edged = _regions(whiteness(np.full((240, 320, 3), 90, np.uint8)), edges, RealSettings(), nested)
-    plain = _regions(whiteness(np.full((240, 320, 3), 90, np.uint8)), edges, RealSettings())[1]
+    whites, edged = mapped_regions(whiteness(np.full((240, 320, 3), 90, np.uint8)), edges, RealSettings(), nested)
+    plain = mapped_regions(whiteness(np.full((240, 320, 3), 90, np.uint8)), edges, RealSettings())[1]
     assert len(plain) == len(edged) and all(np.array_equal(a, b) for a, b in zip(plain, edged))
     # the print's frame with its picture (one group), the picture alone (a hole in the frame's
     # cell) and the folder's edge (a hole in the cell round it, out to the picture's border)
@@ -46,7 +48,7 @@ def test_a_print_is_taken_only_when_sure():
     quad = np.float32(((0, 0), (10, 0), (10, 14), (0, 14)))
     pool = [outlinescore.Considered(quad, 140.0), outlinescore.Considered(quad, 140.0, True),
             outlinescore.Considered(quad, 140.0, True)]
-    barred = _print_bar(pool, np.array([0.2, 0.4, 0.6]), 0.5)
+    barred = print_bar(pool, np.array([0.2, 0.4, 0.6]), 0.5)
     assert barred.tolist() == [0.2, 0.0, 0.6]
 
 

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from vision import partial
-from vision.realfind import RealSettings, _regions, whiteness
+from vision.realfind import RealSettings
+from vision.realmaps import mapped_regions, whiteness
 
 from tests import realfind_reference
 from tests.realphoto_helpers import PHOTOS
@@ -35,7 +36,7 @@ def _photo_hulls() -> list[np.ndarray]:
         smooth = _small(name)
         gray = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY)
         edges = cv2.dilate(cv2.Canny(gray, 30, 90, L2gradient=True), np.ones((3, 3), np.uint8))
-        whites, edged = _regions(whiteness(smooth), edges, RealSettings())
+        whites, edged = mapped_regions(whiteness(smooth), edges, RealSettings())
         hulls += [cv2.convexHull(c) for c in whites + edged if cv2.contourArea(c) >= 100]
     return hulls
 
@@ -116,7 +117,7 @@ def _pictures() -> list[np.ndarray]:
                                       RealSettings(levels=(0.0, 0.5, 0.79, 0.8, 1.0), unopened_level=0.8),
                                       RealSettings(local_offsets=(-3, 15)), RealSettings(local_offsets=())])
 def test_the_opened_masks_are_the_plain_ones(settings):
-    from vision.realfind import opened_masks
+    from vision.realmaps import opened_masks
     for white in _pictures():
         quick, plain = opened_masks(white, settings), realfind_reference.opened_masks(white, settings)
         assert len(quick) == len(plain)
@@ -141,7 +142,7 @@ def _warped_edges(count: int) -> list[np.ndarray]:
 @pytest.mark.parametrize("settings", [RealSettings(), RealSettings(cut_least=0.1, cut_tilt=0.3),
                                       RealSettings(cut_least=0.4, cut_tilt=0.02)])
 def test_the_best_line_across_is_the_plain_ones(settings):
-    from vision.realfind import _best_line
+    from vision.linecuts import _best_line
     for warped in _warped_edges(300):
         quick, plain = _best_line(warped, settings), realfind_reference.best_line(warped, settings)
         assert quick == plain and type(quick[0]) is type(plain[0])
@@ -151,7 +152,7 @@ def test_the_best_line_across_is_the_plain_ones(settings):
 def test_contour_areas_of_specks_alone_are_opencvs():
     """`contour_areas` leaves contours of one or two points out of its sum (they enclose
     nothing): on specks alone, and mixed in, its areas are still OpenCV's."""
-    from vision.realfind import contour_areas
+    from vision.realmaps import contour_areas
     specks = [np.int32([[[3, 4]]]), np.int32([[[5, 6]], [[6, 6]]]), np.int32([[[9, 1]], [[9, 2]]])]
     lengths, areas = contour_areas(specks)
     assert lengths.tolist() == [1, 2, 2] and areas.tolist() == [0.0, 0.0, 0.0] and areas.dtype == np.float64
@@ -230,7 +231,7 @@ def test_without_specks_clears_whole_small_regions_and_no_other():
     """`without_specks` clears exactly the regions a 5 x 5 window with a clear ring holds
     (worked out by hand, region by region, on small random masks, the picture's border
     included), each at most 5 x 5 pixels."""
-    from vision.realfind import without_specks
+    from vision.realmaps import without_specks
     rng = np.random.default_rng(3)
     cleared = kept = 0
     for density in (0.02, 0.05, 0.1, 0.2, 0.4):
@@ -249,7 +250,7 @@ def test_without_specks_the_cells_contours_are_the_same_but_the_specks():
     before but the cleared regions' (outer borders and their holes), point for point, in
     the same order, each kept as outer border or hole; what is cleared encloses at most
     `SPECK_AREA`, less than the smallest card's area."""
-    from vision.realfind import SPECK_AREA, without_specks
+    from vision.realmaps import SPECK_AREA, without_specks
     assert RealSettings().min_short_side ** 2 > SPECK_AREA
     cleared = 0
     for edges in _edge_maps():
@@ -277,7 +278,7 @@ def test_contour_areas_are_the_plain_ones_on_real_regions():
     """`contour_areas` (doubles, one buffer) gives the int64 version's lengths and areas
     bit for bit on every region of real photos and random masks, and takes arrays of
     other kinds (not contiguous, int64) the slower way."""
-    from vision.realfind import contour_areas
+    from vision.realmaps import contour_areas
     for edges in _edge_maps():
         contours = list(cv2.findContours(cv2.bitwise_not(edges), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)[0])
         contours += cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0]
@@ -309,9 +310,9 @@ def _quads(count: int, size: tuple[int, int]) -> list[np.ndarray]:
 
 
 def test_the_shape_gates_are_the_plain_ones():
-    """`_shape_ok` unrolled gives the plain version's answers on random quads (corners on
+    """`shape_ok` unrolled gives the plain version's answers on random quads (corners on
     and across the border, degenerate ones), with every set of gates the finder uses."""
-    from vision.realfind import _shape_ok
+    from vision.quadgates import shape_ok
     settings = RealSettings()
     gates = [(None, None), (settings.covered_ratio, settings.covered_angles),
              (settings.line_ratio, settings.line_angles), (settings.field_side_ratio, settings.field_angles),
@@ -320,7 +321,7 @@ def test_the_shape_gates_are_the_plain_ones():
     for quad in _quads(4000, (320, 240)):
         for longest, angles in gates:
             plain = realfind_reference.shape_ok(quad, settings, longest, angles)
-            assert _shape_ok(quad, settings, longest, angles) is plain
+            assert shape_ok(quad, settings, longest, angles) is plain
             passed += plain
     assert passed > 1000
 
@@ -348,7 +349,7 @@ def _small_colour(name: str) -> np.ndarray:
 def test_the_stretched_channels_are_the_plain_ones():
     """The three channels' tables made at once give the plain code's stretched channels
     bit for bit (session 17)."""
-    from vision.realfind import stretched
+    from vision.realmaps import stretched
     for image in _colour_pictures():
         quick, plain = stretched(image), realfind_reference.stretched(image)
         assert len(quick) == 3
@@ -357,9 +358,9 @@ def test_the_stretched_channels_are_the_plain_ones():
 
 
 def test_the_cut_side_is_the_plain_ones():
-    """`_cut_side` unrolled gives the plain version's answers (session 17) on random quads:
+    """`cut_side` unrolled gives the plain version's answers (session 17) on random quads:
     corners on, just inside and just past each border's cut, across two borders, NaN."""
-    from vision.realfind import _cut_side, _cut_side_plain
+    from vision.quadgates import cut_side, _cut_side_plain
     answers = set()
     for size in ((320, 240), (240, 320), (5, 4)):
         quads = _quads(3000, size)
@@ -374,7 +375,7 @@ def test_the_cut_side_is_the_plain_ones():
         quads.append(np.float32([[np.nan, 1], [5, 1], [5, 5], [1, 5]]))
         for quad in quads:
             plain = _cut_side_plain(quad, size)
-            assert _cut_side(quad, size) == plain
+            assert cut_side(quad, size) == plain
             answers.add(plain)
     assert answers == {-1, -2, 0, 1, 2, 3, None}
 
@@ -384,7 +385,7 @@ def test_the_outline_shares_are_the_plain_ones():
     every frame's quads at once, with a side left out, past the border, degenerate, on the
     train_ photos' maps and on noise maps where a pixel's move changes a count, with and
     without the colour step."""
-    from vision.realfind import outline_shares
+    from vision.outlinecheck import outline_shares
     rng = np.random.default_rng(29)
     maps = []
     for name in TRAIN[:3] if PHOTOS.is_dir() else ():

@@ -1,6 +1,6 @@
 """The refit at the frame's size looks for edges only in a strip along each side
-(`realfind._refined_strips`) where the strips cost less than the quad's whole box
-(`realfind._refined_box`, the old way, kept for the others).
+(`sidefit._refined_strips`) where the strips cost less than the quad's whole box
+(`sidefit._refined_box`, the old way, kept for the others).
 
 What is the same: each pixel's edge depends on the picture within 3 pixels of it (the
 blur, the gradient and the thinning), and each strip holds the part of its side that is
@@ -13,8 +13,8 @@ import math
 import cv2
 import numpy as np
 
-from vision import realfind
-from vision.realfind import REFIT_STEP, STRIP_GROW, _refined, _refined_box, _refined_strips, _strips
+from vision import sidefit
+from vision.sidefit import REFIT_STEP, STRIP_GROW, refined, _refined_box, _refined_strips, _strips
 from vision.warp import along_and_across
 
 
@@ -116,21 +116,21 @@ def test_a_card_apart_refits_the_same_from_its_strips_as_from_its_box():
 
 
 def test_the_refit_takes_the_strips_only_when_they_cost_less_than_the_box():
-    """`_refined` runs the strips when their pixels are fewer than the box's, else the box."""
+    """`refined` runs the strips when their pixels are fewer than the box's, else the box."""
     shape = (480, 640)
     calls = []
-    plain_strips, plain_box = realfind._refined_strips, realfind._refined_box
+    plain_strips, plain_box = sidefit._refined_strips, sidefit._refined_box
     try:
-        realfind._refined_strips = lambda *a: calls.append("strips") or a[1]
-        realfind._refined_box = lambda *a: calls.append("box") or a[1]
+        sidefit._refined_strips = lambda *a: calls.append("strips") or a[1]
+        sidefit._refined_box = lambda *a: calls.append("box") or a[1]
         upright = np.float32([[100, 100], [250, 100], [250, 310], [100, 310]])
-        _refined(np.zeros(shape + (3,), np.uint8), upright, 3.0)
+        refined(np.zeros(shape + (3,), np.uint8), upright, 3.0)
         # a small card turned 45 degrees: each side's strip is nearly a square of the box
         c, r = np.float32([320, 240]), 14
         turned = np.float32([c + (0, -r), c + (r, 0), c + (0, r), c + (-r, 0)])
-        _refined(np.zeros(shape + (3,), np.uint8), turned, 3.0)
+        refined(np.zeros(shape + (3,), np.uint8), turned, 3.0)
     finally:
-        realfind._refined_strips, realfind._refined_box = plain_strips, plain_box
+        sidefit._refined_strips, sidefit._refined_box = plain_strips, plain_box
     assert calls == ["strips", "box"]
     assert math.isfinite(float(upright.sum()))
 

@@ -1,4 +1,4 @@
-"""Trimmed edge groups (`RealSettings.trim_spurs`, `vision.realfind._trimmed`): an edge group
+"""Trimmed edge groups (`RealSettings.trim_spurs`, `vision.regionjudge._trimmed`): an edge group
 whose hull no four corners fit, because a table's or a shadow's line runs off the card's
 outline, is filled and opened, and the card's own outline handed to the learned outline
 scorer. On train_IMG_2507 of ../shared/realphotos/cards-edje (a king on a beige floor, as
@@ -14,7 +14,9 @@ import pytest
 
 from vision.detect import LEARNED_SETTINGS, DetectSettings
 from vision.pipeline import to_working_size
-from vision.realfind import _four_corners, _trimmed, find_outlines
+from vision.quadgates import four_corners
+from vision.realfind import find_outlines
+from vision.regionjudge import _trimmed
 
 from tests.realphoto_helpers import PHOTOS, bench, score
 
@@ -39,7 +41,7 @@ def _edge_group() -> tuple[np.ndarray, np.ndarray]:
 def test_a_line_running_off_a_card_is_trimmed_and_the_card_left():
     contour, card = _edge_group()
     hull = cv2.convexHull(contour)
-    untrimmed = _four_corners(hull)
+    untrimmed = four_corners(hull)
     # the lines make the hull no card: its four corners (if any) are not the card's
     assert untrimmed is None or np.linalg.norm(untrimmed[None] - card[:, None], axis=2).min(axis=1).max() > 20
     quad = _trimmed(contour, float(cv2.contourArea(contour)), 0.12, 0.85)

@@ -426,21 +426,21 @@ def test_a_wild_running_off_the_photos_edge_is_found_and_read(taught_wilds, tmp_
 
 
 def test_a_cut_outline_is_framed_round_only_where_white_runs_outside_each_side_in_view():
-    """`vision.realfind._framed_round`: a black field inside its white frame, cut by the
+    """`vision.outlinecheck.framed_round`: a black field inside its white frame, cut by the
     left border, is framed all round (its side on the border left out); a dark patch of
     table cut by the border is not, nor a field whose frame runs along two of its three
     sides in view."""
-    from vision.realfind import _framed_round
+    from vision.outlinecheck import framed_round
     white = np.full((240, 320), 60, np.uint8)                 # a dark table
     cv2.rectangle(white, (0, 40), (130, 200), 230, -1)         # the card's white frame
     cv2.rectangle(white, (0, 50), (120, 190), 20, -1)          # its black field, cut at x = 0
     field = np.float32([[0, 50], [120, 50], [120, 190], [0, 190]])
-    assert _framed_round(field, white, 3) == 1.0
+    assert framed_round(field, white, 3) == 1.0
     patch = np.float32([[0, 205], [60, 205], [60, 235], [0, 235]])
-    assert _framed_round(patch, white, 3) == 0.0
+    assert framed_round(patch, white, 3) == 0.0
     white[195:201, :] = 60                                     # the frame's bottom band gone
     white[191:195, :] = 60
-    assert _framed_round(field, white, 3) < 0.5
+    assert framed_round(field, white, 3) < 0.5
 
 
 @pytest.mark.parametrize("key", [(1, (30, 50)), (47, (30, 50)), (1, (0, 30)), (8, (0, 30))])

@@ -16,7 +16,7 @@ from vision.classify import (SHIFT, SHIFTS, TEMPLATE_SIZE, WORK_SIZE, _BASIS, fa
                              ink_planes, paper_light, shifted_templates)
 from vision.colour import median
 from vision.reader import BINS, CELL, INDEX_CELL, hog_cells
-from vision.realfind import near_band
+from vision.outlinecheck import near_band
 from vision.warp import along_and_across
 from vision.render.cards import render_card
 
@@ -137,7 +137,7 @@ def test_the_median_is_numpys_to_the_bit():
 
 
 def test_the_band_of_edge_points_a_side_can_pick_holds_every_pixel_within_reach():
-    """`realfind._refined` lists only the edge points inside `near_band`: it must hold every
+    """`sidefit.refined` lists only the edge points inside `near_band`: it must hold every
     pixel a side would pick from the whole picture (within the reach across the side,
     between 15 % and 85 % along it)."""
     rng = np.random.default_rng(2)
@@ -172,9 +172,9 @@ def test_the_symbol_class_lookup_answers_as_isin():
 
 
 def test_contour_areas_are_opencvs_to_the_bit():
-    """`realfind.contour_areas` replaced a `cv2.contourArea` call a region: the same
+    """`realmaps.contour_areas` replaced a `cv2.contourArea` call a region: the same
     lengths and areas for contours of every kind findContours gives (specks, lines, holes)."""
-    from vision.realfind import contour_areas
+    from vision.realmaps import contour_areas
 
     rng = np.random.default_rng(4)
     for trial in range(60):
@@ -188,7 +188,7 @@ def test_contour_areas_are_opencvs_to_the_bit():
 
 
 def test_find_non_zero_lists_the_points_as_numpy_does():
-    """`realfind._refined` lists the edge points with `cv2.findNonZero`: the same points
+    """`sidefit.refined` lists the edge points with `cv2.findNonZero`: the same points
     in the same order as `np.nonzero` (the side fits see them in that order)."""
     rng = np.random.default_rng(6)
     for shape in ((1, 1), (37, 53), (120, 90)):
@@ -201,8 +201,8 @@ def test_find_non_zero_lists_the_points_as_numpy_does():
 
 
 def plain_outline_share(quad, edges, white, min_step, skip_side=-1):
-    """`realfind.outline_share` as it was before it was made quicker."""
-    from vision.realfind import _NEXT, _SAMPLES, _T
+    """`outlinecheck.outline_share` as it was before it was made quicker."""
+    from vision.outlinecheck import _NEXT, _SAMPLES, _T
 
     h, w = edges.shape
     quad = quad.astype(np.float32, copy=False)
@@ -230,7 +230,7 @@ def plain_outline_share(quad, edges, white, min_step, skip_side=-1):
 def test_the_outline_share_is_the_plain_one():
     """Quads of every kind (past the border, on whole pixels, a side of no length) on
     random edge maps: the same share as the plain code, for every side left out."""
-    from vision.realfind import outline_share
+    from vision.outlinecheck import outline_share
 
     rng = np.random.default_rng(8)
     for trial in range(1500):
@@ -253,7 +253,7 @@ def test_the_outline_shares_of_many_quads_at_once_are_each_ones_own():
     """The frame's outline checks done together (each with its own side left out, quads
     of float64 too, as a framed field's grown outline is) give each quad the share the
     plain code gives it alone."""
-    from vision.realfind import outline_shares
+    from vision.outlinecheck import outline_shares
 
     rng = np.random.default_rng(9)
     for trial in range(300):
@@ -269,7 +269,7 @@ def test_the_outline_shares_of_many_quads_at_once_are_each_ones_own():
     assert outline_shares([], [], edges, white, 12) == []
 
 def plain_local_masks(white, settings):
-    """`realfind._regions`'s masks above the local mean, as they were taken (in int16)."""
+    """`realmaps.mapped_regions`'s masks above the local mean, as they were taken (in int16)."""
     h, w = white.shape
     block = int(min(h, w) * settings.local_block) | 1
     mean = cv2.blur(white, (block, block), borderType=cv2.BORDER_REPLICATE).astype(np.int16)
@@ -279,7 +279,8 @@ def plain_local_masks(white, settings):
 def test_the_masks_above_the_local_mean_are_the_plain_ones():
     """Taken in uint8 now (the mean plus the offset saturating at 255): the same masks,
     on pictures with whites near 255 and on noise."""
-    from vision.realfind import RealSettings, above_local_mean
+    from vision.realfind import RealSettings
+    from vision.realmaps import above_local_mean
 
     settings = RealSettings(local_offsets=(0, 1, 15, 30, 50, 254, 255))
     rng = np.random.default_rng(9)

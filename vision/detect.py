@@ -42,7 +42,7 @@ FIELD_SETTINGS = RealSettings(framed_fields=True)
 # 0.00-0.05 paper-white inside, framed 1.00 all round; 18 patches of table refused for
 # their paper on the edge photos framed at most 0.73). bench/protocols.py --stress edge
 # (right / wrong / unknown / not found): protocol 1 150 / 0 / 6 / 6 -> 155 / 0 / 7 / 0 (the
-# six wilds found, grown out to their frame: `realfind._framed_cut`), protocol 2 75 / 2 / 21
+# six wilds found, grown out to their frame: `regionjudge._framed_cut`), protocol 2 75 / 2 / 21
 # / 10 -> 75 / 2 / 22 / 9. No paper asked at all (min_cut_paper 0): protocol 2 75 / 2 / 23 /
 # 8, 5 patches of table more outlined and a Wild read right before "unknown". Teaching keeps
 # FIELD_SETTINGS (its photos show the card whole).

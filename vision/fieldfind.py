@@ -7,7 +7,7 @@ the white parts (frame and oval) or the edges between them cut the face in two a
 oval, or give only the field's inside edge. The field itself is one colour and stands
 out from most tables:
 
-* chroma after each channel is stretched to its own range (`vision.realfind.stretched`:
+* chroma after each channel is stretched to its own range (`vision.realmaps.stretched`:
   the brightest things, card stock, come out grey under any lamp, so a warm light does
   not make the paper or a beige table look coloured), cut at a few levels; a field
   lying inside a coloured table (in the hole its white frame makes) counts too;
@@ -327,7 +327,7 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
                   unframed: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """Card outlines (four corners, float32, in the picture's pixels, in no order of
     trust) grown from colour fields framed in white. `channels`: the picture's stretched
-    B, G, R; `white`: their smallest (`vision.realfind.whiteness`). A field may be one
+    B, G, R; `white`: their smallest (`vision.realmaps.whiteness`). A field may be one
     piece, or two of one hue, each four-sided, cut apart by its oval; two pieces that are
     each a framed field are two cards. Two pieces whose joined field runs along a side for
     less than `min_side_fill` but at least `pair_side_fill` (seen steeply, the oval between

@@ -1,7 +1,7 @@
 """A card running off the photo's edge: its outline, and the whole card it is part of.
 
 The finder outlines the part of such a card that is in view (its side along the frame's
-border is the border, `vision.realfind._cut_side`). Read as a whole face, that part is
+border is the border, `vision.quadgates.cut_side`). Read as a whole face, that part is
 a face squashed along the cut direction: "unknown", or worse a wrong card read surely
 (a 5 cut across its length read as a 0). A taught deck knows its cards' shape, so the
 outline is grown past the border to it: the side opposite the border is the card's

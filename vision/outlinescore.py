@@ -42,7 +42,7 @@ class Considered:
     """An outline the finder kept or refused, at the finder's working copy's scale."""
     quad: np.ndarray      # 4 x 2 float32
     area: float
-    printed: bool = False   # a card's print inside a merged cell (`realfind._print_outlines`)
+    printed: bool = False   # a card's print inside a merged cell (`regionjudge.print_outlines`)
 
 
 @dataclass(frozen=True)
