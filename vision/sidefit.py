@@ -62,8 +62,8 @@ def refined(frame: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
     The edges are found in a strip along each side (`_refined_strips`) where the four
     strips hold fewer pixels than the quad's box, else in the box (`_refined_box`, the
     old way): a strip's edges are the box's but where Canny's hysteresis joins a weak
-    edge pixel to a strong one through the box beyond the strip (docs/vision.md, "The
-    whole new frame, session 18": the same readings for 0.38 of the boxes' pixels)."""
+    edge pixel to a strong one through the box beyond the strip (docs/vision-history.md,
+    "The whole new frame, session 18": the same readings for 0.38 of the boxes' pixels)."""
     h, w = frame.shape[:2]
     x0, y0 = np.maximum(np.floor(quad.min(axis=0) - reach - 2), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(quad.max(axis=0) + reach + 3), (w, h)).astype(int)
