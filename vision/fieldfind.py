@@ -148,6 +148,19 @@ def _shares(piece: _Piece, *masks: np.ndarray) -> list[float]:
     return [cv2.countNonZero(cv2.bitwise_and(mask[y:y + h, x:x + w], own)) / area for mask in masks]
 
 
+def _may_mix(piece: _Piece, dark: np.ndarray, mask: np.ndarray, least: float) -> bool:
+    """Whether the piece may be at least `least` dark (`dark`, 0/255) and `least` coloured
+    (`mask` less `dark`, which it holds) as `_shares` measures it, told from the pixels of
+    its bounding box alone: its region (`_own`) lies in the box and holds at least its
+    contour's area of pixels (the contour runs through its own border pixels), so a box
+    with fewer dark or coloured pixels than `least` of that area holds a piece with fewer
+    (a cheap test before the region is drawn: most pieces of a wild's mask fail it)."""
+    x, y, w, h = piece.box
+    in_dark = cv2.countNonZero(dark[y:y + h, x:x + w])
+    return in_dark >= least * piece.area and \
+        cv2.countNonZero(mask[y:y + h, x:x + w]) - in_dark >= least * piece.area
+
+
 def _one_hue(piece: _Piece, channels: list[np.ndarray], coloured: np.ndarray) -> float:
     """How nearly the piece's `coloured` pixels (0/255) are of one hue: the mean resultant
     length of their hues (1: one hue, 0: hues all round; 1 with none)."""
@@ -376,7 +389,10 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
         halves = []   # four-sided pieces that are no framed field alone
         for piece in pieces:
             if wild:   # a dark field whose oval reaches its sides or whose corners are clipped
-                dark, held = _shares(piece, masks[len(levels)], mask)
+                dark_mask = masks[len(levels)]
+                if not _may_mix(piece, dark_mask, mask, settings.wild_mix):
+                    continue
+                dark, held = _shares(piece, dark_mask, mask)
                 if min(dark, held - dark) < settings.wild_mix or \
                         _one_hue(piece, channels, masks[0]) > settings.wild_hues:
                     continue
