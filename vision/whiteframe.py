@@ -193,25 +193,37 @@ def bleeds_colour(face: np.ndarray) -> bool:
 
 def _relative(face: np.ndarray) -> np.ndarray:
     """The face at SIZE, each channel over the face's paper (float32, h x w x 3)."""
+    face = _at_size(face)
+    return face.astype(np.float32) / _paper(face)
+
+
+def _at_size(face: np.ndarray) -> np.ndarray:
     if face.shape[1] != SIZE[0] or face.shape[0] != SIZE[1]:
         face = cv2.resize(face, SIZE, interpolation=cv2.INTER_AREA)
+    return face
+
+
+def _paper(face: np.ndarray) -> np.ndarray:
+    """The face's paper (BGR float32, 8 at least): the median colour of its whitest 5 %
+    (its smallest channel highest)."""
     pixels = face.reshape(-1, 3)
     white = np.minimum(np.minimum(pixels[:, 0], pixels[:, 1]), pixels[:, 2])
     k = int(PAPER_QUANTILE * (len(white) - 1))
-    paper = np.maximum(np.median(pixels[white >= np.partition(white, k)[k]], axis=0), 8.0).astype(np.float32)
-    return face.astype(np.float32) / paper
+    return np.maximum(np.median(pixels[white >= np.partition(white, k)[k]], axis=0), 8.0).astype(np.float32)
 
 
 def _bands(face: np.ndarray):
     """Each side's band (left, right, top, bottom): across it the whitest of its depths
     of the smallest channel over the paper (an outline a few pixels off puts the frame
-    deeper or shallower), along its middle two thirds."""
-    scaled = _relative(face)
-    relative = np.minimum(np.minimum(scaled[..., 0], scaled[..., 1]), scaled[..., 2])
-    h, w = relative.shape
+    deeper or shallower), along its middle two thirds. Each band is made when asked
+    (`shows_frame` stops at the first side showing paper): the same numbers as the
+    whole face over its paper (`_relative`) cut there."""
+    face = _at_size(face)
+    paper = _paper(face)
+    h, w = face.shape[:2]
     a, b = FRAME_BAND
     rows, cols = slice(h // 6, h - h // 6), slice(w // 6, w - w // 6)
-    yield relative[rows, a:b].max(axis=1)
-    yield relative[rows, w - b:w - a].max(axis=1)
-    yield relative[a:b, cols].max(axis=0)
-    yield relative[h - b:h - a, cols].max(axis=0)
+    for band, across in ((face[rows, a:b], 1), (face[rows, w - b:w - a], 1),
+                         (face[a:b, cols], 0), (face[h - b:h - a, cols], 0)):
+        scaled = band.astype(np.float32) / paper
+        yield np.minimum(np.minimum(scaled[..., 0], scaled[..., 1]), scaled[..., 2]).max(axis=across)
