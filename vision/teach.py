@@ -301,7 +301,7 @@ def _finish(session: TeachingSession, check_views: int, progress: Callable[[floa
     # profile's own reader is trained on every shot.
     rest = [s for s in session.shots if not any(s is h for h in held)]
     half = (lambda share: progress(share / 2)) if progress else None
-    checker = with_reader(profile, rest, seed=1, progress=half)
+    checker = with_reader(profile, rest, seed=1, progress=half, photos=False)
     check = held_out_check(checker, held, max(1, check_views // 2))
     rest_of = (lambda share: progress(0.5 + share / 2)) if progress else None
     return Taught(with_reader(profile, session.shots, progress=rest_of), check)
@@ -321,12 +321,15 @@ def held_out(shots: Sequence[Shot]) -> list[Shot]:
 
 
 def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
-                progress: Callable[[float], None] | None = None) -> DeckProfile:
+                progress: Callable[[float], None] | None = None, photos: bool = True) -> DeckProfile:
     """The profile with a learned reader trained on the shots (`vision.learn`), the
     fixed ink prototypes of its colour names (`vision.colour`; a name the table does not
     know is measured from the shots) and each name's inks as the shots show them under
     their lights (`vision.colour.ink_examples`), with each one's light
-    (`vision.colour.ink_lights`)."""
+    (`vision.colour.ink_lights`). `photos` False: not what only reading whole photos
+    asks of a profile (the taught glyphs' height and frame's widths, by which
+    `vision.pipeline` judges and grows outlines), for a reader that reads faces alone
+    (the self-check's: `held_out_check`)."""
     # One class per symbol, whatever its colour (`symbol_groups`): a symbol taught once in
     # each of four colours is taught from four photos, and the colour picks the label.
     groups = symbol_groups(profile.labels, profile.colours)
@@ -349,8 +352,10 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
     return dataclasses.replace(profile, reader=reader, inks=deck_inks(names, measure_inks(samples)),
                                ink_examples=ink_examples(samples), ink_lights=ink_lights(samples),
                                white_frame=framed, full_bleed=bleeding,
-                               glyph_height=taught_glyph_height([s.face for s in shots]) if reader.index else 0.0,
-                               frame_widths=taught_frame_widths([s.face for s in shots if s.colour]) if framed else (),
+                               glyph_height=taught_glyph_height([s.face for s in shots])
+                               if reader.index and photos else 0.0,
+                               frame_widths=taught_frame_widths([s.face for s in shots if s.colour])
+                               if framed and photos else (),
                                off_hues=taught_off_hues(profile.labels, [s.label for s in shots],
                                                         [f.off_hue for f in seen]) if names else (),
                                min_confidence=LEARNED_MIN_CONFIDENCE)
