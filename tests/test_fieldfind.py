@@ -316,3 +316,30 @@ def test_bare_real_tables_give_no_field_at_the_lowest_chroma_level():
         picture, _ = phone_photo(None, photo_texture(seed), SESSIONS[seed % 8], rng, (640, 480))
         assert len(framed_fields(*maps(picture), min_area=400)) == len(framed_fields(*maps(picture), min_area=400,
                                                                                       settings=old))
+
+@pytest.mark.parametrize("seed, kind", [(12, "wood"), (13, "cloth"), (28, "cloth"), (1, "dark")])
+def test_a_wild_regions_piece_judged_by_its_box_alone_is_never_one_its_region_would_take(seed, kind, monkeypatch):
+    """`fieldfind._may_mix` (the dark and coloured pixels of a piece's bounding box) is
+    asked before `_shares` draws its region: on steep wilds (their black field and oval one
+    region) and on dark tables, every piece it turns away is one `_shares` finds not
+    mixed, the wild's own piece passes it, and the outlines found are those found when
+    every piece is drawn."""
+    rng = np.random.default_rng(seed)
+    picture, corners = phone_photo(WILDS[seed % 2].image(), table_texture(kind, seed), SESSIONS[seed % 8], rng,
+                                   (640, 480), tilt=(35, 60))
+    settings = FieldSettings()
+    asked = []
+    real = fieldfind._may_mix
+
+    def judged(piece, dark, mask, least):
+        dark_share, held = fieldfind._shares(piece, dark, mask)
+        asked.append((real(piece, dark, mask, least), min(dark_share, held - dark_share) >= least))
+        return asked[-1][0]
+    monkeypatch.setattr(fieldfind, "_may_mix", judged)
+    found = framed_fields(*maps(picture), min_area=400, settings=settings)
+    assert asked and all(may for may, mixed in asked if mixed)          # never one it would take
+    assert any(mixed for _, mixed in asked)                              # the wild's own piece passes
+    assert sum(not may for may, _ in asked) > 0                          # and some are turned away
+    monkeypatch.setattr(fieldfind, "_may_mix", lambda *_: True)          # every piece drawn
+    every = framed_fields(*maps(picture), min_area=400, settings=settings)
+    assert len(found) == len(every) and all(np.array_equal(a, b) for a, b in zip(found, every))
