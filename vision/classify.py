@@ -810,9 +810,10 @@ def _undone_against(features: FaceFeatures, profile: "DeckProfile", thresholds: 
     frame's paper balances the colour a little otherwise than the brightest part (a clean
     Blue 4 undone read Green 4), and where no streak hides ink there is nothing to undo (a
     clean Yellow 8 undone read Yellow 0). `answer`: the reading's label (its index).
-    bench/protocols.py --stress glare, fresh draws (seeds 80 and 81, both protocols): right /
-    wrong 209 / 29 -> 211 / 7; the session-13 glare set 120 / 7 -> 120 / 1; unstressed
-    protocol 2 (seeds 23-26) as before (docs/vision-history.md, session 20)."""
+    bench/protocols.py --stress glare, fresh draws (seeds 80-82, both protocols): right /
+    wrong 320 / 38 -> 323 / 14; the session-13 glare set 120 / 7 -> 120 / 1; elsewhere no
+    wrong answer added, 4 right made unknown in about 1,400 reads (docs/vision-history.md,
+    session 20, helper glare)."""
     if not glare_share(glare_mask(features.ink)) > GLARE_SHARE:
         return False
     glare_free = glare_free_features(features)
