@@ -789,8 +789,8 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
     if _unlike_taught_inks(profile, top, features, confidence):
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
-    if profile.white_frame and not undone and features.unseen is None and features.face is not None and \
-            not isinstance(reader, CnnReader) and \
+    if profile.white_frame and profile.colours[top] and not undone and features.unseen is None and \
+            features.face is not None and not isinstance(reader, CnnReader) and \
             _undone_against(features, profile, thresholds, light, top):
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
     return Reading(profile.labels[top], profile.colours[top], confidence, symbol_score,
@@ -809,9 +809,12 @@ def _undone_against(features: FaceFeatures, profile: "DeckProfile", thresholds: 
     own card or is unsure, seldom the same wrong one. Only the symbol is compared: the
     frame's paper balances the colour a little otherwise than the brightest part (a clean
     Blue 4 undone read Green 4), and where no streak hides ink there is nothing to undo (a
-    clean Yellow 8 undone read Yellow 0). `answer`: the reading's label (its index).
+    clean Yellow 8 undone read Yellow 0). Only a label printed in one colour is asked: the
+    undoing knows a face of paper, one field colour and black, and a wild's four-colour oval
+    on its black field comes out as streaks (a clean Wild undone read Red 5).
+    `answer`: the reading's label (its index).
     bench/protocols.py --stress glare, fresh draws (seeds 80-82, both protocols): right /
-    wrong 320 / 38 -> 323 / 14; the session-13 glare set 120 / 7 -> 120 / 1; elsewhere no
+    wrong 323 / 37 -> 326 / 13; the session-13 glare set 116 / 7 -> 115 / 2; elsewhere no
     wrong answer added, 4 right made unknown in about 1,400 reads (docs/vision-history.md,
     session 20, helper glare)."""
     if not glare_share(glare_mask(features.ink)) > GLARE_SHARE:
