@@ -92,6 +92,10 @@ INDEX_CLOSE = 0.15
 # wrong, >= 0.98 67 / 1, >= 0.9 74 / 2. The bar on the whole confidence stays where the
 # frame gives no paper fit.
 GLARE_SURE = 0.99
+# ... or this sure, when the undone face's templates agree (`_templates_agree`): a second
+# look by another reader, its pixels against the taught faces' (docs/vision-history.md,
+# session 21, helper glare-bar).
+GLARE_SECOND = 0.8
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,6 +129,7 @@ class FaceFeatures:
     index_block: np.ndarray | None = None  # the index block of `regions`, when already computed
     index_found: np.ndarray | None = None  # its rows (`vision.reader.index_rows`), when already computed
     unseen: np.ndarray | None = None  # where a streak undone left too little to tell ink from paper (0 / 255)
+    untouched: np.ndarray | None = None  # where no streak undone lay at all (bool; STREAK_UNTOUCHED)
 
     @cached_property
     def symbol(self) -> np.ndarray:
@@ -458,6 +463,9 @@ def frame_paper(face: np.ndarray) -> np.ndarray | None:
 
 # A pixel blended this far towards white by a streak is not read (docs/vision-history.md).
 STREAK_UNSEEN = 0.6
+# ... and one blended no further than this is as the camera saw it: its colour is the ink's
+# own, whatever the undoing made of the rest (`_untouched_colour_agrees`).
+STREAK_UNTOUCHED = 0.05
 
 
 def glare_free_features(features: FaceFeatures) -> FaceFeatures | None:
@@ -474,7 +482,8 @@ def glare_free_features(features: FaceFeatures) -> FaceFeatures | None:
     undone, blend = undo_streaks(_inner(face), paper)
     lightness, a, b, ink, mean = _balanced_planes(undone, paper)
     unseen = cv2.compare(blend, STREAK_UNSEEN, cv2.CMP_GT)
-    return dataclasses.replace(features, lightness=lightness, a=a, b=b, ink=ink, paper=mean, unseen=unseen)
+    return dataclasses.replace(features, lightness=lightness, a=a, b=b, ink=ink, paper=mean, unseen=unseen,
+                               untouched=blend <= STREAK_UNTOUCHED)
 
 
 def _channel_sum(rows: np.ndarray) -> np.ndarray:
@@ -765,7 +774,11 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     symbol_score = round(float(scores[best_class]), 3)
     if none >= per_label[top]:
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), UNKNOWN)
-    if confidence < bar or float(pooled[groups[top]]) < sure:
+    symbol_p = float(pooled[groups[top]])
+    if confidence < bar or symbol_p < sure and not (
+            sure == GLARE_SURE and symbol_p >= GLARE_SECOND and
+            _templates_agree(features, profile, groups, groups[top], thresholds) and
+            _untouched_colour_agrees(features, profile, light, top)):
         return Reading(UNKNOWN, "", confidence, symbol_score, bool(turned[best_class]), profile.labels[top])
     if not isinstance(reader, CnnReader) and _doubtful(reader, features, scores, members):
         rival = _index_decides(reader, features, scores, members)
@@ -795,6 +808,43 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
     return Reading(profile.labels[top], profile.colours[top], confidence, symbol_score,
                    bool(turned[best_class]), profile.labels[top])
+
+
+def _templates_agree(features: FaceFeatures, profile: "DeckProfile", groups: np.ndarray, answer: int,
+                     thresholds: Thresholds) -> bool:
+    """Whether the template reader (the face's ink against every taught template, whitened,
+    at every shift and both turns: `classify`'s comparison) puts the symbol `answer` (its
+    index in `groups`, each label's symbol) first, and matches it at least as well as a
+    card it reads (`Thresholds.min_symbol_score`). A second look at a face whose streaks
+    were undone (`glare_free_features`) and whose symbol the learned reader is unsure of
+    (GLARE_SECOND to GLARE_SURE): the learned reader weighs the HOG of the ink's edges,
+    where an undone streak's seams lie, and the templates the ink itself. bench/protocols.py
+    --stress glare, the symbol bar 0.99 -> 0.8: right / wrong (docs/vision-history.md,
+    session 21)."""
+    symbol = profile.whiten(features.symbol)
+    per_template = (profile.templates @ symbol.T).max(axis=1)
+    per_label = np.maximum.reduceat(per_template, profile.label_starts)
+    per_symbol = np.full(int(groups.max()) + 1, -np.inf)
+    np.maximum.at(per_symbol, groups, per_label)
+    best = int(per_symbol.argmax())
+    return best == answer and float(per_symbol[best]) >= thresholds.min_symbol_score
+
+
+def _untouched_colour_agrees(features: FaceFeatures, profile: "DeckProfile", light: np.ndarray | None,
+                             label: int) -> bool:
+    """Whether the colour of the ink no streak touched (`FaceFeatures.untouched`) fits the
+    label number `label`'s colour at least as well as any other colour of the deck (always,
+    for a label printed in no one colour, a deck with no inks taught, or a face with no
+    streak undone). Undone against a dim webcam's frame, a streak's blend can turn a blue
+    field green (hue 123 degrees, where its untouched ink reads 247: a Blue 7 read Green 7
+    at 0.90 once the symbol bar was lowered to GLARE_SECOND)."""
+    if features.untouched is None or not profile.colours[label] or not profile.inks:
+        return True
+    ink = np.where(features.untouched, features.ink, np.float32(0.0))
+    seen = ink_colour(features.lightness, features.a, features.b, ink, features.paper)
+    fit = likelihoods(seen, profile.inks, list(profile.colours), light, profile.ink_examples, profile.ink_lights)
+    named = np.array([bool(c) for c in profile.colours])
+    return bool(fit[label] >= fit[named].max())
 
 
 def _undone_against(features: FaceFeatures, profile: "DeckProfile", thresholds: Thresholds,
