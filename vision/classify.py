@@ -818,9 +818,11 @@ def _templates_agree(features: FaceFeatures, profile: "DeckProfile", groups: np.
     card it reads (`Thresholds.min_symbol_score`). A second look at a face whose streaks
     were undone (`glare_free_features`) and whose symbol the learned reader is unsure of
     (GLARE_SECOND to GLARE_SURE): the learned reader weighs the HOG of the ink's edges,
-    where an undone streak's seams lie, and the templates the ink itself. bench/protocols.py
-    --stress glare, the symbol bar 0.99 -> 0.8: right / wrong (docs/vision-history.md,
-    session 21)."""
+    where an undone streak's seams lie, and the templates the ink itself (a Yellow 8 undone
+    read Yellow 3 at 0.987; its templates read 8). bench/protocols.py --stress glare, the
+    symbol bar 0.99 -> 0.8 with both looks, right / wrong: seeds 130-133, both protocols,
+    414 / 28 -> 538 / 28 of 1,080; the session-13 glare set 120 / 1 -> 141 / 1 (the bar
+    lowered alone: 141 / 7). docs/vision-history.md, session 21, helper glare-bar."""
     symbol = profile.whiten(features.symbol)
     per_template = (profile.templates @ symbol.T).max(axis=1)
     per_label = np.maximum.reduceat(per_template, profile.label_starts)
