@@ -136,11 +136,12 @@ def test_a_streaked_warm_lamp_face_of_a_framed_deck_is_read_not_refused(taught):
 def test_a_face_whose_frame_shows_only_under_a_streak_is_taken_only_when_its_symbol_is_sure(taught,  # noqa: F811
                                                                                             monkeypatch):
     """The bar a streaked face is held to (`vision.classify.GLARE_SURE`, asked of the
-    symbol since session 17, where it was asked of the whole confidence before): raised
-    out of reach, no face whose frame shows only under a streak is taken, while the
-    faces showing their frame still are."""
+    symbol since session 17, where it was asked of the whole confidence before; since
+    session 21 `GLARE_SECOND` on a second look): raised out of reach, no face whose frame
+    shows only under a streak is taken, while the faces showing their frame still are."""
     import vision.classify
     monkeypatch.setattr(vision.classify, "GLARE_SURE", 1.01)
+    monkeypatch.setattr(vision.classify, "GLARE_SECOND", 1.01)
     profile = load_profile_file(taught / "deck.npz")
     under_glare = 0
     for face, (picture, corners, warped, _) in zip(FACES, _streaked_faces(1, [f.image() for f in FACES], 7)):
