@@ -49,7 +49,10 @@ from vision.lines import corners_of
 
 @dataclass(frozen=True)
 class FieldSettings:
-    chroma_levels: tuple[int, ...] = (60, 100)   # stretched chroma (of 255) a field has
+    chroma_levels: tuple[int, ...] = (60, 100, 40)   # stretched chroma (of 255) a field has;
+                                         # the lowest last, only for a field the others miss: a
+                                         # dim, warm photo's field (very warm dim webcam: a green
+                                         # or yellow field's chroma 30-68, breaking up at 60)
     dark_level: int = 60                 # ... or, a dark field (a wild's black), its brightest
                                          # stretched channel at most (0: none)
     dark_colour: int = 60                # ... or a dark field with a coloured oval (a wild:
