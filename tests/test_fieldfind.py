@@ -327,10 +327,10 @@ def test_a_field_dimmed_under_a_very_warm_webcam_is_found_at_the_lowest_chroma_l
     cut at 60 it breaks into specks, and the card was outlined in part (seed 18: Yellow 9,
     IoU 0.73) or not at all (34: Green 4, 50: Green Skip), as were fresh protocol-2 draws'
     dim cards (not found). A third level, 40, tried last (only for a field the others
-    miss), finds the field whole."""
+    miss) in a photo whose colours are washed out, finds the field whole."""
     picture, corners = dim_photo(seed)
     assert max(iou(q, corners) for q in find_outlines(picture, READ_FIELD_SETTINGS)) > 0.95
-    old = dataclasses.replace(FieldSettings(), chroma_levels=(60, 100))
+    old = dataclasses.replace(FieldSettings(), pale_level=0)
     monkeypatch.setattr(realfind, "framed_fields", lambda *a, **k: fieldfind.framed_fields(*a, settings=old, **k))
     assert max((iou(q, corners) for q in find_outlines(picture, READ_FIELD_SETTINGS)), default=0.0) < 0.8
 
@@ -338,7 +338,7 @@ def test_a_field_dimmed_under_a_very_warm_webcam_is_found_at_the_lowest_chroma_l
 def test_bare_real_tables_give_no_field_at_the_lowest_chroma_level():
     """The lower level adds no field on bare real tables under every session (60 photos:
     one outline on both levels' settings)."""
-    old = dataclasses.replace(FieldSettings(), chroma_levels=(60, 100))
+    old = dataclasses.replace(FieldSettings(), pale_level=0)
     for seed in range(0, 60, 3):
         rng = np.random.default_rng(seed)
         picture, _ = phone_photo(None, photo_texture(seed), SESSIONS[seed % 8], rng, (640, 480))

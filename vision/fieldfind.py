@@ -49,10 +49,14 @@ from vision.lines import corners_of
 
 @dataclass(frozen=True)
 class FieldSettings:
-    chroma_levels: tuple[int, ...] = (60, 100, 40)   # stretched chroma (of 255) a field has;
-                                         # the lowest last, only for a field the others miss: a
-                                         # dim, warm photo's field (very warm dim webcam: a green
-                                         # or yellow field's chroma 30-68, breaking up at 60)
+    chroma_levels: tuple[int, ...] = (60, 100)   # stretched chroma (of 255) a field has
+    pale_level: int = 40                 # ... and, last, in a photo whose colours are washed
+    pale_photo: int = 100                # out (its 99th percentile of chroma under this; 0:
+                                         # never): a webcam's crosstalk and a warm dim light
+                                         # leave a field's chroma 30-68 (specks at 60), and
+                                         # the photo's most coloured pixels 54-120 (very warm
+                                         # dim webcam), 71-168 (warm lamp cheap webcam), against
+                                         # 90-250 under the other sessions
     dark_level: int = 60                 # ... or, a dark field (a wild's black), its brightest
                                          # stretched channel at most (0: none)
     dark_colour: int = 60                # ... or a dark field with a coloured oval (a wild:
@@ -331,6 +335,14 @@ def _near(a: _Piece, b: _Piece) -> bool:
     return gap <= 0.75 * np.sqrt(a.area + b.area)
 
 
+def _washed_out(chroma: np.ndarray, settings: FieldSettings) -> bool:
+    """Whether the photo's colours are washed out: fewer than 1 % of its pixels reach a
+    stretched chroma of `pale_photo`."""
+    if settings.pale_level <= 0 or settings.pale_photo <= 0:
+        return False
+    return cv2.countNonZero(cv2.compare(chroma, settings.pale_photo, cv2.CMP_GE)) < 0.01 * chroma.size
+
+
 def _inside(piece: _Piece, outlines: list[np.ndarray]) -> bool:
     x, y, w, h = piece.box
     centre = (x + w / 2, y + h / 2)
@@ -352,7 +364,8 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
     when a list, the quads of whole single fields (four sides filled) whose white frame
     could not be measured are appended to it (a frame too thin for this scale, or none)."""
     chroma = stretched_chroma(channels)
-    masks = [cv2.compare(chroma, level, cv2.CMP_GT) for level in settings.chroma_levels]
+    levels = settings.chroma_levels + ((settings.pale_level,) if _washed_out(chroma, settings) else ())
+    masks = [cv2.compare(chroma, level, cv2.CMP_GT) for level in levels]
     if settings.dark_level > 0:
         top = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
         masks.append(cv2.compare(top, settings.dark_level, cv2.CMP_LE))
@@ -362,14 +375,14 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
     lower: list[np.ndarray] = []   # pairs joined on the lower bar (`pair_side_fill`)
     plain = 0   # outlines found before the wild mask's (which may fail the caller's check)
     for n, mask in enumerate(masks):
-        hued = n < len(settings.chroma_levels)   # dark pieces have no hue to tell them apart
+        hued = n < len(levels)   # dark pieces have no hue to tell them apart
         pieces = [p for p in _pieces(mask, channels, min_area, settings, hued) if not _inside(p, out)]
-        wild = n > len(settings.chroma_levels) and settings.dark_colour > 0   # dark with its oval
+        wild = n > len(levels) and settings.dark_colour > 0   # dark with its oval
         plain = plain if wild else len(out)
         halves = []   # four-sided pieces that are no framed field alone
         for piece in pieces:
             if wild:   # a dark field whose oval reaches its sides or whose corners are clipped
-                dark_mask = masks[len(settings.chroma_levels)]
+                dark_mask = masks[len(levels)]
                 if not _may_mix(piece, dark_mask, mask, settings.wild_mix):
                     continue
                 dark, held = _shares(piece, dark_mask, mask)
