@@ -57,6 +57,10 @@ class FieldSettings:
                                          # the photo's most coloured pixels 54-120 (very warm
                                          # dim webcam), 71-168 (warm lamp cheap webcam), against
                                          # 90-250 under the other sessions
+    pale_area: float = 4.0               # ... an outline found at that level alone at least this
+                                         # many times the smallest card's area (noise and a
+                                         # dark cloth's weave make small patches of chroma 40
+                                         # in a dim photo; a card's field there is larger)
     dark_level: int = 60                 # ... or, a dark field (a wild's black), its brightest
                                          # stretched channel at most (0: none)
     dark_colour: int = 60                # ... or a dark field with a coloured oval (a wild:
@@ -377,6 +381,8 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
     for n, mask in enumerate(masks):
         hued = n < len(levels)   # dark pieces have no hue to tell them apart
         pieces = [p for p in _pieces(mask, channels, min_area, settings, hued) if not _inside(p, out)]
+        pale = n >= len(settings.chroma_levels) and hued
+        before = (len(out), len(lower))
         wild = n > len(levels) and settings.dark_colour > 0   # dark with its oval
         plain = plain if wild else len(out)
         halves = []   # four-sided pieces that are no framed field alone
@@ -415,6 +421,10 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
                         grown = _grown(quad, mask, white, settings, settings.pair_side_fill)
                         if grown is not None:
                             lower.append(grown)
+        if pale:   # the pale level's outlines: a card's size at least (`pale_area`)
+            least = settings.pale_area * min_area
+            out[before[0]:] = [q for q in out[before[0]:] if cv2.contourArea(q) >= least]
+            lower[before[1]:] = [q for q in lower[before[1]:] if cv2.contourArea(q) >= least]
     for quad in lower:
         centre = tuple(float(v) for v in quad.mean(axis=0))
         # (a wild region's outline does not hold a pair back: the caller may refuse it)
