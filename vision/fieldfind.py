@@ -51,12 +51,13 @@ from vision.lines import corners_of
 class FieldSettings:
     chroma_levels: tuple[int, ...] = (60, 100)   # stretched chroma (of 255) a field has
     pale_level: int = 40                 # ... and, last, in a photo whose colours are washed
-    pale_photo: int = 100                # out (its 99th percentile of chroma under this; 0:
+    pale_photo: int = 100                # out (under 1 % of its pixels at this chroma; 0:
                                          # never): a webcam's crosstalk and a warm dim light
-                                         # leave a field's chroma 30-68 (specks at 60), and
-                                         # the photo's most coloured pixels 54-120 (very warm
-                                         # dim webcam), 71-168 (warm lamp cheap webcam), against
-                                         # 90-250 under the other sessions
+                                         # leave a field's chroma 30-68 (specks at 60); the
+                                         # photos whose cards only this level found have 0-0.06 %
+                                         # of their pixels at 90 (very warm dim webcam, warm
+                                         # lamp cheap webcam); the other sessions' most coloured
+                                         # pixels reach 90-250 (90 tried: glare no better)
     pale_area: float = 4.0               # ... an outline found at that level alone at least this
                                          # many times the smallest card's area (noise and a
                                          # dark cloth's weave make small patches of chroma 40
