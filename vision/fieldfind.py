@@ -171,6 +171,40 @@ def _one_hue(piece: _Piece, channels: list[np.ndarray], coloured: np.ndarray) ->
     return float(np.hypot(np.cos(hue).mean(), np.sin(hue).mean())) if hue.size else 1.0
 
 
+def field_beyond(channels: list[np.ndarray], quad: np.ndarray, other: np.ndarray,
+                 settings: FieldSettings = FieldSettings()) -> float:
+    """The share of `other`'s area outside `quad` that is field of `quad`'s hue at the pale
+    level (`pale_level`): about none when `other` is `quad`'s card with table around it, much
+    when `quad` is a piece of `other`'s card cut off by a glare streak (taken for a frame)."""
+    h, w = channels[0].shape
+    x, y, bw, bh = cv2.boundingRect(np.int32(np.round(np.concatenate((quad, other)).reshape(-1, 2))))
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + bw, w), min(y + bh, h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    crop = [c[y0:y1, x0:x1] for c in channels]
+    offset = np.float32([x0, y0])
+
+    def filled(q: np.ndarray) -> np.ndarray:
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(m, np.int32(np.round(q.reshape(-1, 2) - offset)), 255)
+        return m
+    inner, outer = filled(quad), filled(other)
+    beyond = cv2.bitwise_and(outer, cv2.bitwise_not(inner))
+    area = cv2.countNonZero(beyond)
+    if area == 0:
+        return 0.0
+    field = cv2.compare(stretched_chroma(crop), settings.pale_level, cv2.CMP_GT)
+    own = cv2.bitwise_and(field, inner)
+    if cv2.countNonZero(own) == 0:
+        return 0.0
+    hue = cv2.cvtColor(cv2.merge(crop).astype(np.float32) / 255, cv2.COLOR_BGR2HSV)[..., 0]
+    mean = np.float32([cv2.mean(c, own)[0] for c in crop]) / 255
+    hue_of = float(cv2.cvtColor(mean.reshape(1, 1, 3), cv2.COLOR_BGR2HSV)[0, 0, 0])
+    apart = np.abs(hue - hue_of) % 360
+    near = (np.minimum(apart, 360 - apart) <= settings.hue_gap).astype(np.uint8) * 255
+    return cv2.countNonZero(cv2.bitwise_and(cv2.bitwise_and(field, near), beyond)) / area
+
+
 def _hue_apart(a: float, b: float) -> float:
     d = abs(a - b) % 360.0
     return min(d, 360.0 - d)
@@ -357,7 +391,8 @@ def _inside(piece: _Piece, outlines: list[np.ndarray]) -> bool:
 def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float,
                   settings: FieldSettings = FieldSettings(),
                   late: list[np.ndarray] | None = None,
-                  unframed: list[np.ndarray] | None = None) -> list[np.ndarray]:
+                  unframed: list[np.ndarray] | None = None,
+                  paler: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """Card outlines (four corners, float32, in the picture's pixels, in no order of
     trust) grown from colour fields framed in white. `channels`: the picture's stretched
     B, G, R; `white`: their smallest (`vision.realmaps.whiteness`). A field may be one
@@ -367,7 +402,9 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
     them reaches two of the field's sides) are put in `late` (when given) where no field
     outline lies: the caller takes them only where it finds no other outline. `unframed`:
     when a list, the quads of whole single fields (four sides filled) whose white frame
-    could not be measured are appended to it (a frame too thin for this scale, or none)."""
+    could not be measured are appended to it (a frame too thin for this scale, or none).
+    `paler`: when a list, the outlines found at the pale level (`FieldSettings.pale_level`)
+    go there instead of among those returned: the caller decides where they may stand."""
     chroma = stretched_chroma(channels)
     levels = settings.chroma_levels + ((settings.pale_level,) if _washed_out(chroma, settings) else ())
     masks = [cv2.compare(chroma, level, cv2.CMP_GT) for level in levels]
@@ -383,6 +420,7 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
         hued = n < len(levels)   # dark pieces have no hue to tell them apart
         pieces = [p for p in _pieces(mask, channels, min_area, settings, hued) if not _inside(p, out)]
         pale = n >= len(settings.chroma_levels) and hued
+        lost = None if pale else unframed   # (a pale piece is no full-bleed face: too dim to tell)
         before = (len(out), len(lower))
         wild = n > len(levels) and settings.dark_colour > 0   # dark with its oval
         plain = plain if wild else len(out)
@@ -406,7 +444,7 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
                     if grown is not None:
                         lower.append(grown)
                 continue
-            grown = _grown(_quad(piece.contour, settings), mask, white, settings, unframed=unframed)
+            grown = _grown(_quad(piece.contour, settings), mask, white, settings, unframed=lost)
             if grown is not None:
                 out.append(grown)
             else:
@@ -415,7 +453,7 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
             for b in halves[k + 1:]:
                 if _hue_apart(a.hue, b.hue) <= settings.hue_gap and _near(a, b):
                     quad = _quad(np.concatenate((a.contour, b.contour)), settings)
-                    grown = _grown(quad, mask, white, settings, unframed=unframed)
+                    grown = _grown(quad, mask, white, settings, unframed=lost)
                     if grown is not None:
                         out.append(grown)
                     elif late is not None and settings.pair_side_fill < settings.min_side_fill:
@@ -424,8 +462,9 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
                             lower.append(grown)
         if pale:   # the pale level's outlines: a card's size at least (`pale_area`)
             least = settings.pale_area * min_area
-            out[before[0]:] = [q for q in out[before[0]:] if cv2.contourArea(q) >= least]
-            lower[before[1]:] = [q for q in lower[before[1]:] if cv2.contourArea(q) >= least]
+            found = [q for q in out[before[0]:] + lower[before[1]:] if cv2.contourArea(q) >= least]
+            del out[before[0]:], lower[before[1]:]
+            (out if paler is None else paler).extend(found)
     for quad in lower:
         centre = tuple(float(v) for v in quad.mean(axis=0))
         # (a wild region's outline does not hold a pair back: the caller may refuse it)

@@ -59,7 +59,7 @@ import cv2
 import numpy as np
 
 from vision import edgequads, inkcards, outlinescore, palecovered, shadedcards, wholecards
-from vision.fieldfind import framed_fields
+from vision.fieldfind import field_beyond, framed_fields
 from vision.linecuts import cut_over
 from vision.outlinecheck import outline_share, outline_shares, paper_share
 from vision.quadgates import CARD_RATIO, TIP, cut_side, shape_ok, unlike_card
@@ -74,18 +74,20 @@ from vision.warp import order_corners, quad_overlap
 
 def _framed_fields(channels: list[np.ndarray], white: np.ndarray, edges: np.ndarray, min_area: float,
                    max_area: float, settings: RealSettings,
-                   unframed: list[np.ndarray] | None = None, coloured: bool = False) -> tuple[list, list]:
+                   unframed: list[np.ndarray] | None = None, coloured: bool = False) -> tuple[list, list, list]:
     """`vision.fieldfind`'s outlines that pass the gates and the outline check here,
     largest first; and its late ones (two pieces of a field joined on the lower bar, to be
-    taken only where no other outline lies), the same way. `unframed`: when a list, the
+    taken only where no other outline lies), the same way; and the pale level's (`paler`
+    there), the same way. `unframed`: when a list, the
     whole fields whose frame was not measured and that no outline found here holds.
     `coloured`: the outline check takes the colour step (`RealSettings.full_bleed`)."""
     h, w = white.shape
     late: list[np.ndarray] = []
     missed: list[np.ndarray] | None = [] if unframed is not None else None
-    fields = framed_fields(channels, white, min_area, late=late, unframed=missed)
+    paler: list[np.ndarray] = []
+    fields = framed_fields(channels, white, min_area, late=late, unframed=missed, paler=paler)
     out = [_passed(quads, edges, white, min_area, max_area, (w, h), settings, channels if coloured else None)
-           for quads in (fields, late)]
+           for quads in (fields, late, paler)]
     if unframed is not None:   # of a card's size and shape, where no outline found holds it
         held = [q for part in out for _, _, q in part]
         unframed += [q for q in missed if min_area <= cv2.contourArea(q) <= max_area and
@@ -113,10 +115,10 @@ def _fine_framed(frame: np.ndarray, scale: float, settings: RealSettings) -> tup
     edges = cv2.dilate(cv2.Canny(gray, 30, 90, L2gradient=True), np.ones((3, 3), np.uint8))
     ratio = fine / scale
     sh, sw = white.shape
-    framed, late = _framed_fields(channels, white, edges, (settings.min_short_side * ratio) ** 2,
-                                  settings.max_area_fraction * sh * sw, settings)
+    parts = _framed_fields(channels, white, edges, (settings.min_short_side * ratio) ** 2,
+                           settings.max_area_fraction * sh * sw, settings)
     return [[(share, area / ratio ** 2, (quad / ratio).astype(np.float32)) for share, area, quad in part]
-            for part in (framed, late)]
+            for part in parts]
 
 
 def _passed(quads: list[np.ndarray], edges: np.ndarray, white: np.ndarray, min_area: float,
@@ -262,6 +264,14 @@ def _bleeding(fields: list[np.ndarray], held: list[np.ndarray], edges: np.ndarra
     return _passed(alone, edges, white, min_area, max_area, size, settings, channels)
 
 
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads."""
+    a, b = np.float32(a).reshape(4, 2), np.float32(b).reshape(4, 2)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter) / union if union > 0 else 0.0
+
+
 def _piece_of(quad: np.ndarray, whole: np.ndarray, most: float) -> bool:
     """Whether `quad` lies inside `whole` (PIECE_INSIDE of its area at least), is at most
     `most` of its area and has a corner PIECE_CORNER of its short side or more from every
@@ -313,12 +323,13 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
     max_area = settings.max_area_fraction * sh * sw
     fine = scale < 1 and settings.fine_fields > max(sh, sw)
     unframed: list[np.ndarray] | None = [] if fine or bleed else None
-    framed, late = _framed_fields(channels, white, edges, min_area, max_area, settings, unframed, bleed) \
-        if settings.framed_fields else ([], [])
+    framed, late, paler = _framed_fields(channels, white, edges, min_area, max_area, settings, unframed, bleed) \
+        if settings.framed_fields else ([], [], [])
     if unframed and fine:   # a whole field whose thin frame this copy does not show: look closer
-        finer, fine_late = _fine_framed(frame, scale, settings)
+        finer, fine_late, fine_paler = _fine_framed(frame, scale, settings)
         framed = sorted(framed + finer, key=lambda c: -c[1])
         late += fine_late
+        paler += fine_paler
     if unframed and bleed:   # a whole field with no frame at all: a full-bleed face
         framed = sorted(framed + _bleeding(unframed, [q for _, _, q in framed], edges, white, channels,
                                            min_area, max_area, (sw, sh), settings), key=lambda c: -c[1])
@@ -380,9 +391,25 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
                 all(id(kept[i]) not in fields and _piece_of(kept[i], quad, settings.late_piece) for i in over):
             kept[over[0]] = quad   # every outline it overlaps a piece of it (the field's two halves)
             kept = [k for i, k in enumerate(kept) if i not in over[1:]]
+    # the pale level's (a washed-out photo's field) only where nothing else lies, or in place
+    # of outlines that are not the card outlined already (a piece, or card and table); the
+    # card outlined already is kept as it was found, and kept whole
+    held: list[np.ndarray] = []
+    for _, _, quad in paler:
+        over = [i for i, other in enumerate(kept) if quad_overlap(quad, other) >= settings.overlap]
+        same = [kept[i] for i in over if _iou(kept[i], quad) >= settings.pale_other]
+        if not over:
+            kept.append(quad)
+        elif same:
+            held += same
+        elif settings.pale_other > 0 and cut_side(quad, (sw, sh)) == -1 and \
+                all(id(kept[i]) not in fields and
+                    field_beyond(channels, quad, kept[i]) < settings.pale_beyond for i in over):
+            kept[over[0]] = quad
+            kept = [k for i, k in enumerate(kept) if i not in over[1:]]
     # a colour field grown to its white frame is one card whole, whatever else lies in view:
     # not cut, not dropped for a larger outline, not a piece of a pip card
-    whole = {id(quad) for _, _, quad in framed + late}
+    whole = {id(quad) for _, _, quad in framed + late + paler} | {id(quad) for quad in held}
     if settings.cut_cover > 0:
         kept = [piece for quad in kept for piece in
                 (cut_over(quad, edges, gray, settings) if cut_side(quad, (sw, sh)) == -1

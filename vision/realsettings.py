@@ -137,6 +137,15 @@ class RealSettings:
                                           # outline found before it that lies inside it and is
                                           # at most this share of its area (a piece of the card;
                                           # 0: never, the late one only where nothing else lies)
+    pale_other: float = 0.85              # framed fields: an outline found at the pale chroma
+                                          # level (`vision.fieldfind`) replaces the outlines found
+                                          # before it that it overlaps only if each (none a
+                                          # field's) is another shape, its IoU with it under this
+                                          # (a piece of the card, or card and table); the card
+                                          # outlined already stays (0: where nothing else lies)
+    pale_beyond: float = 0.25             # ... and only if what each has outside it is under
+                                          # this share field of its hue (`fieldfind.field_beyond`:
+                                          # more is the rest of the card beyond a glare streak)
     joined_cells: bool = False            # full-bleed faces: cells joined with their neighbours
                                           # looked at as regions too (`realmaps.joined_cells`: an oval
                                           # reaching both long sides cuts a face's field in two)
