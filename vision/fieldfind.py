@@ -171,6 +171,40 @@ def _one_hue(piece: _Piece, channels: list[np.ndarray], coloured: np.ndarray) ->
     return float(np.hypot(np.cos(hue).mean(), np.sin(hue).mean())) if hue.size else 1.0
 
 
+def field_beyond(channels: list[np.ndarray], quad: np.ndarray, other: np.ndarray,
+                 settings: FieldSettings = FieldSettings()) -> float:
+    """The share of `other`'s area outside `quad` that is field of `quad`'s hue at the pale
+    level (`pale_level`): about none when `other` is `quad`'s card with table around it, much
+    when `quad` is a piece of `other`'s card cut off by a glare streak (taken for a frame)."""
+    h, w = channels[0].shape
+    x, y, bw, bh = cv2.boundingRect(np.int32(np.round(np.concatenate((quad, other)).reshape(-1, 2))))
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + bw, w), min(y + bh, h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    crop = [c[y0:y1, x0:x1] for c in channels]
+    offset = np.float32([x0, y0])
+
+    def filled(q: np.ndarray) -> np.ndarray:
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(m, np.int32(np.round(q.reshape(-1, 2) - offset)), 255)
+        return m
+    inner, outer = filled(quad), filled(other)
+    beyond = cv2.bitwise_and(outer, cv2.bitwise_not(inner))
+    area = cv2.countNonZero(beyond)
+    if area == 0:
+        return 0.0
+    field = cv2.compare(stretched_chroma(crop), settings.pale_level, cv2.CMP_GT)
+    own = cv2.bitwise_and(field, inner)
+    if cv2.countNonZero(own) == 0:
+        return 0.0
+    hue = cv2.cvtColor(cv2.merge(crop).astype(np.float32) / 255, cv2.COLOR_BGR2HSV)[..., 0]
+    mean = np.float32([cv2.mean(c, own)[0] for c in crop]) / 255
+    hue_of = float(cv2.cvtColor(mean.reshape(1, 1, 3), cv2.COLOR_BGR2HSV)[0, 0, 0])
+    apart = np.abs(hue - hue_of) % 360
+    near = (np.minimum(apart, 360 - apart) <= settings.hue_gap).astype(np.uint8) * 255
+    return cv2.countNonZero(cv2.bitwise_and(cv2.bitwise_and(field, near), beyond)) / area
+
+
 def _hue_apart(a: float, b: float) -> float:
     d = abs(a - b) % 360.0
     return min(d, 360.0 - d)

@@ -59,7 +59,7 @@ import cv2
 import numpy as np
 
 from vision import edgequads, inkcards, outlinescore, palecovered, shadedcards, wholecards
-from vision.fieldfind import framed_fields
+from vision.fieldfind import field_beyond, framed_fields
 from vision.linecuts import cut_over
 from vision.outlinecheck import outline_share, outline_shares, paper_share
 from vision.quadgates import CARD_RATIO, TIP, cut_side, shape_ok, unlike_card
@@ -392,10 +392,11 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
             kept[over[0]] = quad   # every outline it overlaps a piece of it (the field's two halves)
             kept = [k for i, k in enumerate(kept) if i not in over[1:]]
     # the pale level's (a washed-out photo's field) only where nothing else lies, or in place
-    # of outlines that are not the card outlined already (a piece, or card and table) and
-    # whose sides are followed no better (a piece of a card cut off by a glare streak, grown
-    # to the streak as to a frame, is followed less: its side across the face shows no
-    # edge); the card outlined already is kept as it was found, and kept whole
+    # of outlines that are not the card outlined already (a piece, or card and table), that
+    # hold little more of its field beyond it and whose sides are followed no better (a piece
+    # of a card cut off by a glare streak, grown to the streak as to a frame, has the rest of
+    # the card beyond it, and its side across the face mostly shows a weaker edge); the card
+    # outlined already is kept as it was found, and kept whole
     held: list[np.ndarray] = []
 
     def followed(quad: np.ndarray) -> float:
@@ -408,8 +409,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
         elif same:
             held += same
         elif settings.pale_other > 0 and cut_side(quad, (sw, sh)) == -1 and \
-                all(id(kept[i]) not in fields for i in over) and \
-                max(followed(kept[i]) for i in over) <= followed(quad):
+                all(id(kept[i]) not in fields and field_beyond(channels, quad, kept[i]) < settings.pale_beyond
+                    for i in over) and max(followed(kept[i]) for i in over) <= followed(quad):
             kept[over[0]] = quad
             kept = [k for i, k in enumerate(kept) if i not in over[1:]]
     # a colour field grown to its white frame is one card whole, whatever else lies in view:

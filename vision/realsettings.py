@@ -144,6 +144,9 @@ class RealSettings:
                                           # (a piece of the card, or card and table), and its
                                           # outline share no higher; the card outlined already
                                           # stays (0: only where nothing else lies)
+    pale_beyond: float = 0.25             # ... and only if what each has outside it is under
+                                          # this share field of its hue (`fieldfind.field_beyond`:
+                                          # more is the rest of the card beyond a glare streak)
     joined_cells: bool = False            # full-bleed faces: cells joined with their neighbours
                                           # looked at as regions too (`realmaps.joined_cells`: an oval
                                           # reaching both long sides cuts a face's field in two)
