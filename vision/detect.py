@@ -46,7 +46,7 @@ FIELD_SETTINGS = RealSettings(framed_fields=True)
 # / 10 -> 75 / 2 / 22 / 9. No paper asked at all (min_cut_paper 0): protocol 2 75 / 2 / 23 /
 # 8, 5 patches of table more outlined and a Wild read right before "unknown". Teaching keeps
 # FIELD_SETTINGS (its photos show the card whole).
-READ_FIELD_SETTINGS = RealSettings(framed_fields=True, cut_framed=0.9)
+READ_FIELD_SETTINGS = RealSettings(framed_fields=True, cut_framed=0.9, pale_fields=True)
 # A taught deck with colours whose faces print no white frame (`DeckProfile.white_frame`
 # False: the colour field runs to the card's edge), and teaching photos whose card shows
 # no frame: the same, and full-bleed faces outlined from every stretched channel's edges,
@@ -57,7 +57,7 @@ BLEED_SETTINGS = RealSettings(framed_fields=True, full_bleed=30)
 # Reading a full-bleed deck: cells joined across the edges between them too (an oval
 # reaching both long sides cuts the field in two; `RealSettings.joined_cells`). Teaching
 # keeps BLEED_SETTINGS (joined there, no-frame protocol 2 skipped 7 -> 9 teaching photos).
-READ_BLEED_SETTINGS = RealSettings(framed_fields=True, full_bleed=30, joined_cells=True)
+READ_BLEED_SETTINGS = RealSettings(framed_fields=True, full_bleed=30, joined_cells=True, pale_fields=True)
 # A deck whose face is no colour field (Deckhand's own printings, standard playing cards):
 # the regions of saturated colour left out. On the real photos' train_ split they found no
 # card the other maps did not (found isolated 321, all 445 -> 446; false outlines 70 -> 65)

@@ -59,7 +59,7 @@ import cv2
 import numpy as np
 
 from vision import edgequads, inkcards, outlinescore, palecovered, shadedcards, wholecards
-from vision.fieldfind import field_beyond, framed_fields
+from vision.fieldfind import FieldSettings, field_beyond, framed_fields
 from vision.linecuts import cut_over
 from vision.outlinecheck import outline_share, outline_shares, paper_share
 from vision.quadgates import CARD_RATIO, TIP, cut_side, shape_ok, unlike_card
@@ -70,6 +70,9 @@ from vision.regionjudge import (EDGED, FIELD, SPLIT, WHITE, Gated, Judge, card_h
                                 print_bar, print_outlines, side_by_side)
 from vision.sidefit import refined
 from vision.warp import order_corners, quad_overlap
+
+
+_NO_PALE = FieldSettings(pale_level=0)
 
 
 def _framed_fields(channels: list[np.ndarray], white: np.ndarray, edges: np.ndarray, min_area: float,
@@ -85,7 +88,8 @@ def _framed_fields(channels: list[np.ndarray], white: np.ndarray, edges: np.ndar
     late: list[np.ndarray] = []
     missed: list[np.ndarray] | None = [] if unframed is not None else None
     paler: list[np.ndarray] = []
-    fields = framed_fields(channels, white, min_area, late=late, unframed=missed, paler=paler)
+    fields = framed_fields(channels, white, min_area, settings=FieldSettings() if settings.pale_fields else _NO_PALE,
+                           late=late, unframed=missed, paler=paler)
     out = [_passed(quads, edges, white, min_area, max_area, (w, h), settings, channels if coloured else None)
            for quads in (fields, late, paler)]
     if unframed is not None:   # of a card's size and shape, where no outline found holds it

@@ -137,6 +137,11 @@ class RealSettings:
                                           # outline found before it that lies inside it and is
                                           # at most this share of its area (a piece of the card;
                                           # 0: never, the late one only where nothing else lies)
+    pale_fields: bool = False             # framed fields: also at the pale chroma level in a
+                                          # washed-out photo (`vision.fieldfind`); reading only:
+                                          # taught so, glare seed 90's protocol 2 learned a
+                                          # Green 1 from a 0.66 outline (44 -> 37 right), and the
+                                          # unstressed draws 110-115 gained nothing
     pale_other: float = 0.85              # framed fields: an outline found at the pale chroma
                                           # level (`vision.fieldfind`) replaces the outlines found
                                           # before it that it overlaps only if each (none a
