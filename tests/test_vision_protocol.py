@@ -609,8 +609,8 @@ def test_a_wild_whose_oval_cuts_its_black_field_is_found_and_read(taught_wilds, 
     real = fieldfind.framed_fields
     old = FieldSettings(dark_colour=0)
     monkeypatch.setattr(realfind, "framed_fields",
-                        lambda channels, white, min_area, settings=None, late=None, unframed=None, paler=None:
-                        real(channels, white, min_area, old, late, unframed, paler))
+                        lambda channels, white, min_area, settings=None, late=None, unframed=None, paler=None,
+                        cut=None: real(channels, white, min_area, old, late, unframed, paler, cut))
     outlines = find_outlines(picture, READ_FIELD_SETTINGS)
     assert max((_iou(q, corners) for q in outlines), default=0.0) < 0.5
 

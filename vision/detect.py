@@ -45,8 +45,10 @@ FIELD_SETTINGS = RealSettings(framed_fields=True)
 # six wilds found, grown out to their frame: `regionjudge._framed_cut`), protocol 2 75 / 2 / 21
 # / 10 -> 75 / 2 / 22 / 9. No paper asked at all (min_cut_paper 0): protocol 2 75 / 2 / 23 /
 # 8, 5 patches of table more outlined and a Wild read right before "unknown". Teaching keeps
-# FIELD_SETTINGS (its photos show the card whole).
-READ_FIELD_SETTINGS = RealSettings(framed_fields=True, cut_framed=0.9, pale_fields=True)
+# FIELD_SETTINGS (its photos show the card whole). A framed field running off the frame with
+# its oval (the field a dented piece or two, no whole field) is outlined from the field too,
+# where no other outline lies (`cut_fields`, `vision.fieldfind._grown_cut`; session 21).
+READ_FIELD_SETTINGS = RealSettings(framed_fields=True, cut_framed=0.9, pale_fields=True, cut_fields=True)
 # A taught deck with colours whose faces print no white frame (`DeckProfile.white_frame`
 # False: the colour field runs to the card's edge), and teaching photos whose card shows
 # no frame: the same, and full-bleed faces outlined from every stretched channel's edges,

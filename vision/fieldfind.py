@@ -29,6 +29,13 @@ out from most tables:
   together; a region well mixed of both, not a court picture nor a dark patch of table),
   its quad, where the hull's corners are clipped, put where four of the hull's sides
   meet; one whose sides the field fills only on the lower bar is taken late;
+* a field running off the frame across two of its sides, its oval often running off too
+  (so no whole field, only a dented piece or two: `_grown_cut`), is outlined from its
+  quad with a side on the border where the field itself reaches the border at both of
+  that side's corners (a side carried on past a corner in view, a card's tip off the
+  frame, does not), the field runs along the three sides in view and a white frame runs
+  round each of them: those three moved out to the frame's edge, the border's side kept;
+  for the caller to take where no other outline lies;
 * the grown outline must then pass `vision.realfind`'s own outline check.
 
 What does not live here: the other outlines and the choice among them
@@ -279,10 +286,12 @@ def _outward_normals(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return direction, normal, length
 
 
-def _frame_widths(quad: np.ndarray, white: np.ndarray, settings: FieldSettings) -> np.ndarray | None:
+def _frame_widths(quad: np.ndarray, white: np.ndarray, settings: FieldSettings,
+                  skip: int = -1) -> np.ndarray | None:
     """How far each side of the field lies inside the card's edge (pixels): where the
     whiteness, a band at least `frame_white` beyond the field, falls most. NaN for a side
-    with no clear fall; None when the field has no white frame."""
+    with no clear fall; None when the field has no white frame. `skip`: a side on the
+    frame's border (not measured, NaN): then every other side must show its white band."""
     _, normal, sides = _outward_normals(quad)
     short = float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
     reach = settings.max_frame * short + 3
@@ -292,6 +301,8 @@ def _frame_widths(quad: np.ndarray, white: np.ndarray, settings: FieldSettings) 
     bands = np.full(4, np.nan, np.float32)   # the white band's own width: the field's quad may
     framed = 0                               # lie a few pixels inside the field (pieces joined)
     for i in range(4):
+        if i == skip:
+            continue
         start = quad[i] + t[:, None] * (quad[(i + 1) % 4] - quad[i])           # samples x 2
         points = start[:, None, :] + steps[None, :, None] * normal[i]          # samples x steps x 2
         profile = cv2.remap(white, points[..., 0], points[..., 1], cv2.INTER_LINEAR,
@@ -338,9 +349,10 @@ def _moved(quad: np.ndarray, widths: np.ndarray) -> np.ndarray | None:
 _ALONG = np.linspace(0.1, 0.9, 15, dtype=np.float32)[None, :, None]
 
 
-def _sides_filled(quad: np.ndarray, mask: np.ndarray, least: float) -> bool:
-    """Whether just inside every side the field's colour runs along most of it: a piece
-    of a field cut by its oval has a "side" across the oval, white along most of it."""
+def _sides_filled(quad: np.ndarray, mask: np.ndarray, least: float, skip: int = -1) -> bool:
+    """Whether just inside every side (but side `skip`) the field's colour runs along most
+    of it: a piece of a field cut by its oval has a "side" across the oval, white along
+    most of it."""
     direction, normal, sides = _outward_normals(quad)
     inset = max(1.5, 0.03 * float(sides.min()))
     points = quad[:, None, :] + _ALONG * (direction * sides[:, None])[:, None, :] - inset * normal[:, None, :]
@@ -348,6 +360,8 @@ def _sides_filled(quad: np.ndarray, mask: np.ndarray, least: float) -> bool:
     xs = np.clip(np.round(points[..., 0]).astype(np.intp), 0, w - 1)
     ys = np.clip(np.round(points[..., 1]).astype(np.intp), 0, h - 1)
     filled = (mask[ys, xs] > 0).mean(axis=1)                  # per side
+    if skip >= 0:
+        filled[skip] = 1.0
     return bool(filled.min() >= least)
 
 
@@ -364,6 +378,82 @@ def _grown(quad: np.ndarray | None, mask: np.ndarray, white: np.ndarray,
     if widths is None and unframed is not None:
         unframed.append(quad)
     return None if widths is None else _moved(quad, widths)
+
+
+BORDER = 2.0   # pixels: a field's corner this near the frame's border lies on it
+CORNER_REACH = 3   # pixels: a field running off the frame lies this near each corner on the border
+
+
+def _border_side(quad: np.ndarray, size: tuple[int, int]) -> tuple[int, int] | None:
+    """(i, b) when corners i and i + 1 of the quad, and no other, lie on the same border b
+    of a frame of `size` (0 left, 1 top, 2 right, 3 bottom): a field running off the frame
+    across two of its sides; None otherwise."""
+    w, h = size
+    on = [{b for b, hit in enumerate((x < BORDER, y < BORDER, x > w - 1 - BORDER, y > h - 1 - BORDER)) if hit}
+          for x, y in quad.tolist()]
+    touching = [i for i in range(4) if on[i]]
+    if len(touching) != 2:
+        return None
+    i, j = touching
+    if (i, j) == (0, 3):
+        i, j = 3, 0
+    elif j - i != 1:
+        return None
+    shared = on[i] & on[j]
+    return (i, min(shared)) if len(shared) == 1 else None
+
+
+_BORDER_LINES = (((0.0, 0.0), (0.0, 1.0)), ((0.0, 0.0), (1.0, 0.0)), ((1.0, 0.0), (0.0, 1.0)), ((0.0, 1.0), (1.0, 0.0)))
+
+
+def _grown_cut(points: np.ndarray, mask: np.ndarray, white: np.ndarray,
+               settings: FieldSettings) -> np.ndarray | None:
+    """`_grown_cut_quad` of the field's quad (`_quad`), or else of the quad along four sides
+    of its hull (`_side_quad`: the border's side among them, a corner clipped)."""
+    for quad in (_quad(points, settings), _side_quad(points, settings)):
+        grown = _grown_cut_quad(quad, points, mask, white, settings)
+        if grown is not None:
+            return grown
+    return None
+
+
+def _grown_cut_quad(quad: np.ndarray | None, points: np.ndarray, mask: np.ndarray, white: np.ndarray,
+                    settings: FieldSettings) -> np.ndarray | None:
+    """The outline in view of a card whose field runs off the frame across two of its
+    sides, grown from the field's quad (a side on the border): the three sides in view
+    filled by the field (the side on the border is crossed by the oval where it runs off
+    too) and each framed in white, moved out to the frame's outer edge; the border's side
+    is the border. None otherwise."""
+    if quad is None:
+        return None
+    h, w = mask.shape
+    on = _border_side(quad, (w, h))
+    if on is None:
+        return None
+    side, border = on
+    if not _sides_filled(quad, mask, settings.min_side_fill, side):
+        return None
+    # the field itself reaches the border at both corners there (a side carried on to the
+    # border past a corner in view, a card's tip off the frame, would not)
+    field = np.asarray(points, np.float32).reshape(-1, 2)
+    for corner in quad[[side, (side + 1) % 4]]:
+        if float(np.min(np.abs(field - corner).max(axis=1))) > CORNER_REACH:
+            return None
+    widths = _frame_widths(quad, white, settings, side)
+    if widths is None:
+        return None
+    direction, normal, _ = _outward_normals(quad)
+    (px, py), (dx, dy) = _BORDER_LINES[border]
+    point = np.float32((px * (w - 1), py * (h - 1)))
+    lines = [(quad[i] + normal[i] * widths[i], direction[i]) if i != side else (point, np.float32((dx, dy)))
+             for i in range(4)]
+    grown = corners_of(lines, 1e-6)
+    # the border's side between the frame's corners (a field cut across a corner of the
+    # frame is no side on one border)
+    if grown is None or not all(-BORDER <= x <= w - 1 + BORDER and -BORDER <= y <= h - 1 + BORDER
+                                for x, y in grown[[side, (side + 1) % 4]].tolist()):
+        return None
+    return grown
 
 
 def _near(a: _Piece, b: _Piece) -> bool:
@@ -392,7 +482,8 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
                   settings: FieldSettings = FieldSettings(),
                   late: list[np.ndarray] | None = None,
                   unframed: list[np.ndarray] | None = None,
-                  paler: list[np.ndarray] | None = None) -> list[np.ndarray]:
+                  paler: list[np.ndarray] | None = None,
+                  cut: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """Card outlines (four corners, float32, in the picture's pixels, in no order of
     trust) grown from colour fields framed in white. `channels`: the picture's stretched
     B, G, R; `white`: their smallest (`vision.realmaps.whiteness`). A field may be one
@@ -404,7 +495,11 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
     when a list, the quads of whole single fields (four sides filled) whose white frame
     could not be measured are appended to it (a frame too thin for this scale, or none).
     `paler`: when a list, the outlines found at the pale level (`FieldSettings.pale_level`)
-    go there instead of among those returned: the caller decides where they may stand."""
+    go there instead of among those returned: the caller decides where they may stand.
+    `cut`: when a list, the outlines in view of fields running off the frame across two
+    of their sides, framed in white on the three in view (`_grown_cut`), are appended to
+    it: one piece, or two of one hue (the oval running off the frame too), where no field
+    outline lies (not from the pale level)."""
     chroma = stretched_chroma(channels)
     levels = settings.chroma_levels + ((settings.pale_level,) if _washed_out(chroma, settings) else ())
     masks = [cv2.compare(chroma, level, cv2.CMP_GT) for level in levels]
@@ -415,6 +510,7 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
             masks.append(cv2.bitwise_or(masks[-1], cv2.compare(chroma, settings.dark_colour, cv2.CMP_GT)))
     out: list[np.ndarray] = []
     lower: list[np.ndarray] = []   # pairs joined on the lower bar (`pair_side_fill`)
+    offs: list[np.ndarray] = []    # fields running off the frame (`cut`)
     plain = 0   # outlines found before the wild mask's (which may fail the caller's check)
     for n, mask in enumerate(masks):
         hued = n < len(levels)   # dark pieces have no hue to tell them apart
@@ -444,11 +540,16 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
                     if grown is not None:
                         lower.append(grown)
                 continue
-            grown = _grown(_quad(piece.contour, settings), mask, white, settings, unframed=lost)
+            quad = _quad(piece.contour, settings)
+            grown = _grown(quad, mask, white, settings, unframed=lost)
             if grown is not None:
                 out.append(grown)
             else:
                 halves.append(piece)
+            if cut is not None and not pale:   # (grown whole past the border above: none the caller takes)
+                grown = _grown_cut(piece.contour, mask, white, settings)
+                if grown is not None:
+                    offs.append(grown)
         for k, a in enumerate(halves):
             for b in halves[k + 1:]:
                 if _hue_apart(a.hue, b.hue) <= settings.hue_gap and _near(a, b):
@@ -460,6 +561,10 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
                         grown = _grown(quad, mask, white, settings, settings.pair_side_fill)
                         if grown is not None:
                             lower.append(grown)
+                    if cut is not None and not pale:
+                        grown = _grown_cut(np.concatenate((a.contour, b.contour)), mask, white, settings)
+                        if grown is not None:
+                            offs.append(grown)
         if pale:   # the pale level's outlines: a card's size at least (`pale_area`)
             least = settings.pale_area * min_area
             found = [q for q in out[before[0]:] + lower[before[1]:] if cv2.contourArea(q) >= least]
@@ -470,4 +575,12 @@ def framed_fields(channels: list[np.ndarray], white: np.ndarray, min_area: float
         # (a wild region's outline does not hold a pair back: the caller may refuse it)
         if not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), centre, False) >= 0 for q in out[:plain] + late):
             late.append(quad)
+    if cut is not None:
+        size = (white.shape[1], white.shape[0])
+        held = [q for q in out if _border_side(q, size) is None]
+        for quad in offs:
+            centre = tuple(float(v) for v in quad.mean(axis=0))
+            if not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), centre, False) >= 0 for q in held):
+                cut.append(quad)
+                held.append(quad)
     return out

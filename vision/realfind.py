@@ -88,10 +88,14 @@ def _framed_fields(channels: list[np.ndarray], white: np.ndarray, edges: np.ndar
     late: list[np.ndarray] = []
     missed: list[np.ndarray] | None = [] if unframed is not None else None
     paler: list[np.ndarray] = []
+    offs: list[np.ndarray] | None = [] if settings.cut_fields else None
     fields = framed_fields(channels, white, min_area, settings=FieldSettings() if settings.pale_fields else _NO_PALE,
-                           late=late, unframed=missed, paler=paler)
+                           late=late, unframed=missed, paler=paler, cut=offs)
     out = [_passed(quads, edges, white, min_area, max_area, (w, h), settings, channels if coloured else None)
            for quads in (fields, late, paler)]
+    if offs:   # taken as late ones: only where no other outline lies
+        out[1] = sorted(out[1] + _passed_cut(offs, edges, white, min_area, max_area, (w, h), settings),
+                        key=lambda c: -c[1])
     if unframed is not None:   # of a card's size and shape, where no outline found holds it
         held = [q for part in out for _, _, q in part]
         unframed += [q for q in missed if min_area <= cv2.contourArea(q) <= max_area and
@@ -139,6 +143,24 @@ def _passed(quads: list[np.ndarray], edges: np.ndarray, white: np.ndarray, min_a
             if share >= settings.min_outline:
                 out.append((share, area, quad))
     return sorted(out, key=lambda c: -c[1])   # a whole field before any piece of it
+
+
+def _passed_cut(quads: list[np.ndarray], edges: np.ndarray, white: np.ndarray, min_area: float,
+                max_area: float, size: tuple[int, int], settings: RealSettings) -> list:
+    """`_passed` for the outlines in view of framed fields running off the frame
+    (`fieldfind._grown_cut`): a side on the border, the part in view of a card's size and
+    of a visible part's shape (`covered_ratio`), its three sides in view followed as a cut
+    card's are (`min_cut_outline`)."""
+    out = []
+    for quad in quads:
+        area = cv2.contourArea(quad)
+        cut = cut_side(quad, size)
+        if cut is not None and cut >= 0 and min_area <= area <= max_area and \
+                shape_ok(quad, settings, settings.covered_ratio, settings.field_angles):
+            share = outline_share(quad, edges, white, settings.min_step, skip_side=cut)
+            if share >= settings.min_cut_outline:
+                out.append((share, area, quad))
+    return out
 
 
 def _line_candidates(gray: np.ndarray, white: np.ndarray, candidates: list, size: tuple[int, int],

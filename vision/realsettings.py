@@ -33,6 +33,9 @@ class RealSettings:
                                           # its sides in the frame at least this share
                                           # paper-white (`outlinecheck.framed_round`: a colour field in its
                                           # white frame, a wild's black one; 0: never)
+    cut_fields: bool = False              # framed fields: also a field running off the frame across
+                                          # two of its sides, framed in white on the three in view
+                                          # (`fieldfind._grown_cut`), taken where no other outline lies
     paper: int = 200                      # whiteness of card stock (of 255)
     refine_reach: float = 1.5             # pixels at long_side: sides refitted this close
     min_step: int = 12                    # whiteness inside minus outside that counts

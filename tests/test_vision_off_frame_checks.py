@@ -1,0 +1,136 @@
+"""A card running off the photo's edge (`--stress edge`): the second looks that keep its
+reading from being another card, and its framed colour field found when the oval runs off
+the frame too (`vision.fieldfind._grown_cut`)."""
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import pipeline
+from vision.classify import Reading
+from vision.detect import READ_FIELD_SETTINGS
+from vision.pipeline import Recognizer
+from vision.profile import builtin_profile
+from vision.reader import LinearReader
+from vision.realfind import find_outlines
+from vision.render.sessions import SESSIONS
+from vision.render.stress import card_at_edge
+from vision.render.table import photo_patches, photo_texture
+from vision.render.uno_deck import deck, phone_photo
+
+FRAME = np.zeros((300, 400, 3), np.uint8)
+# a card's tip off the right of a 400 x 300 frame: its corner 1 on the border
+TIP = np.float32([[150, 60], [399, 90], [330, 250], [140, 230]])
+TIP_WHOLE = np.float32([[150, 60], [430, 40], [330, 250], [140, 230]])
+# a card cut along the bottom of the frame: corners 2 and 3 on the border
+CUT = np.float32([[100, 150], [220, 150], [220, 299], [100, 299]])
+
+
+def colour_recognizer() -> Recognizer:
+    """A recognizer whose deck has colours and a learned reader (`Recognizer.turns`)."""
+    reader = LinearReader(classes=np.arange(2), mean=np.zeros(3, np.float32),
+                          weights=np.zeros((3, 2), np.float32), bias=np.zeros(2, np.float32))
+    return Recognizer.create(dataclasses.replace(builtin_profile("solo"), reader=reader))
+
+
+def reading(label: str, confidence: float) -> Reading:
+    return Reading(label, label.split()[0].lower(), confidence, 0.9, False)
+
+
+def read_tip(monkeypatch, as_is: Reading, slid: Reading) -> Reading:
+    """The tip outline TIP read as it is as `as_is`, its plain completion none, and its
+    sides slid (`tip_completed(..., slid=True)`) completing it to TIP_WHOLE read `slid`
+    (the steadiness check, `vision.steady`, left out)."""
+    monkeypatch.setattr(Recognizer, "_steady", lambda *a: True)
+    monkeypatch.setattr(pipeline, "card_features", lambda frame, corners, profile, *a: corners)
+    monkeypatch.setattr(pipeline, "tip_completed", lambda frame, corners, tip, slid=False:
+                        TIP_WHOLE if slid else None)
+    monkeypatch.setattr(pipeline, "classify", lambda corners, *a, **k:
+                        slid if np.array_equal(corners, TIP_WHOLE) else as_is)
+    return colour_recognizer().reading(FRAME, TIP)[0]
+
+
+def test_a_tips_reading_as_it_is_gives_way_to_its_slid_sides_reading_another_card_surer(monkeypatch):
+    """A tip whose plain completion finds no side was read as it is at 0.75 or more, and
+    the outline as it is cuts across the face: on fresh edge draws a Yellow 6 read Yellow 9
+    at 0.78 and a Red Reverse Red 8 at 0.95, where the sides looked for from slid corners
+    completed them to Yellow 6 at 0.88 and Red Reverse at 0.98. Two cards read so: the
+    surer is taken (a Yellow 0 read right at 0.94 as it is, slid Yellow Reverse at 0.93)."""
+    assert read_tip(monkeypatch, reading("Yellow 9", 0.78), reading("Yellow 6", 0.88)).label == "Yellow 6"
+    assert read_tip(monkeypatch, reading("Red 8", 0.95), reading("Red Reverse", 0.98)).label == "Red Reverse"
+    assert read_tip(monkeypatch, reading("Yellow 0", 0.94), reading("Yellow Reverse", 0.93)).label == "Yellow 0"
+    # one card both ways, or the slid one unsure: as it is
+    assert read_tip(monkeypatch, reading("Red 8", 0.9), reading("Red 8", 0.99)).label == "Red 8"
+    assert read_tip(monkeypatch, reading("Red 8", 0.9), reading("Red 3", 0.7)).label == "Red 8"
+
+
+def read_cut(monkeypatch, shapes: dict[float, Reading], framed: Reading | None) -> Reading:
+    """The outline CUT (along the bottom border) grown past it to each card shape and read
+    as `shapes` gives (the deck's own shape and OFF_FRAME_SHAPES), and grown as long as its
+    white frame tells (`_framed_length`) read `framed` (None: not measured; the steadiness
+    check left out)."""
+    monkeypatch.setattr(Recognizer, "_steady", lambda *a: True)
+    grown = {}
+
+    def grown_past(corners, side, aspect):
+        whole = np.float32(corners).copy()
+        whole[2, 1] = whole[3, 1] = whole[0, 1] + aspect * 120
+        grown[aspect] = whole
+        return whole
+
+    def classify(corners, *a, **k):
+        return next((shapes.get(aspect, reading("unknown", 0.0)) for aspect, whole in grown.items()
+                     if np.array_equal(corners, whole)), reading("unknown", 0.0))
+
+    monkeypatch.setattr(pipeline, "card_features", lambda frame, corners, profile, *a: corners)
+    monkeypatch.setattr(pipeline, "grown_past", grown_past)
+    monkeypatch.setattr(pipeline, "grown_in_plane", lambda *a: None)
+    monkeypatch.setattr(pipeline, "classify", classify)
+    monkeypatch.setattr(Recognizer, "_framed_length",
+                        lambda self, frame, corners, side: None if framed is None else (framed, CUT))
+    return colour_recognizer().reading(FRAME, CUT)[0]
+
+
+def test_a_card_along_the_border_whose_white_frame_tells_another_card_is_read_as_its_frame_tells(monkeypatch):
+    """Grown past the border to card shapes, one card read surely on one or two shapes was
+    taken, the frame's width not asked: on fresh edge draws a Blue 5 read Blue 1 at 0.93 on
+    the profile's own 1.40 (a poker card's, the deck's shape not measured) and a Green 8
+    Green 1 at 0.91, each read right grown as long as its white frame tells (0.99, 0.91).
+    Where the frame's length reads another card at FRAMED_LENGTH_BAR, that is taken."""
+    own = colour_recognizer().profile.aspect
+    assert read_cut(monkeypatch, {own: reading("Blue 1", 0.93)}, reading("Blue 5", 0.99)).label == "Blue 5"
+    assert read_cut(monkeypatch, {1.5: reading("Green 1", 0.91), 1.45: reading("Green 1", 0.89)},
+                    reading("Green 8", 0.91)).label == "Green 8"
+    # the frame agreeing, or not measured: the shapes' card
+    assert read_cut(monkeypatch, {1.555: reading("Red 4", 0.95)}, reading("Red 4", 0.9)).label == "Red 4"
+    assert read_cut(monkeypatch, {1.555: reading("Red 4", 0.95)}, None).label == "Red 4"
+
+
+@pytest.mark.skipif(not photo_patches(), reason="../shared/realphotos (real table photos) is missing")
+def test_a_framed_field_running_off_the_frame_with_its_oval_is_outlined():
+    """A phone photo (1008 x 756, 15-55 degrees from overhead) of a Red Skip on a real table
+    running off the photo across two of its sides, its oval too (`card_at_edge`, seed 120):
+    the field is a dented piece, no whole field, and the other maps give no outline of the
+    card. With `cut_fields` (`READ_FIELD_SETTINGS`), the field's part in view, reaching the
+    border at both corners there and framed in white on its three sides in view, is outlined
+    to the frame's edge: the part of the card in view (of seeds 0-199 the one outlined so
+    only; cards with one corner off are left to the tip paths)."""
+    seed = 120
+    faces = deck()
+    rng = np.random.default_rng(seed)
+    face = faces[seed % len(faces)]
+    picture, corners = phone_photo(face.image(), photo_texture(seed), SESSIONS[0], rng, (1008, 756), tilt=(15, 55))
+    picture, corners = card_at_edge(picture, corners, rng)
+    h, w = picture.shape[:2]
+    _, seen = cv2.intersectConvexConvex(np.float32(corners), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+
+    def best_iou(outlines):
+        def iou(q):
+            inter, _ = cv2.intersectConvexConvex(np.float32(q), np.float32(seen))
+            return inter / (cv2.contourArea(np.float32(q)) + cv2.contourArea(np.float32(seen)) - inter)
+        return max((iou(q) for q in outlines), default=0.0)
+
+    assert READ_FIELD_SETTINGS.cut_fields
+    assert best_iou(find_outlines(picture, dataclasses.replace(READ_FIELD_SETTINGS, cut_fields=False))) < 0.1
+    assert best_iou(find_outlines(picture, READ_FIELD_SETTINGS)) > 0.85
