@@ -210,8 +210,8 @@ def test_a_steep_field_whose_oval_reaches_two_sides_is_taught_from_its_two_piece
     old = FieldSettings(pair_side_fill=0.6)
     real = fieldfind.framed_fields
     monkeypatch.setattr(realfind, "framed_fields",
-                        lambda channels, white, min_area, settings=None, late=None, unframed=None, paler=None:
-                        real(channels, white, min_area, old, late, unframed, paler))
+                        lambda channels, white, min_area, settings=None, late=None, unframed=None, paler=None,
+                        cut=None: real(channels, white, min_area, old, late, unframed, paler, cut))
     with pytest.raises(TeachError):
         card_face_and_corners(picture, source=f"IMG_{seed}.jpg")
 
