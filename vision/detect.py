@@ -46,9 +46,11 @@ FIELD_SETTINGS = RealSettings(framed_fields=True)
 # / 10 -> 75 / 2 / 22 / 9. No paper asked at all (min_cut_paper 0): protocol 2 75 / 2 / 23 /
 # 8, 5 patches of table more outlined and a Wild read right before "unknown". Teaching keeps
 # FIELD_SETTINGS (its photos show the card whole). A framed field running off the frame with
-# its oval (the field a dented piece or two, no whole field) is outlined from the field too,
-# where no other outline lies (`cut_fields`, `vision.fieldfind._grown_cut`; session 21).
-READ_FIELD_SETTINGS = RealSettings(framed_fields=True, cut_framed=0.9, pale_fields=True, cut_fields=True)
+# its oval outlined from the field (`cut_fields`, `vision.fieldfind._grown_cut`; session 21)
+# is off: on fresh edge draws (seeds 120-123, protocol 2) it found 7 cards more (4 read right,
+# 3 "unknown", none wrong), but the finding of a colour deck's photo cost about a fifth more
+# (a protocol-2 photo's read 158.6 -> 212.5 M instructions before its border gate).
+READ_FIELD_SETTINGS = RealSettings(framed_fields=True, cut_framed=0.9, pale_fields=True)
 # A taught deck with colours whose faces print no white frame (`DeckProfile.white_frame`
 # False: the colour field runs to the card's edge), and teaching photos whose card shows
 # no frame: the same, and full-bleed faces outlined from every stretched channel's edges,

@@ -410,6 +410,11 @@ def _grown_cut(points: np.ndarray, mask: np.ndarray, white: np.ndarray,
                settings: FieldSettings) -> np.ndarray | None:
     """`_grown_cut_quad` of the field's quad (`_quad`), or else of the quad along four sides
     of its hull (`_side_quad`: the border's side among them, a corner clipped)."""
+    h, w = mask.shape
+    x, y, bw, bh = cv2.boundingRect(points.reshape(-1, 1, 2).astype(np.int32))
+    near = BORDER + CORNER_REACH   # (no field point this near the border: no corner on it, below)
+    if x >= near and y >= near and x + bw - 1 <= w - 1 - near and y + bh - 1 <= h - 1 - near:
+        return None
     for quad in (_quad(points, settings), _side_quad(points, settings)):
         grown = _grown_cut_quad(quad, points, mask, white, settings)
         if grown is not None:
