@@ -796,9 +796,9 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     if features.unseen is not None and not isinstance(reader, CnnReader) and \
             _unseen_against(reader, features, bool(turned[best_class]), group_of, groups[top]):
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
-    # only a label printed in one colour is asked, as by `_undone_against`: a wild's
-    # four-colour oval is taken for streaks (protocol 2's clean Wilds read "unknown")
-    if profile.colours[top] and not isinstance(reader, CnnReader) and \
+    # a wild is asked too, though its four-colour oval can be taken for streaks (a clean
+    # Wild then reads "unknown"): unasked, a pale square of paper on a bare table read Wild
+    if any(profile.colours) and not isinstance(reader, CnnReader) and \
             _glare_unconfirmed(reader, features, bool(turned[best_class]), group_of, groups[top],
                                partial(profile.taught_ink, top)):
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
