@@ -52,6 +52,7 @@ import cv2
 import numpy as np
 
 from vision.lines import corners_of
+from vision.offframe import border_run
 
 
 @dataclass(frozen=True)
@@ -386,21 +387,10 @@ CORNER_REACH = 3   # pixels: a field running off the frame lies this near each c
 
 def _border_side(quad: np.ndarray, size: tuple[int, int]) -> tuple[int, int] | None:
     """(i, b) when corners i and i + 1 of the quad, and no other, lie on the same border b
-    of a frame of `size` (0 left, 1 top, 2 right, 3 bottom): a field running off the frame
-    across two of its sides; None otherwise."""
-    w, h = size
-    on = [{b for b, hit in enumerate((x < BORDER, y < BORDER, x > w - 1 - BORDER, y > h - 1 - BORDER)) if hit}
-          for x, y in quad.tolist()]
-    touching = [i for i in range(4) if on[i]]
-    if len(touching) != 2:
-        return None
-    i, j = touching
-    if (i, j) == (0, 3):
-        i, j = 3, 0
-    elif j - i != 1:
-        return None
-    shared = on[i] & on[j]
-    return (i, min(shared)) if len(shared) == 1 else None
+    of a frame of `size` (0 left, 1 top, 2 right, 3 bottom), and on no other: a field
+    running off the frame across two of its sides; None otherwise."""
+    run = border_run(quad, size, BORDER)
+    return (run[0], min(run[1])) if run is not None and len(run[1]) == 1 else None
 
 
 _BORDER_LINES = (((0.0, 0.0), (0.0, 1.0)), ((0.0, 0.0), (1.0, 0.0)), ((1.0, 0.0), (0.0, 1.0)), ((0.0, 1.0), (1.0, 0.0)))

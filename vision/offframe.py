@@ -43,14 +43,16 @@ def on_border(corners: np.ndarray, size: tuple[int, int], tolerance: float) -> i
                for x, y in np.asarray(corners, np.float32).reshape(4, 2).tolist())
 
 
-def border_side(corners: np.ndarray, size: tuple[int, int], tolerance: float) -> int | None:
-    """i when corners i and i + 1 of the outline (and no other) lie within `tolerance`
-    pixels of the same border of a frame of `size` (w, h): side i is the frame's border;
-    None otherwise."""
+def border_run(corners: np.ndarray, size: tuple[int, int], tolerance: float) -> tuple[int, set[int]] | None:
+    """(i, borders) when corners i and i + 1 of the outline (and no other) lie within
+    `tolerance` pixels of the frame's border (a frame of `size` (w, h)); `borders` are the
+    borders both lie on (0 left, 1 top, 2 right, 3 bottom), empty when they lie on two
+    different ones. None otherwise."""
     w, h = size
     pts = np.asarray(corners, np.float32).reshape(4, 2).tolist()
-    on = [(x < tolerance, y < tolerance, x > w - 1 - tolerance, y > h - 1 - tolerance) for x, y in pts]
-    touching = [i for i in range(4) if any(on[i])]
+    on = [{b for b, hit in enumerate((x < tolerance, y < tolerance, x > w - 1 - tolerance, y > h - 1 - tolerance))
+           if hit} for x, y in pts]
+    touching = [i for i in range(4) if on[i]]
     if len(touching) != 2:
         return None
     i, j = touching
@@ -58,7 +60,15 @@ def border_side(corners: np.ndarray, size: tuple[int, int], tolerance: float) ->
         i, j = 3, 0
     elif j - i != 1:
         return None
-    return i if any(a and b for a, b in zip(on[i], on[j])) else None
+    return i, on[i] & on[j]
+
+
+def border_side(corners: np.ndarray, size: tuple[int, int], tolerance: float) -> int | None:
+    """i when corners i and i + 1 of the outline (and no other) lie within `tolerance`
+    pixels of the same border of a frame of `size` (w, h): side i is the frame's border;
+    None otherwise."""
+    run = border_run(corners, size, tolerance)
+    return run[0] if run is not None and run[1] else None
 
 
 def grown_past(corners: np.ndarray, side: int, aspect: float) -> np.ndarray | None:
