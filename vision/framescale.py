@@ -17,6 +17,14 @@ Measured on `bench/protocols.py --stress edge` (see docs/vision-history.md): the
 lies within 8 % of the true card's on 29 of 48 outlines along the border (median 6 %,
 mostly short), against 17 for the flat growth to the deck's true shape. Geometry and a
 few hundred pixels sampled; nothing here reads a card.
+
+The length told is a card's only when the outline grown to it keeps a card's shape in a
+photo: no longer than LONGEST times its width (a card 1.6 long seen 66 degrees from
+overhead, tilted about its length). A white label on a book's spine along the border
+(glare seed 130, protocol 2) showed a thin "frame" with its sides converging, and the
+length so told was 5.3 widths: read as a Red Reverse at 0.89 on a bare table. The
+longest true card so grown on the session-13 stress sets: 2.5 (--stress edge, protocol
+2, a Blue 6 seen steeply; the finder's own side-ratio gate, 2.3, would lose it).
 """
 from __future__ import annotations
 
@@ -28,6 +36,7 @@ import numpy as np
 from vision.warp import order_corners
 
 STEP = 0.25            # pixels between the points sampled along a line
+LONGEST = 4.0          # the grown outline's long sides over its short ones at most
 OUTSIDE = 6.0          # a line starts this many pixels outside the card's edge
 EDGE_NEAR = (-5.0, 4.0)  # the table-to-paper rise looked for this near the edge (pixels)
 FALL = 0.5             # the paper-to-field fall: the first dip at least this share of the deepest
@@ -101,8 +110,8 @@ def grown_by_frame(frame: np.ndarray, corners: np.ndarray, side: int,
     has its side `side` on the frame's border (`vision.offframe.border_side`), its two
     sides to the border grown to the card's length as its frame's width at the whole
     end tells it (`widths`: the deck's (end, side) shares, `taught_frame_widths`); None
-    when the frame is not measured there or the length told is no longer than the part
-    in view."""
+    when the frame is not measured there, the length told is no longer than the part
+    in view, or the outline so grown is longer than LONGEST of its widths."""
     quad = np.asarray(corners, np.float32).reshape(4, 2)
     a, b, c, d = side, (side + 1) % 4, (side + 2) % 4, (side + 3) % 4   # a-b on the border, c-d whole
     run_a, run_b = quad[a] - quad[d], quad[b] - quad[c]
@@ -140,6 +149,10 @@ def grown_by_frame(frame: np.ndarray, corners: np.ndarray, side: int,
         if card <= length:
             return None
         grown[far] = start + unit * card
+    sides = np.hypot(*(grown - np.roll(grown, -1, axis=0)).T)
+    pairs = (sides[0] + sides[2], sides[1] + sides[3])
+    if max(pairs) > LONGEST * min(pairs):
+        return None
     return order_corners(grown)
 
 
