@@ -81,7 +81,7 @@ def test_an_answer_only_the_streak_makes_is_unconfirmed():
     _, clean, streaked = faces(4, 40)[0]
     mask = glare_mask(streaked)
     assert glare_share(mask) > GLARE_SHARE
-    features = SimpleNamespace(ink=streaked, learned=lambda index: np.tile(
+    features = SimpleNamespace(ink=streaked, streaks=mask, learned=lambda index: np.tile(
         np.abs(np.random.default_rng(1).normal(size=CARD_DIM)).astype(np.float32), (2, 1)))
     row = features.learned(False)[0]
     glared = clear_cells(mask, CARD_DIM) == 0
@@ -89,7 +89,7 @@ def test_an_answer_only_the_streak_makes_is_unconfirmed():
     assert np.argmax(row @ reader.weights) == 1                  # the full score's answer
     assert _glare_unconfirmed(reader, features, False, groups, 1)
     assert not _glare_unconfirmed(reader, features, False, groups, 0)
-    plain = SimpleNamespace(ink=clean, learned=features.learned)
+    plain = SimpleNamespace(ink=clean, streaks=glare_mask(clean), learned=features.learned)
     assert not _glare_unconfirmed(reader, plain, False, groups, 1)
 
 
@@ -157,7 +157,7 @@ def test_a_blurred_face_read_from_its_clear_cells_is_confirmed_with_its_taught_i
                      two_levels=True)[3]
     mask = glare_mask(ink)
     assert glare_share(mask) > GLARE_SHARE
-    features = SimpleNamespace(ink=ink, learned=lambda index: np.tile(
+    features = SimpleNamespace(ink=ink, streaks=mask, learned=lambda index: np.tile(
         np.abs(np.random.default_rng(1).normal(size=CARD_DIM)).astype(np.float32), (2, 1)))
     row = features.learned(False)[0]
     reader = _reader(row, clear_cells(mask, CARD_DIM) == 0)

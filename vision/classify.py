@@ -197,6 +197,12 @@ class FaceFeatures:
         return ink_colour(self.lightness, self.a, self.b, self.ink, self.paper)
 
     @cached_property
+    def streaks(self) -> np.ndarray:
+        """Where the ink shows glare streaks (`vision.glare.glare_mask`): asked by the glare
+        check and then by the undone one (`_glare_unconfirmed`, `_undone_against`)."""
+        return glare_mask(self.ink)
+
+    @cached_property
     def off_hue(self) -> float:
         """The share of its coloured ink off the main hue (`vision.colour.off_hue_share`)."""
         return off_hue_share(self.a, self.b, self.ink)
@@ -431,7 +437,7 @@ def frame_paper(face: np.ndarray) -> np.ndarray | None:
     h, w = fh - 2 * MARGIN, fw - 2 * MARGIN
     first, last = FRAME_BAND
     rows, cols = np.arange(fh // 6, fh - fh // 6), np.arange(fw // 6, fw - fw // 6)
-    white = face.min(axis=2)
+    white = np.minimum(np.minimum(face[..., 0], face[..., 1]), face[..., 2])   # face.min(axis=2), for less
     ys, xs = [], []
     for start in (first, fw - last):           # left and right: across is x
         xs.append(start + white[rows, start:start + last - first].argmax(axis=1))
@@ -473,6 +479,14 @@ def glare_free_features(features: FaceFeatures) -> FaceFeatures | None:
     instead of its brightest part, and its glare streaks undone against that paper
     (`vision.glare.undo_streaks`); None when the frame gives no fit. The corner index (cut
     from the frame) is kept."""
+    undoing = _streaks_undone(features)
+    return None if undoing is None else _undone_features(features, *undoing)
+
+
+def _streaks_undone(features: FaceFeatures) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The first steps of `glare_free_features`: the face's inner part with its streaks
+    undone, its frame's paper, each pixel's blend towards the paper (`undo_streaks`) and
+    where the streaks left too little to read (`unseen`); None when the frame gives no fit."""
     face = features.face
     if face.shape[1] != WORK_SIZE[0] or face.shape[0] != WORK_SIZE[1]:
         face = cv2.resize(face, WORK_SIZE, interpolation=cv2.INTER_AREA)
@@ -480,10 +494,19 @@ def glare_free_features(features: FaceFeatures) -> FaceFeatures | None:
     if paper is None:
         return None
     undone, blend = undo_streaks(_inner(face), paper)
+    return undone, paper, blend, cv2.compare(blend, STREAK_UNSEEN, cv2.CMP_GT)
+
+
+def _undone_features(features: FaceFeatures, undone: np.ndarray, paper: np.ndarray, blend: np.ndarray,
+                     unseen: np.ndarray, index: bool = False) -> FaceFeatures:
+    """The last step of `glare_free_features`. `index`: the corner index block and its
+    rows are taken from `features` (computed already) instead of found again in the same
+    corner regions."""
     lightness, a, b, ink, mean = _balanced_planes(undone, paper)
-    unseen = cv2.compare(blend, STREAK_UNSEEN, cv2.CMP_GT)
+    kept = {"index_block": features.index, "index_found": features.index_rows} \
+        if index and features.regions is not None else {}
     return dataclasses.replace(features, lightness=lightness, a=a, b=b, ink=ink, paper=mean, unseen=unseen,
-                               untouched=blend <= STREAK_UNTOUCHED)
+                               untouched=blend <= STREAK_UNTOUCHED, **kept)
 
 
 def _channel_sum(rows: np.ndarray) -> np.ndarray:
@@ -714,7 +737,8 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     is that probability; below the profile's bar (or when "no card" is likelier) the
     answer is UNKNOWN. `undone`: the features are a face's glare streaks undone against
     its frame's paper (`glare_free_features`), read as they are (no frame check, no
-    second undoing)."""
+    second undoing) and only for the likeliest card (`Reading.guess`, with the label
+    UNKNOWN: the checks that can only make an answer unknown are not made)."""
     reader = profile.reader
     bar = max(thresholds.min_confidence, profile.min_confidence)
     sure = 0.0   # the symbol's own probability asked for
@@ -793,6 +817,8 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
         if confidence < bar:
             return Reading(UNKNOWN, "", confidence, symbol_score, bool(turned[best_class]), profile.labels[top])
         best_class, symbol_score = rival, round(float(scores[rival]), 3)
+    if undone:   # the likeliest card is decided: the checks below leave it as it is
+        return Reading(UNKNOWN, "", confidence, symbol_score, bool(turned[best_class]), profile.labels[top])
     if features.unseen is not None and not isinstance(reader, CnnReader) and \
             _unseen_against(reader, features, bool(turned[best_class]), group_of, groups[top]):
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
@@ -871,11 +897,12 @@ def _undone_against(features: FaceFeatures, profile: "DeckProfile", thresholds: 
     wrong 323 / 37 -> 326 / 13; the session-13 glare set 116 / 7 -> 115 / 2; elsewhere no
     wrong answer added, 4 right made unknown in about 1,400 reads (docs/vision-history.md,
     session 20, helper glare)."""
-    if not glare_share(glare_mask(features.ink)) > GLARE_SHARE:
+    if not glare_share(features.streaks) > GLARE_SHARE:
         return False
-    glare_free = glare_free_features(features)
-    if glare_free is None or not cv2.countNonZero(glare_free.unseen) > GLARE_SHARE * glare_free.unseen.size:
+    undoing = _streaks_undone(features)
+    if undoing is None or not cv2.countNonZero(undoing[3]) > GLARE_SHARE * undoing[3].size:
         return False
+    glare_free = _undone_features(features, *undoing, index=True)
     said = classify_learned(glare_free, profile, thresholds, light, undone=True).guess
     if said == UNKNOWN:
         return False
@@ -973,7 +1000,7 @@ def _glare_unconfirmed(reader, features: FaceFeatures, turned: bool, group_of: n
     --stress glare, right / wrong / unknown / not found): protocol 1 36 / 10 / 108 / 8 ->
     34 / 6 / 114 / 8, protocol 2 37 / 17 / 46 / 8 -> 31 / 7 / 62 / 8 and the bare table's
     card gone (1 of 6 -> 0); --stress oblique unchanged (docs/vision-history.md)."""
-    mask = glare_mask(features.ink)
+    mask = features.streaks
     if not glare_share(mask) > GLARE_SHARE:
         return False
     if taught is not None:
