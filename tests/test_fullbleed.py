@@ -132,7 +132,9 @@ def test_only_full_bleed_decks_are_looked_for_as_full_bleed():
     assert Recognizer.create(unmeasured).settings.real == READ_FIELD_SETTINGS
     assert Recognizer.create(full).settings.real == READ_BLEED_SETTINGS
     assert BLEED_SETTINGS == dataclasses.replace(FIELD_SETTINGS, full_bleed=BLEED_SETTINGS.full_bleed)
-    assert READ_BLEED_SETTINGS == dataclasses.replace(BLEED_SETTINGS, joined_cells=True)
+    # reading also looks at the pale chroma level (a washed-out photo); teaching does not
+    assert READ_BLEED_SETTINGS == dataclasses.replace(BLEED_SETTINGS, joined_cells=True, pale_fields=True)
+    assert not BLEED_SETTINGS.pale_fields and not FIELD_SETTINGS.pale_fields
     assert not FIELD_SETTINGS.full_bleed and BLEED_SETTINGS.full_bleed > 0
     ranks = dataclasses.replace(printed, colours=("",) * len(printed.colours))   # playing cards by rank
     assert not Recognizer.create(taught(ranks)).settings.real.full_bleed
