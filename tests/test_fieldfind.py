@@ -404,3 +404,16 @@ def test_teaching_photos_take_no_pale_outline(monkeypatch):
     _, found = card_face_and_corners(picture, source="IMG_30.jpg")
     assert levels and not any(levels)
     assert iou(found, corners) > 0.98
+
+
+def test_quad_iou_tells_the_same_card_from_a_piece_of_it():
+    """The pale level's outline stands for the card already outlined when their IoU is at
+    least `pale_other` (`vision.warp.quad_iou`); a piece of the card has a small IoU, though
+    it lies wholly inside it (its `quad_overlap` is 1)."""
+    from vision.warp import quad_iou, quad_overlap
+    card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    assert quad_iou(card, card) == pytest.approx(1.0)
+    assert quad_iou(card, card + np.float32([3, 2])) > READ_FIELD_SETTINGS.pale_other
+    piece = np.float32([[0, 0], [100, 0], [100, 35], [0, 35]])
+    assert quad_iou(card, piece) == pytest.approx(0.25, abs=1e-3) and quad_overlap(card, piece) == pytest.approx(1.0)
+    assert quad_iou(card, card + np.float32([500, 0])) == 0.0

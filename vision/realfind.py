@@ -69,7 +69,7 @@ from vision.realsettings import RealSettings
 from vision.regionjudge import (EDGED, FIELD, SPLIT, WHITE, Gated, Judge, card_halves, pieces_of_wholes,
                                 print_bar, print_outlines, side_by_side)
 from vision.sidefit import refined
-from vision.warp import order_corners, quad_overlap
+from vision.warp import order_corners, quad_iou, quad_overlap
 
 
 _NO_PALE = FieldSettings(pale_level=0)
@@ -290,14 +290,6 @@ def _bleeding(fields: list[np.ndarray], held: list[np.ndarray], edges: np.ndarra
     return _passed(alone, edges, white, min_area, max_area, size, settings, channels)
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection over union of two convex quads."""
-    a, b = np.float32(a).reshape(4, 2), np.float32(b).reshape(4, 2)
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
-    return float(inter) / union if union > 0 else 0.0
-
-
 def _piece_of(quad: np.ndarray, whole: np.ndarray, most: float) -> bool:
     """Whether `quad` lies inside `whole` (PIECE_INSIDE of its area at least), is at most
     `most` of its area and has a corner PIECE_CORNER of its short side or more from every
@@ -429,7 +421,7 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
         return outline_share(quad, edges, white, settings.min_step, channels=coloured, colour_step=settings.full_bleed)
     for _, _, quad in paler:
         over = [i for i, other in enumerate(kept) if quad_overlap(quad, other) >= settings.overlap]
-        same = [kept[i] for i in over if _iou(kept[i], quad) >= settings.pale_other]
+        same = [kept[i] for i in over if quad_iou(kept[i], quad) >= settings.pale_other]
         if not over:
             kept.append(quad)
         elif same:

@@ -164,3 +164,12 @@ def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
     area, _ = cv2.intersectConvexConvex(pa, pb)
     smaller = min(cv2.contourArea(pa), cv2.contourArea(pb))
     return float(area) / smaller if smaller > 0 else 0.0
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads."""
+    pa = np.asarray(a, dtype=np.float32).reshape(4, 2)
+    pb = np.asarray(b, dtype=np.float32).reshape(4, 2)
+    area, _ = cv2.intersectConvexConvex(pa, pb)
+    union = cv2.contourArea(pa) + cv2.contourArea(pb) - area
+    return float(area) / union if union > 0 else 0.0
