@@ -19,6 +19,10 @@ are carried through the perturbation. Perturbations (each alone):
 * dark / bright: gamma 1.6 / 0.6; warm / cool: the red and blue channels scaled
   (1.2, 0.75) / (0.8, 1.15), as under a lamp or in the shade;
 * turned: a quarter turn (cv2.ROTATE_90_CLOCKWISE), boxes turned with it;
+* shifted / faint: what no eye sees, the bench's noise floor: the photo moved by one pixel
+  (its first row and column cut away, the boxes moved with it: the finder's half-size copy
+  is sampled a half pixel off), or Gaussian noise of sigma 1.5 (fixed seed per photo);
+  a finder change worth a card or two on train_ is within what these alone move;
 * edge: for each isolated card, the photo cut so that the frame's border crosses the card
   a fifth of the way in (from the side with the least room: as much of the photo kept as
   can be), the card's box clipped; only that card is counted (one search per isolated card).
@@ -129,9 +133,21 @@ def turned(image: np.ndarray, boxes: list[Box], name: str) -> Perturbed:
     return out, [(h - b[3], b[0], h - b[1], b[2]) for b in boxes], [True] * len(boxes)
 
 
+def shifted(image: np.ndarray, boxes: list[Box], name: str) -> Perturbed:
+    return np.ascontiguousarray(image[1:, 1:]), [(b[0] - 1, b[1] - 1, b[2] - 1, b[3] - 1) for b in boxes], \
+        [True] * len(boxes)
+
+
+def faint(image: np.ndarray, boxes: list[Box], name: str) -> Perturbed:
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    out = np.clip(image.astype(np.float32) + rng.normal(0, 1.5, image.shape) + 0.5, 0, 255)
+    return out.astype(np.uint8), boxes, [True] * len(boxes)
+
+
 PERTURBATIONS: dict[str, Callable[[np.ndarray, list[Box], str], Perturbed]] = {
     "smaller": smaller, "larger": larger, "jpeg": jpeg, "blur": blur, "noise": noise,
-    "dark": dark, "bright": bright, "warm": warm, "cool": cool, "turned": turned}
+    "dark": dark, "bright": bright, "warm": warm, "cool": cool, "turned": turned,
+    "shifted": shifted, "faint": faint}
 
 
 def edge_cuts(image: np.ndarray, boxes: list[Box], j: int,

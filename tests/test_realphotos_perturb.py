@@ -26,7 +26,7 @@ def _white_box(image: np.ndarray) -> tuple[float, float, float, float]:
     return float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)
 
 
-@pytest.mark.parametrize("kind", ["turned", "smaller", "larger"])
+@pytest.mark.parametrize("kind", ["turned", "smaller", "larger", "shifted"])
 def test_a_copy_carries_its_card_box(kind):
     box = (200.0, 300.0, 290.0, 425.0)
     image = _card_on_cloth()
@@ -67,3 +67,15 @@ def test_the_photometric_copies_keep_the_boxes_and_the_size():
         assert boxes == [box] and counted == [True]
     # the noise is fixed per photo name: the bench prints the same figures every run
     assert np.array_equal(perturb.noise(image, [], "a")[0], perturb.noise(image, [], "a")[0])
+
+
+def test_the_noise_floor_copies_move_a_pixel_or_add_faint_noise():
+    image = _card_on_cloth()
+    box = (200.0, 300.0, 290.0, 425.0)
+    out, boxes, counted = perturb.shifted(image, [box], "x")
+    assert out.shape == (503, 377, 3) and boxes == [(199.0, 299.0, 289.0, 424.0)] and counted == [True]
+    out, boxes, counted = perturb.faint(image, [box], "x")
+    assert out.shape == image.shape and boxes == [box] and counted == [True]
+    change = np.abs(out.astype(int) - image.astype(int))
+    assert 0 < change.mean() < 2 and change.max() <= 8
+    assert np.array_equal(perturb.faint(image, [], "a")[0], perturb.faint(image, [], "a")[0])
