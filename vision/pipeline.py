@@ -202,6 +202,18 @@ OFF_FRAME_EDGE_BAR = 0.75
 # as Green 2 at 0.866 against 0.865 (both wrong, taken before), and Blue Draw Two at 0.997
 # against Blue 3 at 0.888 (right, kept).
 TURN_LEAD = 0.05
+# A taught colour deck's card still "unknown" after every reading above, the steadiness
+# check's included, is read from the other outlines of it the finder gives on a window
+# around its outline (`vision.refind.others_around`: the finder's outline was poor, a
+# corner pulled onto the table, the card with the paper under it, a card cut along its
+# oval), taken only at REFOUND_BAR (a wrong card costs far more than an unknown) when no
+# other of them reads another card that surely, and when it holds on its outline moved
+# (`vision.steady`, asked under STEADY_SURE). Session 22 (helper p2-refit), protocol-2
+# draws 150-157 and 190-197 on main 88242b6: of the unknowns whose outline was poor, the
+# window's outlines read three right at 0.996-1.0 (IoU 0.99 with the truth); every other
+# outline read so scored 0.73 or less (see docs/vision-history.md, "Protocol 2's poor
+# outlines read again from the window around them").
+REFOUND_BAR = 0.95
 WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
 # A card seen steeply may lie across the way its outline looks (`vision.warp.may_lie_turned`):
 # for a taught deck whose cards have colours (the UNO family, whose framed fields are
@@ -395,11 +407,17 @@ class Recognizer:
 
     def _reading(self, frame: np.ndarray, corners: np.ndarray) -> tuple[Reading, np.ndarray, bool]:
         """`reading`, and whether the card was looked for around its outline
-        (`_found_around`). A taught colour deck's card read under STEADY_SURE is kept only
-        when its reading holds on its outline moved a little (`vision.steady`)."""
+        (`_found_around`, `_refound`). A taught colour deck's card read under STEADY_SURE is
+        kept only when its reading holds on its outline moved a little (`vision.steady`); one
+        still "unknown" is read from the other outlines found around it (`_refound`)."""
         reading, read_from, looked = self._first_reading(frame, corners)
         if self.turns and not self._steady(frame, read_from, reading):
             reading = unknown_guessing(reading)
+        if self.turns and not reading.known:
+            refound = self._refound(frame, corners)
+            if refound is not None and self._steady(frame, refound[1], refound[0]):
+                return refound[0], refound[1], True
+            return reading, read_from, True
         return reading, read_from, looked
 
     def _steady(self, frame: np.ndarray, corners: np.ndarray, reading: Reading,
@@ -465,14 +483,9 @@ class Recognizer:
         """`_reading` of an outline as it is."""
         features = card_features(frame, corners, self.profile)
         reading = classify(features, self.profile, self.thresholds)
-        if self.turns and may_lie_turned(corners):
-            turned = np.roll(corners, 1, axis=0)
-            other = classify(card_features(frame, turned, self.profile), self.profile, self.thresholds)
-            if other.known and reading.known and other.label != reading.label and \
-                    abs(other.confidence - reading.confidence) < TURN_LEAD:
-                return unknown_guessing(reading), corners, False
-            if other.known and other.confidence > reading.confidence:
-                return other, turned, False
+        either = self._either_way(frame, corners, reading)
+        if either is not None:
+            return (*either, False)
         if reading.known:
             return reading, corners, False
         if self.profile.reader is None:
@@ -482,6 +495,42 @@ class Recognizer:
         if best.known or not refind.worth_a_look(features):
             return best, best_corners, False
         return (*self._found_around(frame, corners, best), True)
+
+    def _either_way(self, frame: np.ndarray, corners: np.ndarray, reading: Reading) -> tuple[Reading, np.ndarray] | None:
+        """A taught colour deck's outline that may lie turned a quarter (`may_lie_turned`),
+        its first `reading` given, read turned too: "unknown" when the two read two cards
+        within TURN_LEAD, the turned reading when known and surer; else None (the first
+        reading stands)."""
+        if not (self.turns and may_lie_turned(corners)):
+            return None
+        turned = np.roll(corners, 1, axis=0)
+        other = classify(card_features(frame, turned, self.profile), self.profile, self.thresholds)
+        if other.known and reading.known and other.label != reading.label and \
+                abs(other.confidence - reading.confidence) < TURN_LEAD:
+            return unknown_guessing(reading), corners
+        if other.known and other.confidence > reading.confidence:
+            return other, turned
+        return None
+
+    def _refound(self, frame: np.ndarray, corners: np.ndarray) -> tuple[Reading, np.ndarray] | None:
+        """A taught colour deck's card read "unknown" from the outline `corners`, read from
+        the other outlines of it the finder gives on a window around it
+        (`vision.refind.others_around`), each as it is and turned where it may lie turned
+        (`_either_way`), none on the frame's border: the surest reading at REFOUND_BAR and
+        its outline, when no other outline reads another card that surely; else None."""
+        h, w = frame.shape[:2]
+        tolerance = OFF_BORDER * max(1.0, max(h, w) / WORKING_SIZE) + 1.0
+        best, best_corners, labels = None, None, set()
+        for whole in refind.others_around(frame, corners, self.settings):
+            if on_border(whole, (w, h), tolerance):
+                continue
+            reading = classify(card_features(frame, whole, self.profile), self.profile, self.thresholds)
+            reading, read_from = self._either_way(frame, whole, reading) or (reading, whole)
+            if reading.known and reading.confidence >= REFOUND_BAR:
+                labels.add(reading.label)
+                if best is None or reading.confidence > best.confidence:
+                    best, best_corners = reading, read_from
+        return (best, best_corners) if best is not None and len(labels) == 1 else None
 
     def _off_frame(self, frame: np.ndarray, corners: np.ndarray,
                    tolerance: float) -> tuple[Reading, np.ndarray] | None:

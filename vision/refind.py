@@ -13,8 +13,11 @@ card on most of them.
 This module gives those outlines (`around`) and says which first reads are worth the
 search (`worth_a_look`): a whole finder pass costs about as much as finding a frame, so
 only an outline with no glyph in any corner region, partly paper and not evenly light
-is looked around. Nothing here reads a card (`vision.pipeline.Recognizer` does). In the
-camera loop a card looked around in vain keeps its reading while the pixels of its
+is looked around. A taught colour deck's card (the UNO family, whose corner index the
+reader cannot read) read "unknown" is looked around whatever it shows, and read from the
+window's other outlines of it (`others_around`): the finder's outline of it was poor (a
+corner pulled onto the table, the card with the paper it lies on, a card cut along its
+oval). Nothing here reads a card (`vision.pipeline.Recognizer` does). In the camera loop a card looked around in vain keeps its reading while the pixels of its
 `window` lie unchanged (`vision.reuse`), so it is not looked around again in every changed
 frame.
 """
@@ -25,6 +28,7 @@ import numpy as np
 
 from vision.classify import FaceFeatures
 from vision.detect import DetectSettings, find_cards
+from vision.warp import quad_iou, quad_overlap
 
 # The window searched: the outline's bounding box after growing the outline by this
 # factor about its centre (measured on the train_ photos' outlines first read "unknown",
@@ -35,6 +39,16 @@ GROW = 1.8
 # A new outline counts only when it holds this share of the first one's area at least:
 # the same card, not a neighbour in the window.
 HOLD = 0.6
+# `others_around`: an outline found on the window is another outline of the same card when
+# it is not the first one again (their IoU under SAME: read again, the same outline reads
+# the same), lies on it (their intersection OTHER_OVERLAP of the smaller one's area at
+# least: a corner pulled onto the table, the card and the paper under it, a card cut
+# along its oval) and is of a like size (areas within OTHER_AREA times of each other).
+# Protocol 2's poor outlines read right from the window (session 22, helper p2-refit):
+# IoU with the first 0.52-0.87, overlap 0.93-1.0, area 0.59-1.25 times the first's.
+SAME = 0.9
+OTHER_OVERLAP = 0.5
+OTHER_AREA = 2.5
 # `worth_a_look`: the face has this share of its pixels paper at least (ink under
 # PAPER_INK; a card's face is mostly paper, a table or a cloth is not) ...
 PAPER = 0.35
@@ -79,15 +93,33 @@ def window(corners: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, 
 def around(frame: np.ndarray, corners: np.ndarray, settings: DetectSettings) -> list[np.ndarray]:
     """Card outlines (frame coordinates, float32) the finder gives on the window around
     `corners` (GROW), each holding HOLD of the outline's area at least, largest first."""
-    box = window(corners, frame.shape)
-    if box is None:
-        return []
-    x0, y0, x1, y1 = box
     area = cv2.contourArea(corners.astype(np.float32))
     out = []
-    for found in find_cards(frame[y0:y1, x0:x1], None, settings):
-        quad = (found.corners + np.float32([x0, y0])).astype(np.float32)
+    for quad in _in_window(frame, corners, settings):
         held, _ = cv2.intersectConvexConvex(quad, corners.astype(np.float32))
         if held >= HOLD * area:
             out.append(quad)
     return out
+
+
+def others_around(frame: np.ndarray, corners: np.ndarray, settings: DetectSettings) -> list[np.ndarray]:
+    """The outlines the finder gives on the window around `corners` (GROW) that may be the
+    same card outlined better (a taught colour deck's card read "unknown" from a poor
+    outline, `vision.pipeline.Recognizer._refound`): not that outline again (IoU under
+    SAME), lying on it (OTHER_OVERLAP of the smaller one's area) and of a like size (their
+    areas within OTHER_AREA times of each other); largest first."""
+    area = cv2.contourArea(corners.astype(np.float32))
+    return [quad for quad in _in_window(frame, corners, settings)
+            if quad_iou(quad, corners) < SAME and quad_overlap(quad, corners) >= OTHER_OVERLAP
+            and 1 / OTHER_AREA <= cv2.contourArea(quad) / max(area, 1e-6) <= OTHER_AREA]
+
+
+def _in_window(frame: np.ndarray, corners: np.ndarray, settings: DetectSettings) -> list[np.ndarray]:
+    """Every card outline (frame coordinates, float32) the finder gives on the window
+    around `corners` (GROW), largest first."""
+    box = window(corners, frame.shape)
+    if box is None:
+        return []
+    x0, y0, x1, y1 = box
+    return [(found.corners + np.float32([x0, y0])).astype(np.float32)
+            for found in find_cards(frame[y0:y1, x0:x1], None, settings)]
