@@ -205,14 +205,17 @@ TURN_LEAD = 0.05
 # A taught colour deck's card still "unknown" after every reading above, the steadiness
 # check's included, is read from the other outlines of it the finder gives on a window
 # around its outline (`vision.refind.others_around`: the finder's outline was poor, a
-# corner pulled onto the table, the card with the paper under it, a card cut along its
-# oval), taken only at REFOUND_BAR (a wrong card costs far more than an unknown) when no
+# corner cut off, the card cut short across its field, the card with the paper under it),
+# taken only at REFOUND_BAR (a wrong card costs far more than an unknown) when no
 # other of them reads another card that surely, and when it holds on its outline moved
-# (`vision.steady`, asked under STEADY_SURE). Session 22 (helper p2-refit), protocol-2
-# draws 150-157 and 190-197 on main 88242b6: of the unknowns whose outline was poor, the
-# window's outlines read three right at 0.996-1.0 (IoU 0.99 with the truth); every other
-# outline read so scored 0.73 or less (see docs/vision-history.md, "Protocol 2's poor
-# outlines read again from the window around them").
+# (`vision.steady`, asked under STEADY_SURE). Session 22 (helper p2-refit), chosen on
+# protocol-2 draws 150-157 (main 88242b6 839 / 2 / 20 / 3 -> 842 / 2 / 17 / 3 of 864, right /
+# wrong / unknown / not found): the window's outlines of three poor outlines read right at
+# 0.996-1.0 (IoU 0.99 with the truth), every other window outline that read a card 0.73 or
+# less; own draws 190-197 844 / 1 / 11 / 8 -> 845 / 1 / 11 / 7, the session-13 no-frame set's
+# protocol 2 96 / 1 / 5 / 6 -> 98 / 1 / 3 / 6, the other sets and protocol 1 the same, no
+# bare table changed (docs/vision-history.md, "Protocol 2's poor outlines read again from the
+# window around them").
 REFOUND_BAR = 0.95
 WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
 # A card seen steeply may lie across the way its outline looks (`vision.warp.may_lie_turned`):

@@ -16,8 +16,7 @@ only an outline with no glyph in any corner region, partly paper and not evenly 
 is looked around. A taught colour deck's card (the UNO family, whose corner index the
 reader cannot read) read "unknown" is looked around whatever it shows, and read from the
 window's other outlines of it (`others_around`): the finder's outline of it was poor (a
-corner pulled onto the table, the card with the paper it lies on, a card cut along its
-oval). Nothing here reads a card (`vision.pipeline.Recognizer` does). In the camera loop a card looked around in vain keeps its reading while the pixels of its
+corner cut off, the card cut short across its field, the card with the paper it lies on). Nothing here reads a card (`vision.pipeline.Recognizer` does). In the camera loop a card looked around in vain keeps its reading while the pixels of its
 `window` lie unchanged (`vision.reuse`), so it is not looked around again in every changed
 frame.
 """
@@ -42,8 +41,8 @@ HOLD = 0.6
 # `others_around`: an outline found on the window is another outline of the same card when
 # it is not the first one again (their IoU under SAME: read again, the same outline reads
 # the same), lies on it (their intersection OTHER_OVERLAP of the smaller one's area at
-# least: a corner pulled onto the table, the card and the paper under it, a card cut
-# along its oval) and is of a like size (areas within OTHER_AREA times of each other).
+# least: a corner cut off, the card cut short across its field, the card and the paper
+# under it) and is of a like size (areas within OTHER_AREA times of each other).
 # Protocol 2's poor outlines read right from the window (session 22, helper p2-refit):
 # IoU with the first 0.52-0.87, overlap 0.93-1.0, area 0.59-1.25 times the first's.
 SAME = 0.9
