@@ -248,6 +248,7 @@ def outlines(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettin
 CLIPPED = 250         # every channel at least this: white, whatever lies there
 HIGHLIGHT_GAMMA = 3.0  # the smallest channel raised to this power: contrast near white x3
 _HIGHLIGHTS = (255 * (np.arange(256) / 255.0) ** HIGHLIGHT_GAMMA).round().astype(np.uint8)
+HIGHLIGHT_BLUR = 5     # Gaussian kernel before the highlights are stretched (see `_bright_cells`)
 
 
 def _unexplained(frame: np.ndarray, changed: np.ndarray, quads: list[np.ndarray],
@@ -291,7 +292,7 @@ def _bright_cells(frame: np.ndarray, table: "EmptyTable | None", changed: np.nda
     cells = []
     h, w = frame.shape[:2]
     for x, y, bw, bh in rects:
-        crop = cv2.GaussianBlur(frame[y:y + bh, x:x + bw], (3, 3), 0)
+        crop = cv2.GaussianBlur(frame[y:y + bh, x:x + bw], (HIGHLIGHT_BLUR, HIGHLIGHT_BLUR), 0)
         lowest = cv2.min(cv2.min(crop[..., 0], crop[..., 1]), crop[..., 2]) if crop.ndim == 3 else crop
         edges = cv2.Canny(cv2.LUT(lowest, _HIGHLIGHTS), settings.canny_low, settings.canny_high, L2gradient=True)
         if table is not None and changed is not None:
@@ -380,9 +381,10 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
     candidates: list[tuple[int, float, np.ndarray]] = []   # (source rank, area, quad)
     by_frames: list[np.ndarray] = []   # the card outlines that printed frames' insides give
 
-    def consider(rank: int, contours, inset: float, late: bool) -> None:
+    def consider(rank: int, contours, inset: float, late: bool, envelope: bool = False) -> None:
         """Fit each contour of a source; a late source only adds cards where none was
-        found (its contour's centre lies in no card outlined before)."""
+        found (its contour's centre lies in no card outlined before). `envelope`: a
+        contour that fits no card is fitted again along its convex hull (`_envelope`)."""
         for contour in contours:
             area = cv2.contourArea(contour)
             if not min_area <= area <= max_area:
@@ -393,6 +395,8 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
                 continue  # around (or inside) a card already outlined: nothing new
             framed = inset > 0 and bool(settings.frame_insets)
             quad, rescued = _fit(contour, area, settings, inset, thick if framed else None)
+            if quad is None and envelope:
+                quad, rescued = _fit(contour, area, settings, inset, thick if framed else None, envelope=True)
             if quad is None:
                 continue
             if inset > 0:  # a cell may be the inside of a printed frame
@@ -420,7 +424,7 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
     if settings.bright_cells:
         unexplained = _unexplained(frame, changed, [q for _, _, q in candidates], min_area) \
             if changed is not None else [(0, 0, w, h)]
-        consider(rank, _bright_cells(frame, table, changed, unexplained, settings), 1.5, late=True)
+        consider(rank, _bright_cells(frame, table, changed, unexplained, settings), 1.5, late=True, envelope=True)
         rank += 1
     # The changed regions take in a card's shadow: they only add cards where none was
     # found. The strong cells (last) are cells of their own.
@@ -443,6 +447,18 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
     return Detection(tuple(kept), changed)
 
 
+ENVELOPE_GAP = 1.5   # pixels: a contour's points this near its convex hull are its envelope
+
+
+def _envelope(points: np.ndarray, hull: np.ndarray) -> np.ndarray:
+    """The points (a contour's, float32 N x 2) on its convex hull, within ENVELOPE_GAP: a
+    frame's inside under glare is dented by the corner index printed against the frame
+    line, the dent a quarter of a short side, and a side fitted through the dent leans (a
+    corner 16 degrees from square where the card's is 10); along the envelope it does not."""
+    near = [cv2.pointPolygonTest(hull, (float(x), float(y)), True) < ENVELOPE_GAP for x, y in points]
+    return points[np.array(near, bool)]
+
+
 def _within(contour: np.ndarray, box: tuple[int, int, int, int]) -> bool:
     x, y, w, h = cv2.boundingRect(contour)
     return x >= box[0] and y >= box[1] and x + w <= box[2] and y + h <= box[3]
@@ -458,12 +474,13 @@ def fit_card_quad(contour: np.ndarray, area: float, settings: DetectSettings,
 
 
 def _fit(contour: np.ndarray, area: float, settings: DetectSettings, inset: float,
-         edges: np.ndarray | None = None) -> tuple[np.ndarray | None, bool]:
+         edges: np.ndarray | None = None, envelope: bool = False) -> tuple[np.ndarray | None, bool]:
     """`fit_card_quad`, and whether the outline was rescued: with `edges` (the thickened
     edge map) a contour that follows the fitted outline only partly (a corner index
     printed against the frame line cuts into the frame's inside) passes when the edges
     run along the outline nearly all round. The caller must then find the card's edge
-    around it: an outline on edges all round may also be two cards' edges in line."""
+    around it: an outline on edges all round may also be two cards' edges in line.
+    `envelope`: the sides are fitted to the contour's points on its hull (`_envelope`)."""
     hull = cv2.convexHull(contour)
     if area < (settings.min_fill - 0.05) * cv2.contourArea(hull):
         return None, False  # dented: not one whole card (cheap test before any fitting)
@@ -483,9 +500,10 @@ def _fit(contour: np.ndarray, area: float, settings: DetectSettings, inset: floa
             abs(long / max(short, 1e-6) - aspect) > 2 * settings.aspect_tolerance * settings.aspect:
         return None, False
     points = contour.reshape(-1, 2).astype(np.float32)
+    along = _envelope(points, hull) if envelope else points
     lines = []
     for i in range(4):
-        line = _fit_side(points, rough[i], rough[(i + 1) % 4])
+        line = _fit_side(along, rough[i], rough[(i + 1) % 4])
         if line is None:
             return None, False
         lines.append(line)
