@@ -248,7 +248,7 @@ def outlines(frame: np.ndarray, table: EmptyTable | None, settings: DetectSettin
 CLIPPED = 250         # every channel at least this: white, whatever lies there
 HIGHLIGHT_GAMMA = 3.0  # the smallest channel raised to this power: contrast near white x3
 _HIGHLIGHTS = (255 * (np.arange(256) / 255.0) ** HIGHLIGHT_GAMMA).round().astype(np.uint8)
-HIGHLIGHT_BLUR = 5     # Gaussian kernel before the highlights are stretched (see `_bright_cells`)
+HIGHLIGHT_BLURS = (3, 5)  # Gaussian kernels before the highlights are stretched, in turn (`_bright_cells`)
 
 
 def _unexplained(frame: np.ndarray, changed: np.ndarray, quads: list[np.ndarray],
@@ -280,7 +280,8 @@ def _unexplained(frame: np.ndarray, changed: np.ndarray, quads: list[np.ndarray]
 
 
 def _bright_cells(frame: np.ndarray, table: "EmptyTable | None", changed: np.ndarray | None,
-                  rects: list[tuple[int, int, int, int]], settings: DetectSettings) -> list[np.ndarray]:
+                  rects: list[tuple[int, int, int, int]], settings: DetectSettings,
+                  blur: int = HIGHLIGHT_BLURS[0]) -> list[np.ndarray]:
     """The cells between the edges of the smallest colour channel with its highlights
     stretched, within `rects`. A white card differs from a pale or coloured table most
     in its smallest channel, and a lamp's glare (or a motion-blurred edge on a bright
@@ -288,11 +289,14 @@ def _bright_cells(frame: np.ndarray, table: "EmptyTable | None", changed: np.nda
     the grey picture's edges fall under Canny's thresholds: raised to the third power,
     a step from 235 to 250 grows from 15 to 38 levels. The frame line of a card under
     glare closes again, and its inside is a cell. As for the ordinary edges, the empty
-    table's own edges are left out where nothing changed."""
+    table's own edges are left out where nothing changed. `blur`: the Gaussian kernel the
+    crop is smoothed with first (stretched near white, a camera's noise of 2-4 levels
+    speckles a card's white with edges that cut its frame's cell; 5 pixels smooth them
+    away, and lose some cells 3 pixels find)."""
     cells = []
     h, w = frame.shape[:2]
     for x, y, bw, bh in rects:
-        crop = cv2.GaussianBlur(frame[y:y + bh, x:x + bw], (HIGHLIGHT_BLUR, HIGHLIGHT_BLUR), 0)
+        crop = cv2.GaussianBlur(frame[y:y + bh, x:x + bw], (blur, blur), 0)
         lowest = cv2.min(cv2.min(crop[..., 0], crop[..., 1]), crop[..., 2]) if crop.ndim == 3 else crop
         edges = cv2.Canny(cv2.LUT(lowest, _HIGHLIGHTS), settings.canny_low, settings.canny_high, L2gradient=True)
         if table is not None and changed is not None:
@@ -424,7 +428,10 @@ def detect(frame: np.ndarray, table: EmptyTable | None = None,
     if settings.bright_cells:
         unexplained = _unexplained(frame, changed, [q for _, _, q in candidates], min_area) \
             if changed is not None else [(0, 0, w, h)]
-        consider(rank, _bright_cells(frame, table, changed, unexplained, settings), 1.5, late=True, envelope=True)
+        # smoothed more only where less smoothing found no card (a late source)
+        for blur in HIGHLIGHT_BLURS:
+            consider(rank, _bright_cells(frame, table, changed, unexplained, settings, blur), 1.5, late=True,
+                     envelope=True)
         rank += 1
     # The changed regions take in a card's shadow: they only add cards where none was
     # found. The strong cells (last) are cells of their own.
