@@ -468,5 +468,9 @@ def test_a_rendered_spread_of_fifteen_is_read_whole():
 
 def test_a_spread_with_a_card_not_found_is_not_reported_short():
     """In this picture some of the small, touching cards are not found (the bench counts
-    how often): the spread must then not be reported at all."""
-    assert spread_events(0) == []
+    how often): the spread must then not be reported at all. (Seed 0's picture was such
+    until the highlights were smoothed more where they find no card: all 15 read now.)"""
+    scene = spread_scene("flip7", FIFTEEN, np.random.default_rng(6))
+    reading = Recognizer.create(profile("flip7"), scene.empty).read(scene.image)
+    assert sum(c.known for c in reading.cards) < len(FIFTEEN)
+    assert spread_events(6) == []
