@@ -793,13 +793,16 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     norm = float(per_label.sum()) + none + doubt
     top = int(per_label.argmax())
     confidence = round(float(per_label[top]) / max(norm, 1e-12), 3)
+    # two colours of the symbol alike (`vision.colour`: under a light neither was taught in)
+    # are no answer, however sure the symbol (rounded, half of a sure symbol's share passed the bar)
+    tied = bool(profile.inks) and int((per_label[groups == groups[top]] >= per_label[top]).sum()) > 1
     members = np.flatnonzero(group_of == groups[top])
     best_class = int(members[p[members].argmax()]) if len(members) else int(p.argmax())
     symbol_score = round(float(scores[best_class]), 3)
     if none >= per_label[top]:
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), UNKNOWN)
     symbol_p = float(pooled[groups[top]])
-    if confidence < bar or symbol_p < sure and not (
+    if confidence < bar or tied or symbol_p < sure and not (
             sure == GLARE_SURE and symbol_p >= GLARE_SECOND and
             _templates_agree(features, profile, groups, groups[top], thresholds) and
             _untouched_colour_agrees(features, profile, light, top)):

@@ -23,7 +23,11 @@ learned from one photo session. Instead:
   paper's colour as the camera saw it, `ink_lights`): under a light a name was taught
   in, an ink unlike that name's there is not that name, however near its prototype
   (blue under that webcam, where only the other colours were taught, is no green: green
-  there shows at its prototype).
+  there shows at its prototype);
+* under a light the deck was taught in, a name never taught there that the ink fits
+  poorly is a guess: another name never taught there, its hue as near and its lightness
+  relative to the paper alike, fits as well (`_unseen_alike`: where neither blue nor green
+  was taught under that webcam, its cyan blue reads unknown, not green).
 
 Hue alone confuses green with yellow under a warm lamp (the green's hue drifts towards
 yellow's); lightness relative to the paper does not drift that way (yellow ink is nearly
@@ -105,6 +109,12 @@ LIGHT_SAME = 0.1        # lights nearer than this are one light
 LIGHT_OTHER = 0.3       # ... further than this another (closeness falls linearly between)
 LIGHT_TRUST = 0.99      # how far a name's inks under the very light overrule its prototype: the
                         # rest keeps the prototypes' order among names all unlike their taught inks
+UNSEEN_WEAK = 0.7       # under a light the deck was taught in, a best name never taught there
+                        # fitting under this is a guess between the names never taught there
+                        # (`_unseen_alike`) ...
+UNSEEN_TURN = 90.0      # ... each of them within this many degrees of hue of the ink (protocol 2's
+                        # eight simulated sessions turn an ink's hue by up to 85: blue under that
+                        # webcam; red ink is no guess for a cyan one)
 
 
 @dataclass(frozen=True)
@@ -247,7 +257,9 @@ def likelihoods(seen: InkColour, inks: dict[str, tuple[float | None, float | Non
     empty or unknown name fits everything (1). A coloured name fits by the better of its
     prototype and its nearest taught example (`ink_examples`), if any; where the name was
     taught under the light the card was seen under (`lights`, `ink_lights`), by its inks
-    under that light instead, so far as the light is the same (`_under_light`). A deck
+    under that light instead, so far as the light is the same (`_under_light`); under such
+    a light, a poorly fitting best name never taught there is no surer than the names like
+    it never taught there either (`_unseen_alike`). A deck
     printed with no white at all (`field_deck`) is judged by the hue of the face's field
     under `gain` (the light of the scene, `scene_gain`; none: the camera's own white
     balance)."""
@@ -280,6 +292,10 @@ def likelihoods(seen: InkColour, inks: dict[str, tuple[float | None, float | Non
     # the oblique stress at seed 12, none before)
     if lit and max(lit, key=lit.get) != max(lit, key=fits.get):
         fits.update(lit)
+    key = light_key(seen) if lit and lights else None
+    if key is not None:
+        _unseen_alike(seen, inks, fits, {k: float(light_closeness(key, lights[k][:, 2:]).max())
+                                         for k in lit if k in lights})
     for i, name in enumerate(names):
         out[i] = fits[canonical(name) if name else ""]
     return out
@@ -303,6 +319,35 @@ def _under_light(seen: InkColour, taught: np.ndarray, coloured: float, fit: floa
         return fit
     looks = np.exp(-0.5 * _example_distance(seen.hue, seen.light, taught[:, :2]))
     return max(float((same * looks).max()) * coloured, (1.0 - near) * fit)
+
+
+def _unseen_alike(seen: InkColour, inks: dict, fits: dict[str, float], here: dict[str, float]) -> None:
+    """Under a light the deck was taught in (some name's inks there, `here`: each name's
+    closeness to it), where the best coloured name was never taught and the ink lies far
+    from its prototype and examples (fit under UNSEEN_WEAK), the light may have turned the
+    hue of any ink never taught under it that far: each other name never taught there whose
+    prototype lies within UNSEEN_TURN of the ink's hue fits as well as the best, so far as
+    its lightness relative to the paper fits as well (a light turns hue much more than it
+    moves that lightness), at most as well (in `fits`, in place). A cheap
+    webcam under a warm lamp turns blue ink nearly cyan, nearer green's prototype and
+    examples than blue's; where neither blue nor green was taught under it, the cyan ink
+    is as much blue as green, unknown, not green."""
+    if not here or max(here.values()) < 1.0 or not (np.isfinite(seen.hue) and np.isfinite(seen.light)):
+        return
+    coloured = [k for k in fits if k in inks and inks[k][0] is not None and inks[k][1] is not None]
+    if not coloured:
+        return
+    best = max(coloured, key=fits.get)
+    if here.get(best, 0.0) > 0.0 or fits[best] >= UNSEEN_WEAK:
+        return
+
+    def by_lightness(key: str) -> float:
+        return float(np.exp(-0.5 * ((seen.light - inks[key][1]) / LIGHT_SCALE) ** 2))
+    own = max(by_lightness(best), FLOOR)
+    for key in coloured:
+        if key != best and here.get(key, 0.0) == 0.0 and \
+                abs((seen.hue - inks[key][0] + 180) % 360 - 180) <= UNSEEN_TURN:
+            fits[key] = max(fits[key], fits[best] * min(1.0, by_lightness(key) / own))
 
 
 def light_key(seen: InkColour) -> np.ndarray | None:
