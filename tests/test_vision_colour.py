@@ -368,3 +368,24 @@ def test_two_colours_of_a_sure_symbol_fitting_alike_are_no_answer():
     # a colour that tells them apart reads the card
     told = dataclasses.replace(deck, inks={"green": INKS["green"], "blue": INKS["blue"]})
     assert classify_learned(features, told).label == "Blue 8"
+
+
+def test_only_colours_never_taught_under_the_light_and_near_in_hue_are_as_likely():
+    """The rule's bounds (`_unseen_alike`): a cyan ink under a light where only yellow was
+    taught makes blue as likely as green (both never taught there, blue as dark as the ink),
+    not red (its prototype about 160 degrees of hue away) nor yellow (taught there: the ink
+    is unlike it); under a light no colour was taught in, the prototypes decide as before."""
+    def ink(hue, light, paper):
+        return InkColour(hue, light, 0.9, 0.5, paper)
+    day, cheap, unseen = (0.5, 0.5, 0.5), (0.90, 0.33, 0.20), (0.2, 0.5, 0.9)
+    samples = [("yellow", ink(59, 89, cheap)), ("yellow", ink(60, 89, cheap)),
+               ("green", ink(148, 55, day)), ("green", ink(149, 55, day)), ("blue", ink(282, 42, day)),
+               ("blue", ink(281, 42, day)), ("red", ink(36, 49, day)), ("red", ink(37, 49, day))]
+    names = ["blue", "green", "red", "yellow"]
+    inks, lights = deck_inks(names), ink_lights(samples)
+    assert sorted(lights) == names
+    plain = likelihoods(ink(197, 35, cheap), inks, names)
+    fit = likelihoods(ink(197, 35, cheap), inks, names, None, {}, lights)
+    assert plain.argmax() == 1 and plain[1] > 4 * plain[0], plain   # by the prototypes: green
+    assert fit[0] == fit[1] == fit.max() and fit[2] < 0.01 * fit[1] and fit[3] < 0.01 * fit[1], fit
+    assert np.allclose(likelihoods(ink(197, 35, unseen), inks, names, None, {}, lights), plain)
