@@ -292,10 +292,8 @@ def likelihoods(seen: InkColour, inks: dict[str, tuple[float | None, float | Non
     # the oblique stress at seed 12, none before)
     if lit and max(lit, key=lit.get) != max(lit, key=fits.get):
         fits.update(lit)
-    key = light_key(seen) if lit and lights else None
-    if key is not None:
-        _unseen_alike(seen, inks, fits, {k: float(light_closeness(key, lights[k][:, 2:]).max())
-                                         for k in lit if k in lights})
+    if lit and lights:
+        _unseen_alike(seen, inks, fits, lights)
     for i, name in enumerate(names):
         out[i] = fits[canonical(name) if name else ""]
     return out
@@ -321,33 +319,35 @@ def _under_light(seen: InkColour, taught: np.ndarray, coloured: float, fit: floa
     return max(float((same * looks).max()) * coloured, (1.0 - near) * fit)
 
 
-def _unseen_alike(seen: InkColour, inks: dict, fits: dict[str, float], here: dict[str, float]) -> None:
-    """Under a light the deck was taught in (some name's inks there, `here`: each name's
-    closeness to it), where the best coloured name was never taught and the ink lies far
-    from its prototype and examples (fit under UNSEEN_WEAK), the light may have turned the
-    hue of any ink never taught under it that far: each other name never taught there whose
-    prototype lies within UNSEEN_TURN of the ink's hue fits as well as the best, so far as
-    its lightness relative to the paper fits as well (a light turns hue much more than it
-    moves that lightness), at most as well (in `fits`, in place). A cheap
-    webcam under a warm lamp turns blue ink nearly cyan, nearer green's prototype and
-    examples than blue's; where neither blue nor green was taught under it, the cyan ink
-    is as much blue as green, unknown, not green."""
-    if not here or max(here.values()) < 1.0 or not (np.isfinite(seen.hue) and np.isfinite(seen.light)):
-        return
+def _unseen_alike(seen: InkColour, inks: dict, fits: dict[str, float], lights: dict[str, np.ndarray]) -> None:
+    """Under a light the deck was taught in (some name's inks there at `light_closeness` 1,
+    `lights`: `ink_lights`), where the best coloured name was never taught (closeness 0)
+    and the ink lies far from its prototype and examples (fit under UNSEEN_WEAK), the light
+    may have turned the hue of any ink never taught under it that far: each other name
+    never taught there whose prototype lies within UNSEEN_TURN of the ink's hue fits as
+    well as the best, so far as its lightness relative to the paper fits as well (a light
+    turns hue much more than it moves that lightness), at most as well (in `fits`, in
+    place). A cheap webcam under a warm lamp turns blue ink nearly cyan, nearer green's
+    prototype and examples than blue's; where neither blue nor green was taught under it,
+    the cyan ink is as much blue as green, unknown, not green."""
     coloured = [k for k in fits if k in inks and inks[k][0] is not None and inks[k][1] is not None]
-    if not coloured:
+    if not coloured or not (np.isfinite(seen.hue) and np.isfinite(seen.light)):
         return
     best = max(coloured, key=fits.get)
-    if here.get(best, 0.0) > 0.0 or fits[best] >= UNSEEN_WEAK:
+    key = None if fits[best] >= UNSEEN_WEAK else light_key(seen)
+    if key is None:
+        return
+    here = {k: float(light_closeness(key, lights[k][:, 2:]).max()) for k in coloured if k in lights}
+    if not here or max(here.values()) < 1.0 or here.get(best, 0.0) > 0.0:
         return
 
-    def by_lightness(key: str) -> float:
-        return float(np.exp(-0.5 * ((seen.light - inks[key][1]) / LIGHT_SCALE) ** 2))
+    def by_lightness(name: str) -> float:
+        return float(np.exp(-0.5 * ((seen.light - inks[name][1]) / LIGHT_SCALE) ** 2))
     own = max(by_lightness(best), FLOOR)
-    for key in coloured:
-        if key != best and here.get(key, 0.0) == 0.0 and \
-                abs((seen.hue - inks[key][0] + 180) % 360 - 180) <= UNSEEN_TURN:
-            fits[key] = max(fits[key], fits[best] * min(1.0, by_lightness(key) / own))
+    for name in coloured:
+        if name != best and here.get(name, 0.0) == 0.0 and \
+                abs((seen.hue - inks[name][0] + 180) % 360 - 180) <= UNSEEN_TURN:
+            fits[name] = max(fits[name], fits[best] * min(1.0, by_lightness(name) / own))
 
 
 def light_key(seen: InkColour) -> np.ndarray | None:
