@@ -29,12 +29,11 @@ def test_decks_with_no_colour_field_are_looked_for_with_the_plain_settings():
     coloured = Recognizer.create(dataclasses.replace(taught(printed), white_frame=True)).settings.real
     assert coloured == READ_FIELD_SETTINGS and coloured.colour_fields   # (printing no frame: tests/test_fullbleed.py)
     # read, a card running off the frame need not be paper-white inside when a white frame
-    # runs round it (a wild's black field); teaching keeps FIELD_SETTINGS (a framed field running
-    # off the frame with its oval, `cut_fields`, is off everywhere: its cost)
-    assert READ_FIELD_SETTINGS == dataclasses.replace(FIELD_SETTINGS, cut_framed=0.9, pale_fields=True)
+    # runs round it (a wild's black field), and a framed field running off the frame with its
+    # oval is outlined from the field (`cut_fields`, read only); teaching keeps FIELD_SETTINGS
+    assert READ_FIELD_SETTINGS == dataclasses.replace(FIELD_SETTINGS, cut_framed=0.9, pale_fields=True, cut_fields=True)
     assert FIELD_SETTINGS.cut_framed == 0 and PLAIN_SETTINGS.cut_framed == 0 and LEARNED_SETTINGS.cut_framed == 0
-    assert not (READ_FIELD_SETTINGS.cut_fields or FIELD_SETTINGS.cut_fields or PLAIN_SETTINGS.cut_fields or
-                LEARNED_SETTINGS.cut_fields)
+    assert not (FIELD_SETTINGS.cut_fields or PLAIN_SETTINGS.cut_fields or LEARNED_SETTINGS.cut_fields)
 
 
 needs_photos = pytest.mark.skipif(not PHOTOS.is_dir(), reason=f"no real photos at {PHOTOS} (../shared beside the repository)")

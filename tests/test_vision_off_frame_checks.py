@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import pipeline
+from vision import fieldfind, pipeline
 from vision.classify import Reading
 from vision.detect import READ_FIELD_SETTINGS
 from vision.pipeline import Recognizer
@@ -112,7 +112,7 @@ def test_a_framed_field_running_off_the_frame_with_its_oval_is_outlined():
     """A phone photo (1008 x 756, 15-55 degrees from overhead) of a Red Skip on a real table
     running off the photo across two of its sides, its oval too (`card_at_edge`, seed 120):
     the field is a dented piece, no whole field, and the other maps give no outline of the
-    card. With `cut_fields` (off in `READ_FIELD_SETTINGS` for its cost), the field's part in view, reaching the
+    card. With `cut_fields` (on in `READ_FIELD_SETTINGS`), the field's part in view, reaching the
     border at both corners there and framed in white on its three sides in view, is outlined
     to the frame's edge: the part of the card in view (of seeds 0-199 the one outlined so
     only; cards with one corner off are left to the tip paths)."""
@@ -131,5 +131,55 @@ def test_a_framed_field_running_off_the_frame_with_its_oval_is_outlined():
             return inter / (cv2.contourArea(np.float32(q)) + cv2.contourArea(np.float32(seen)) - inter)
         return max((iou(q) for q in outlines), default=0.0)
 
-    assert best_iou(find_outlines(picture, READ_FIELD_SETTINGS)) < 0.1   # (cut_fields off: its cost)
-    assert best_iou(find_outlines(picture, dataclasses.replace(READ_FIELD_SETTINGS, cut_fields=True))) > 0.85
+    assert best_iou(find_outlines(picture, dataclasses.replace(READ_FIELD_SETTINGS, cut_fields=False))) < 0.1
+    assert best_iou(find_outlines(picture, READ_FIELD_SETTINGS)) > 0.85
+
+
+def edge_photo(seed: int) -> np.ndarray:
+    """`card_at_edge`'s phone photo of seed `seed` (as the test above draws it)."""
+    faces = deck()
+    rng = np.random.default_rng(seed)
+    picture, corners = phone_photo(faces[seed % len(faces)].image(), photo_texture(seed), SESSIONS[0], rng,
+                                   (1008, 756), tilt=(15, 55))
+    return card_at_edge(picture, corners, rng)[0]
+
+
+def test_a_field_running_off_the_frame_is_looked_for_near_one_border_only():
+    """`fieldfind._cut_border`: the one border a field's points come within 5 pixels of
+    (a corner on the border, within 2, reached by the field within 3); none, or two (cut
+    across a corner of the frame), and no cut outline is looked for."""
+    size = (320, 240)
+
+    def points(x0, y0, x1, y1):
+        return np.int32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(-1, 1, 2)
+    assert fieldfind._cut_border(points(0, 50, 100, 190), size) == 0
+    assert fieldfind._cut_border(points(4, 50, 100, 190), size) == 0
+    assert fieldfind._cut_border(points(5, 50, 100, 190), size) is None
+    assert fieldfind._cut_border(points(60, 0, 200, 100), size) == 1
+    assert fieldfind._cut_border(points(200, 60, 319, 180), size) == 2
+    assert fieldfind._cut_border(points(60, 100, 200, 239), size) == 3
+    assert fieldfind._cut_border(points(0, 0, 100, 190), size) is None
+    assert fieldfind._cut_border(points(0, 50, 319, 190), size) is None
+
+
+@pytest.mark.skipif(not photo_patches(), reason="../shared/realphotos (real table photos) is missing")
+def test_the_cut_field_search_fits_no_second_quad(monkeypatch):
+    """Its cost: a field near one border is tried from the quad the caller fitted (`_quad`)
+    alone, never from the quad along its hull's sides (`_side_quad`, tried on every dented
+    piece near the border it made a photo's read a third dearer and outlined one card in
+    550 photos that another outline found too): `_side_quad` is called as often with the
+    search as without it (the wild's field alone, where `_quad` finds none)."""
+    from vision.realmaps import stretched, whiteness
+    calls = []
+    real = fieldfind._side_quad
+    monkeypatch.setattr(fieldfind, "_side_quad", lambda *a, **k: calls.append(1) or real(*a, **k))
+    for seed in (120, 121, 122):
+        picture = cv2.GaussianBlur(cv2.resize(edge_photo(seed), (320, 240), interpolation=cv2.INTER_AREA), (3, 3), 0)
+        channels = stretched(picture)
+        white = whiteness(picture, channels)
+        counts = []
+        for cut in (None, []):
+            calls.clear()
+            fieldfind.framed_fields(channels, white, 400.0, cut=cut)
+            counts.append(len(calls))
+        assert counts[0] == counts[1]

@@ -50,7 +50,7 @@ FIELD_SETTINGS = RealSettings(framed_fields=True)
 # is off: on fresh edge draws (seeds 120-123, protocol 2) it found 7 cards more (4 read right,
 # 3 "unknown", none wrong), but the finding of a colour deck's photo cost about a fifth more
 # (a protocol-2 photo's read 158.6 -> 212.5 M instructions before its border gate).
-READ_FIELD_SETTINGS = RealSettings(framed_fields=True, cut_framed=0.9, pale_fields=True)
+READ_FIELD_SETTINGS = RealSettings(framed_fields=True, cut_framed=0.9, pale_fields=True, cut_fields=True)
 # A taught deck with colours whose faces print no white frame (`DeckProfile.white_frame`
 # False: the colour field runs to the card's edge), and teaching photos whose card shows
 # no frame: the same, and full-bleed faces outlined from every stretched channel's edges,
