@@ -46,10 +46,11 @@ FIELD_SETTINGS = RealSettings(framed_fields=True)
 # / 10 -> 75 / 2 / 22 / 9. No paper asked at all (min_cut_paper 0): protocol 2 75 / 2 / 23 /
 # 8, 5 patches of table more outlined and a Wild read right before "unknown". Teaching keeps
 # FIELD_SETTINGS (its photos show the card whole). A framed field running off the frame with
-# its oval outlined from the field (`cut_fields`, `vision.fieldfind._grown_cut`; session 21)
-# is off: on fresh edge draws (seeds 120-123, protocol 2) it found 7 cards more (4 read right,
-# 3 "unknown", none wrong), but the finding of a colour deck's photo cost about a fifth more
-# (a protocol-2 photo's read 158.6 -> 212.5 M instructions before its border gate).
+# its oval outlined from the field (`cut_fields`, `vision.fieldfind._grown_cut`; session 21,
+# made cheap in session 22: a field near one border only, from the quad already fitted): on
+# fresh edge draws (seeds 120-123, protocol 2) 7 cards more found (4 read right, 3 "unknown",
+# none wrong) for +1.6 % a colour photo's read (the base set's 152.15 -> 154.57 M
+# instructions; session 21's version +19.6 % with its border gate, +34 % without).
 READ_FIELD_SETTINGS = RealSettings(framed_fields=True, cut_framed=0.9, pale_fields=True, cut_fields=True)
 # A taught deck with colours whose faces print no white frame (`DeckProfile.white_frame`
 # False: the colour field runs to the card's edge), and teaching photos whose card shows
