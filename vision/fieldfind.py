@@ -30,12 +30,13 @@ out from most tables:
   its quad, where the hull's corners are clipped, put where four of the hull's sides
   meet; one whose sides the field fills only on the lower bar is taken late;
 * a field running off the frame across two of its sides, its oval often running off too
-  (so no whole field, only a dented piece or two: `_grown_cut`), is outlined from its
-  quad with a side on the border where the field itself reaches the border at both of
-  that side's corners (a side carried on past a corner in view, a card's tip off the
-  frame, does not), the field runs along the three sides in view and a white frame runs
-  round each of them: those three moved out to the frame's edge, the border's side kept;
-  for the caller to take where no other outline lies;
+  (so no whole field, only a dented piece or two: `_grown_cut`; a piece near one border
+  of the frame only), is outlined from its quad with a side on the border where the
+  field itself reaches the border at both of that side's corners (a side carried on
+  past a corner in view, a card's tip off the frame, does not), the field runs along
+  the three sides in view and a white frame runs round each of them: those three moved
+  out to the frame's edge, the border's side kept; for the caller to take where no
+  other outline lies;
 * the grown outline must then pass `vision.realfind`'s own outline check.
 
 What does not live here: the other outlines and the choice among them
@@ -415,7 +416,7 @@ def _grown_cut(points: np.ndarray, quad: np.ndarray | None, mask: np.ndarray, wh
     """`_grown_cut_quad` of the field's quad (`quad`: `_quad` of the points, fitted by the
     caller already) for a field whose points come near one border of the frame
     (`_cut_border`), and only one. (Not `_side_quad`'s quad too, a field with a corner
-    clipped: on five sets of edge photos, 546 protocol-2 photos, it was fitted 11,700 times
+    clipped: on five sets of edge photos, 570 protocol-2 photos, it was fitted 11,700 times
     and outlined one card, read "unknown" with or without it; it was most of this search's
     cost.)"""
     h, w = mask.shape
