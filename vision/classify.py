@@ -725,6 +725,9 @@ def _best_of_classes(scores: np.ndarray, classes: np.ndarray, count: int) -> lis
 OFF_HUE_ABOVE = 0.06
 OFF_HUE_BELOW = 0.5
 OFF_HUE_SURE = 0.9
+# A face of a colour-field deck shows at least this share of the field its taught faces
+# show, low (`_without_field`).
+FIELD_KEPT = 0.5
 
 
 def classify_learned(features: FaceFeatures, profile: "DeckProfile",
@@ -833,6 +836,8 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
     if _unlike_taught_inks(profile, top, features, confidence):
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
+    if _without_field(profile, features):
+        return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
     if profile.white_frame and profile.colours[top] and not undone and features.unseen is None and \
             features.face is not None and not isinstance(reader, CnnReader) and \
             _undone_against(features, profile, thresholds, light, top):
@@ -935,6 +940,18 @@ def _unlike_taught_inks(profile: "DeckProfile", label: int, features: FaceFeatur
     if profile.colours[label]:
         return share > most + OFF_HUE_ABOVE
     return share < least * OFF_HUE_BELOW
+
+
+def _without_field(profile: "DeckProfile", features: FaceFeatures) -> bool:
+    """Whether the face shows less of a colour field (`vision.colour.field_ink`) than
+    FIELD_KEPT of what the deck's taught faces showed, low (`DeckProfile.field_share`):
+    no card of a colour-field deck, whatever its symbol reads. Real business cards (a black
+    bird on pale paper) read Red 1 at 0.79-0.90, a box's blue icon Blue 3, a glazed
+    canister's grey stripes Yellow 1, all on bare tables; their field shares 0.02-0.13,
+    the right answers' 0.37 and more (docs/vision-history.md, session 22, bare-field)."""
+    if profile.field_share <= 0 or features.ink_colour is None:
+        return False
+    return features.ink_colour.field < FIELD_KEPT * profile.field_share
 
 
 def _doubtful(reader, features: FaceFeatures, scores: np.ndarray, members: np.ndarray) -> bool:

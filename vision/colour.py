@@ -127,6 +127,7 @@ class InkColour:
     ink: float          # share of the face that is ink
     paper: tuple[float, float, float] | None = None  # linear RGB of the "paper" as the camera saw
     # it: the face's brightest part (on a full-bleed face with no white: its colour field)
+    field: float = float("nan")  # share of the face that is a colour field's ink (`field_ink`)
 
 
 def ink_colour(lightness: np.ndarray, a: np.ndarray, b: np.ndarray, ink: np.ndarray,
@@ -142,12 +143,31 @@ def ink_colour(lightness: np.ndarray, a: np.ndarray, b: np.ndarray, ink: np.ndar
     chroma = np.sqrt(a * a + b * b)
     coloured = inked & (chroma > CHROMA * bar / INK)
     n_ink, n_col = int(inked.sum()), int(coloured.sum())
+    field = field_ink(lightness, chroma, ink, inked) / ink.size
     if n_col < 4:
-        return InkColour(float("nan"), float("nan"), 0.0, n_ink / ink.size, paper)
+        return InkColour(float("nan"), float("nan"), 0.0, n_ink / ink.size, paper, field)
     weight = chroma[coloured]
     angle = np.degrees(np.arctan2((b[coloured] * weight).sum(), (a[coloured] * weight).sum())) % 360
     return InkColour(float(angle), median(lightness[coloured]), n_col / max(n_ink, 1),
-                     n_ink / ink.size, paper)
+                     n_ink / ink.size, paper, field)
+
+
+# A colour-field deck's face (the UNO family) is mostly its field: a coloured ink, or a
+# dark one (a wild's black). What else the finder outlines on a table and the reader takes
+# for a card shows little of either: a business card's black bird on pale paper, a box's
+# small icon, a glazed canister's grey stripes, a grey patch. An ink pixel (`ink_bar`) is
+# the field's when its chroma is at least FIELD_INK_CHROMA of its ink strength (the strength is
+# the distance from the paper: most of a coloured field's is hue, even the very warm dim
+# webcam's pale yellow's) or its lightness under FIELD_INK_DARK (the paper's is 100).
+# docs/vision-history.md, session 22, "A card on a bare table: the colour field".
+FIELD_INK_CHROMA = 0.5
+FIELD_INK_DARK = 50.0
+
+
+def field_ink(lightness: np.ndarray, chroma: np.ndarray, ink: np.ndarray, inked: np.ndarray) -> int:
+    """How many of the face's ink pixels (`inked`) are a colour field's: chroma at least
+    FIELD_INK_CHROMA of their ink strength, or lightness under FIELD_INK_DARK."""
+    return int((inked & ((chroma > FIELD_INK_CHROMA * ink) | (lightness < FIELD_INK_DARK))).sum())
 
 
 # A face's coloured ink off its main hue (`off_hue_share`): a card of a colour-field deck

@@ -81,6 +81,8 @@ class DeckProfile:
                                       # (vision.colour.off_hue_share; nan: none coloured; (): not measured)
     ink_lights: dict = field(default_factory=dict)  # colour name -> its taught inks with the light of
                                       # each (n x 5: hue, lightness, vision.colour.light_key)
+    field_share: float = 0.0          # the colour field's share of its taught faces, low
+                                      # (vision.teach.taught_field_share; 0: not measured)
 
     def whiten(self, symbols: np.ndarray) -> np.ndarray:
         """Raw unit-norm templates (n x D) to the profile's matching space: the deck's
@@ -383,7 +385,8 @@ def save_profile(profile: DeckProfile, path: str | os.PathLike) -> Path:
             "ink_lights": {k: np.asarray(v).tolist() for k, v in profile.ink_lights.items()},
             "white_frame": profile.white_frame, "glyph_height": profile.glyph_height,
             "full_bleed": profile.full_bleed, "frame_widths": list(profile.frame_widths),
-            "off_hues": [[v if np.isfinite(v) else None for v in pair] for pair in profile.off_hues]}
+            "off_hues": [[v if np.isfinite(v) else None for v in pair] for pair in profile.off_hues],
+            "field_share": profile.field_share}
     arrays = {}
     if profile.reader is not None:
         r = profile.reader
@@ -451,7 +454,7 @@ def load_profile_file(path: str | os.PathLike) -> DeckProfile:
                        tuple(float(v) for v in meta.get("frame_widths", ())),
                        tuple((np.nan if lo is None else float(lo), np.nan if hi is None else float(hi))
                              for lo, hi in meta.get("off_hues", ())),
-                       lights)
+                       lights, float(meta.get("field_share", 0.0)))
 
 
 def load_profile(spec: str) -> DeckProfile:

@@ -35,8 +35,8 @@ import numpy as np
 
 from vision.classify import (UNKNOWN, WORK_SIZE, Thresholds, classify, face_features, ink_planes,
                              learned_features)
-from vision.colour import (deck_inks, ink_examples, ink_lights, measure_inks, prints_colour_fields, symbol_groups,
-                           without_colour_field)
+from vision.colour import (InkColour, deck_inks, ink_examples, ink_lights, measure_inks, prints_colour_fields,
+                           symbol_groups, without_colour_field)
 from vision.framescale import taught_frame_widths
 from vision.learn import Example, train_reader
 from vision.detect import BLEED_SETTINGS, FIELD_SETTINGS, DetectSettings, EmptyTable, find_cards
@@ -68,6 +68,10 @@ TAUGHT_WEIGHT_POWER = 4.0
 TAUGHT_MIN_CONFIDENCE = 0.35
 # The learned reader's confidence is a calibrated probability: below this, "unknown".
 LEARNED_MIN_CONFIDENCE = 0.5
+# A colour-field deck's faces are mostly their field (`vision.colour.field_ink`): the share
+# its taught faces show, low (a tenth of them show less: a very warm dim webcam's pale
+# yellow, a streak of glare), is the profile's `field_share`.
+FIELD_QUANTILE = 0.1
 
 
 class TeachError(WhyError):
@@ -358,6 +362,7 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
                                if framed and photos else (),
                                off_hues=taught_off_hues(profile.labels, [s.label for s in shots],
                                                         [f.off_hue for f in seen]) if names else (),
+                               field_share=taught_field_share([f.ink_colour for f in seen]),
                                min_confidence=LEARNED_MIN_CONFIDENCE)
 
 
@@ -371,6 +376,13 @@ def taught_off_hues(labels: Sequence[str], taught: Sequence[str],
             by_label.setdefault(label, []).append(share)
     return tuple((min(by_label[label]), max(by_label[label])) if label in by_label else (np.nan, np.nan)
                  for label in labels)
+
+
+def taught_field_share(seen: Sequence[InkColour]) -> float:
+    """The colour field's share of the taught faces (`vision.colour.InkColour.field`): its
+    FIELD_QUANTILE among them (0 with none taught: a deck with no colour names)."""
+    shares = [s.field for s in seen if np.isfinite(s.field)]
+    return float(np.quantile(shares, FIELD_QUANTILE)) if shares else 0.0
 
 
 def taught_glyph_height(faces: Sequence[np.ndarray]) -> float:
