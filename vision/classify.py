@@ -745,6 +745,7 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
     reader = profile.reader
     bar = max(thresholds.min_confidence, profile.min_confidence)
     sure = 0.0   # the symbol's own probability asked for
+    seen = features   # the face as the camera saw it, before any streak is undone
     if profile.white_frame and features.face is not None and not undone and not shows_frame(features.face):
         if not frame_under_glare(features.face):
             return Reading(UNKNOWN, "", 0.0, 0.0, False, UNKNOWN)   # no side shows the deck's white frame
@@ -836,7 +837,7 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
     if _unlike_taught_inks(profile, top, features, confidence):
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
-    if _without_field(profile, features):
+    if _without_field(profile, seen):
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
     if profile.white_frame and profile.colours[top] and not undone and features.unseen is None and \
             features.face is not None and not isinstance(reader, CnnReader) and \
@@ -948,7 +949,10 @@ def _without_field(profile: "DeckProfile", features: FaceFeatures) -> bool:
     no card of a colour-field deck, whatever its symbol reads. Real business cards (a black
     bird on pale paper) read Red 1 at 0.79-0.90, a box's blue icon Blue 3, a glazed
     canister's grey stripes Yellow 1, all on bare tables; their field shares 0.02-0.13,
-    the right answers' 0.37 and more (docs/vision-history.md, session 22, bare-field)."""
+    the right answers' 0.37 and more (docs/vision-history.md, session 22, bare-field).
+    Asked of the face as seen, not with its streaks undone: undone against its frame's
+    paper under the very warm dim webcam, a Green 5's field lost its hue (0.55 -> 0.20)
+    and the card was refused (glare, protocol 1)."""
     if profile.field_share <= 0 or features.ink_colour is None:
         return False
     return features.ink_colour.field < FIELD_KEPT * profile.field_share
