@@ -96,6 +96,14 @@ GLARE_SURE = 0.99
 # look by another reader, its pixels against the taught faces' (docs/vision-history.md,
 # session 21, helper glare-bar).
 GLARE_SECOND = 0.8
+# A framed colour deck's face read as it is (its frame shows) is asked the template reader
+# too: another symbol it matches better by this much or more, on the face as it is and with
+# its streaks undone, makes the answer "unknown" (`_templates_against`). Under glare the
+# template reader disagreed with every wrong answer of protocol 1 on seeds 130-133 and 200
+# (the fluorescent office's faces: 10 of 10) by 0.024-0.33 of a match, and with 7 right
+# ones: 3 by 0.009-0.024 (the unstressed base set's two among them), 4 by 0.02-0.2 whose
+# undone face the templates read right (docs/vision-history.md, session 22, helper glare-wrong).
+TEMPLATES_AGAINST = 0.03
 
 
 @dataclass(frozen=True, eq=False)
@@ -843,6 +851,9 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
             features.face is not None and not isinstance(reader, CnnReader) and \
             _undone_against(features, profile, thresholds, light, top):
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
+    if profile.white_frame and profile.colours[top] and not undone and not sure and features.face is not None \
+            and not isinstance(reader, CnnReader) and _templates_against(features, profile, groups, groups[top]):
+        return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
     return Reading(profile.labels[top], profile.colours[top], confidence, symbol_score,
                    bool(turned[best_class]), profile.labels[top])
 
@@ -860,13 +871,43 @@ def _templates_agree(features: FaceFeatures, profile: "DeckProfile", groups: np.
     symbol bar 0.99 -> 0.8 with both looks, right / wrong: seeds 130-133, both protocols,
     414 / 28 -> 538 / 28 of 1,080; the session-13 glare set 120 / 1 -> 141 / 1 (the bar
     lowered alone: 141 / 7). docs/vision-history.md, session 21, helper glare-bar."""
+    per_symbol = _template_symbols(features, profile, groups)
+    best = int(per_symbol.argmax())
+    return best == answer and float(per_symbol[best]) >= thresholds.min_symbol_score
+
+
+def _template_symbols(features: FaceFeatures, profile: "DeckProfile", groups: np.ndarray) -> np.ndarray:
+    """The template reader's match of each symbol (its index in `groups`, each label's
+    symbol): the face's ink against every taught template, whitened as the profile's
+    templates are, at every shift and both turns, the best of the symbol's labels."""
     symbol = profile.whiten(features.symbol)
     per_template = (profile.templates @ symbol.T).max(axis=1)
     per_label = np.maximum.reduceat(per_template, profile.label_starts)
     per_symbol = np.full(int(groups.max()) + 1, -np.inf)
     np.maximum.at(per_symbol, groups, per_label)
+    return per_symbol
+
+
+def _templates_against(features: FaceFeatures, profile: "DeckProfile", groups: np.ndarray, answer: int) -> bool:
+    """Whether the template reader (`_template_symbols`) puts another symbol than
+    `answer` (its index in `groups`) first by TEMPLATES_AGAINST or more over the answer's
+    own match, and still puts another first once the face's glare streaks are undone
+    against its frame's paper (`_streaks_undone`; a frame giving no paper fit counts as
+    another). Under the fluorescent office's light a streak is barely whiter than the
+    paper: the frame shows, `glare_mask` sees little or nothing, and a streak across a
+    digit makes another the learned reader is sure of (a Yellow 4 read Yellow 3 at 0.93, a
+    Green 3 read Green Skip at 0.93), while the template reader, matching the ink itself
+    rather than the HOG of its edges, still reads the digit (the 4 at 0.93 against the
+    3's 0.85; the 3 at 0.84 against the Skip's 0.75). Where a streak fools the templates instead (a Red 6's
+    templates read Draw Two), undone they read the answer again and it stands."""
+    per_symbol = _template_symbols(features, profile, groups)
     best = int(per_symbol.argmax())
-    return best == answer and float(per_symbol[best]) >= thresholds.min_symbol_score
+    if best == answer or float(per_symbol[best] - per_symbol[answer]) < TEMPLATES_AGAINST:
+        return False
+    undoing = _streaks_undone(features)
+    if undoing is None:
+        return True
+    return int(_template_symbols(_undone_features(features, *undoing), profile, groups).argmax()) != answer
 
 
 def _untouched_colour_agrees(features: FaceFeatures, profile: "DeckProfile", light: np.ndarray | None,
