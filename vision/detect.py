@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from vision.realfind import RealSettings, find_outlines
+from vision.wholecards import WholeSettings
 from vision.warp import (CARD_ASPECT, along_and_across, length_of, order_corners, quad_contains, quad_overlap,
                          side_lengths)
 
@@ -72,9 +73,10 @@ PLAIN_SETTINGS = RealSettings(colour_fields=False)
 # photos): the same, and the learned outline scorer has the last say over the outlines kept
 # and refused (`vision.outlinescore`, trained on real photos of playing cards; held-out
 # test_ photos: isolated cards found 89.7 -> 92.8 %, docs/vision-history.md). Built-in decks keep
-# PLAIN_SETTINGS.
+# PLAIN_SETTINGS. The top card of a fan merged into one outline looked for in it
+# (`WholeSettings.group_tops`: train_ all 464 -> 466 of 519, false 42 -> 40; docs/vision-history.md).
 LEARNED_SETTINGS = RealSettings(colour_fields=False, learned=True, trim_spurs=0.12, print_groups=0.06,
-                                print_chance=0.5)
+                                print_chance=0.5, whole=WholeSettings(group_tops=1.25))
 
 
 @dataclass(frozen=True)

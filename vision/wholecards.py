@@ -19,7 +19,11 @@ rarely do together:
   whose court frame this is).
 
 It replaces the pieces of it that were found (a shadow's or a picture's), and is added
-beside a larger outline holding it (the book or the case it lies on).
+beside a larger outline holding it (the book or the case it lies on). With
+`WholeSettings.group_tops` (taught decks' real-table settings only) the same for the top card
+of a fan of cards merged into one outline a little larger than a card: added beside it, the
+learned outline scorer has the last say (`vision.outlinescore`: a group holding a sure card
+gives way to it).
 """
 from __future__ import annotations
 
@@ -69,6 +73,13 @@ class WholeSettings:
     look: tuple[str, ...] = ("large",)   # where else to look: "unlike", "large" (`_where_to_look`)
     grow: int = 20                  # pixels the box looked in is grown by all round
     large: float = 0.2              # an outline this share of the frame may be what cards lie on
+    group_tops: float = 0.0         # a fan: an outline kept that holds an outline the finder
+                                    # dropped of 1/`same_size[1]` to 1/this of its area is looked
+                                    # in (a group of cards, its top card's own outline dropped for
+                                    # it), and a whole card lying inside an outline kept of this
+                                    # many times its area or more (below `same_size[1]`) is that
+                                    # group's top card, not the card found already: added beside
+                                    # it, the learned scorer to choose (0: off)
     look_in_faces: bool = False     # an outline holding a smaller one dropped for it is looked
                                     # in even when it shows a card's face itself (False: it is
                                     # that card whole, what it holds its picture or pips; on
@@ -125,7 +136,8 @@ def _where_to_look(kept: list[np.ndarray], areas: list[float], others: list[np.n
     whose inside is no card's face (one that is, is that card whole), and, in
     `settings.look`, those of no card's shape or of a large share of the frame (a card
     merged with a postcard or a page it lies over) whose inside is no card's face; None
-    when there is none."""
+    when there is none. With `settings.group_tops`, also those holding a smaller outline
+    dropped for them of a card's size beside theirs, face or not (a fan of cards)."""
     shape = white.shape
     chosen = []
     other_areas = [cv2.contourArea(o) for o in others]
@@ -139,7 +151,11 @@ def _where_to_look(kept: list[np.ndarray], areas: list[float], others: list[np.n
                     quad_overlap(o, quad) >= settings.piece_inside
                     for o, a, (cx, cy) in zip(others, other_areas, centres))
         face = (merged or holds) and looks_like_a_card(quad, white, settings)
-        if merged and not face or holds and (settings.look_in_faces or not face):
+        group = settings.group_tops > 0 and any(
+            areas[i] / settings.same_size[1] <= a <= areas[i] / settings.group_tops and x <= cx <= x + w and
+            y <= cy <= y + h and quad_overlap(o, quad) >= settings.piece_inside
+            for o, a, (cx, cy) in zip(others, other_areas, centres))
+        if merged and not face or holds and (settings.look_in_faces or not face) or group:
             chosen.append(box)
     if not chosen:
         return None
@@ -230,9 +246,12 @@ def added(kept: list[np.ndarray], others: list[np.ndarray], gray: np.ndarray, wh
         low, high = settings.same_size
         near = [(i, areas[i] / area, overlap) for i, q in enumerate(kept)
                 if (overlap := quad_overlap(quad, q)) >= settings.touch]
-        # of about its size: the card found already, or the card whose court frame this is;
+        # of about its size: the card found already, or the card whose court frame this is
+        # (with `group_tops`, one holding it and that much larger: a group, this its top card);
         # partly over it: neither a piece of it nor what it lies on, so not a card
-        if any(low <= ratio < high or ratio < low and overlap < settings.hold for _, ratio, overlap in near):
+        tops = settings.group_tops if settings.group_tops > 0 else high
+        if any(low <= ratio < high and not (tops <= ratio and overlap >= settings.hold) or
+               ratio < low and overlap < settings.hold for _, ratio, overlap in near):
             continue
         share = gates(quad, settings.angles, most_unlike)
         if share is None or share < least:
