@@ -96,7 +96,7 @@ def test_a_streak_that_makes_a_digit_read_another_is_unknown_when_the_frame_show
     (`_templates_against`, session 22) is left out here: it takes most of the rest."""
     import vision.classify as C
     profile = load_profile_file(taught / "deck.npz")
-    monkeypatch.setattr(C, "_templates_against", lambda *args: False)
+    monkeypatch.setattr(C, "_templates_against", lambda *args: ("", False))
     check = C._undone_against
     said = {"new": [], "old": []}
     truth = []
@@ -243,8 +243,8 @@ def test_a_streak_the_mask_misses_is_unknown_where_the_templates_disagree(taught
     refused = []
 
     def noted(*args):
-        refused.append(check(*args))
-        return refused[-1]
+        refused.append(check(*args)[1])
+        return check(*args)
     said = {"new": [], "old": []}
     truth = []
     for session in (0, 4):   # daylight phone, fluorescent office
@@ -258,7 +258,7 @@ def test_a_streak_the_mask_misses_is_unknown_where_the_templates_disagree(taught
                 monkeypatch.setattr(C, "_templates_against", noted)
                 said["new"].append(classify(card_features(picture, corners, profile), profile).label)
                 if any(refused):
-                    monkeypatch.setattr(C, "_templates_against", lambda *args: False)
+                    monkeypatch.setattr(C, "_templates_against", lambda *args: ("", False))
                     said["old"].append(classify(card_features(picture, corners, profile), profile).label)
                 else:
                     said["old"].append(said["new"][-1])
@@ -270,8 +270,9 @@ def test_a_streak_the_mask_misses_is_unknown_where_the_templates_disagree(taught
 
 def test_the_templates_stand_against_another_symbol_only_by_a_lead(taught, monkeypatch):  # noqa: F811
     """`_templates_against` on the six clean faces: never against the face's own symbol;
-    against another symbol (the templates read the face's own, far better), but not when
-    no lead is enough (TEMPLATES_AGAINST above any match's range)."""
+    against another symbol (the templates read the face's own, far better, and name it),
+    but not when no lead is enough (TEMPLATES_AGAINST above any match's range), where the
+    symbol they read first is still named (a doubt: `vision.steady.said`)."""
     import vision.classify as C
     from vision.colour import symbol_groups
     profile = load_profile_file(taught / "deck.npz")
@@ -280,9 +281,12 @@ def test_the_templates_stand_against_another_symbol_only_by_a_lead(taught, monke
         features = C.face_features(face.image(), profile.ink_cap, two_levels=True)
         own = groups[profile.labels.index(face.label)]
         other = next(g for g in set(groups.tolist()) if g != own)
-        assert not C._templates_against(features, profile, groups, own), face.label
-        assert C._templates_against(features, profile, groups, other), face.label
+        assert C._templates_against(features, profile, groups, own) == ("", False), face.label
+        # against the other symbol, naming what the templates read instead: the face's own
+        read, against = C._templates_against(features, profile, groups, other)
+        assert against and groups[profile.labels.index(read)] == own, face.label
         monkeypatch.setattr(C, "TEMPLATES_AGAINST", 2.0)
-        assert not C._templates_against(features, profile, groups, other), face.label
+        # no lead is enough: not against it, but the doubt is named
+        assert C._templates_against(features, profile, groups, other) == (read, False), face.label
         monkeypatch.undo()
 

@@ -249,6 +249,10 @@ class Reading:
     turned: bool
     guess: str = ""      # the likeliest card even when the answer is UNKNOWN (benchmarks)
     doubted: bool = False  # UNKNOWN as two cards tie in the reader's own scores (`_doubtful`)
+    # the symbol the template reader put first where not the answer's (`_templates_against`;
+    # the first label showing it): UNKNOWN as it did so by TEMPLATES_AGAINST, else a doubt
+    # (the steadiness check counts what each reader saw: `vision.steady.said`)
+    templates_read: str = ""
 
     @property
     def known(self) -> bool:
@@ -851,11 +855,15 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
             features.face is not None and not isinstance(reader, CnnReader) and \
             _undone_against(features, profile, thresholds, light, top):
         return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
+    templates_read = ""
     if profile.white_frame and profile.colours[top] and not undone and not sure and features.face is not None \
-            and not isinstance(reader, CnnReader) and _templates_against(features, profile, groups, groups[top]):
-        return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top])
+            and not isinstance(reader, CnnReader):
+        templates_read, against = _templates_against(features, profile, groups, groups[top])
+        if against:
+            return Reading(UNKNOWN, "", 0.0, symbol_score, bool(turned[best_class]), profile.labels[top],
+                           templates_read=templates_read)
     return Reading(profile.labels[top], profile.colours[top], confidence, symbol_score,
-                   bool(turned[best_class]), profile.labels[top])
+                   bool(turned[best_class]), profile.labels[top], templates_read=templates_read)
 
 
 def _templates_agree(features: FaceFeatures, profile: "DeckProfile", groups: np.ndarray, answer: int,
@@ -888,12 +896,14 @@ def _template_symbols(features: FaceFeatures, profile: "DeckProfile", groups: np
     return per_symbol
 
 
-def _templates_against(features: FaceFeatures, profile: "DeckProfile", groups: np.ndarray, answer: int) -> bool:
-    """Whether the template reader (`_template_symbols`) puts another symbol than
-    `answer` (its index in `groups`) first by TEMPLATES_AGAINST or more over the answer's
-    own match, and still puts another first once the face's glare streaks are undone
-    against its frame's paper (`_streaks_undone`; a frame giving no paper fit counts as
-    another). Under the fluorescent office's light a streak is barely whiter than the
+def _templates_against(features: FaceFeatures, profile: "DeckProfile", groups: np.ndarray,
+                       answer: int) -> tuple[str, bool]:
+    """The symbol the template reader (`_template_symbols`) puts first where it is not
+    `answer` (its index in `groups`; the first label showing it, "" where it is the
+    answer), and whether it stands against the answer: it puts another symbol first by
+    TEMPLATES_AGAINST or more over the answer's own match, and still puts another first
+    once the face's glare streaks are undone against its frame's paper (`_streaks_undone`,
+    the symbol then the undone face's; a frame giving no paper fit counts as another). Under the fluorescent office's light a streak is barely whiter than the
     paper: the frame shows, `glare_mask` sees little or nothing, and a streak across a
     digit makes another the learned reader is sure of (a Yellow 4 read Yellow 3 at 0.93, a
     Green 3 read Green Skip at 0.93), while the template reader, matching the ink itself
@@ -902,12 +912,14 @@ def _templates_against(features: FaceFeatures, profile: "DeckProfile", groups: n
     templates read Draw Two), undone they read the answer again and it stands."""
     per_symbol = _template_symbols(features, profile, groups)
     best = int(per_symbol.argmax())
-    if best == answer or float(per_symbol[best] - per_symbol[answer]) < TEMPLATES_AGAINST:
-        return False
+    if best == answer:
+        return "", False
+    if float(per_symbol[best] - per_symbol[answer]) < TEMPLATES_AGAINST:
+        return profile.labels[best], False
     undoing = _streaks_undone(features)
-    if undoing is None:
-        return True
-    return int(_template_symbols(_undone_features(features, *undoing), profile, groups).argmax()) != answer
+    if undoing is not None:
+        best = int(_template_symbols(_undone_features(features, *undoing), profile, groups).argmax())
+    return ("", False) if best == answer else (profile.labels[best], True)
 
 
 def _untouched_colour_agrees(features: FaceFeatures, profile: "DeckProfile", light: np.ndarray | None,

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.classify import UNKNOWN, Reading, Thresholds, card_features, classify
-from vision.colour import field_deck, scene_gain
+from vision.colour import field_deck, scene_gain, symbol_groups
 from vision.complete import completions, seen_corner
 from vision.framescale import grown_by_frame
 from vision import refind, regions
@@ -29,7 +29,7 @@ from vision.reader import (GLYPH_LEVELS, INDEX_WIDE, WIDE_GLYPH_ASPECT, glyph_he
                            index_regions, region_rows)
 from vision.regions import LastFind
 from vision.reuse import KeptReading, keep, kept_reading
-from vision.steady import STEADY_SURE, holds
+from vision.steady import STEADY_SURE, holds, said
 from vision.warp import may_lie_turned
 
 # A built-in deck's card read "unknown" whose symbol still looks like a card's (a card
@@ -426,11 +426,14 @@ class Recognizer:
     def _steady(self, frame: np.ndarray, corners: np.ndarray, reading: Reading,
                 light: np.ndarray | None = None) -> bool:
         """Whether a reading of the outline `corners` is sure enough (STEADY_SURE) or holds
-        on the outline moved a little (`vision.steady.holds`); an unknown one holds."""
+        on the outline moved a little (`vision.steady.holds`, each moved outline's reading
+        as `vision.steady.said` counts it); an unknown one holds."""
         if not reading.known or reading.confidence >= STEADY_SURE:
             return True
-        return holds(reading.label, corners, lambda outline: classify(
-            card_features(frame, outline, self.profile), self.profile, self.thresholds, light).label)
+        symbol_of = dict(zip(self.profile.labels, symbol_groups(self.profile.labels, self.profile.colours)))
+        return holds(reading.label, corners, lambda outline: said(classify(
+            card_features(frame, outline, self.profile), self.profile, self.thresholds, light),
+            reading, symbol_of))
 
     def _first_reading(self, frame: np.ndarray, corners: np.ndarray) -> tuple[Reading, np.ndarray, bool]:
         """`_reading` before the steadiness check. A taught colour deck's card whose outline runs along the
