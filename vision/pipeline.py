@@ -430,7 +430,9 @@ class Recognizer:
         as `vision.steady.said` counts it); an unknown one holds."""
         if not reading.known or reading.confidence >= STEADY_SURE:
             return True
-        symbol_of = dict(zip(self.profile.labels, symbol_groups(self.profile.labels, self.profile.colours)))
+        # each label's symbol, asked only of an answer the templates doubted
+        symbol_of = dict(zip(self.profile.labels, symbol_groups(self.profile.labels, self.profile.colours))) \
+            if reading.templates_read else {}
         return holds(reading.label, corners, lambda outline: said(classify(
             card_features(frame, outline, self.profile), self.profile, self.thresholds, light),
             reading, symbol_of))

@@ -79,13 +79,14 @@ def said(reading: Reading, answer: Reading, symbol_of: Mapping[str, int]) -> str
     "unknown" (`Reading.templates_read`) and the templates doubted the answer at its own
     outline too (put another symbol first, by less than the check asks), it says the
     learned reader's card when that is another card and the templates put another symbol
-    than the answer's first there (`symbol_of`: each label's symbol): both readers see
-    another card. Counted for nothing, a wrong answer held (held-out seed 171, session 22:
-    a Blue 8 read Blue 0 at 0.82, the templates reading 8 by 0.028; of its two moved
-    outlines reading Blue 8, the templates refused one, reading a Skip). Counted always, 5
-    right answers were lost on the glare draws and the session-13 sets (the templates
-    reading the answer's symbol there: base Yellow 6's moved outlines read Yellow 9, the
-    templates 6; or the answer at its own outline: glare Red 0 at 0.57, a moved outline read
+    than the answer's first there (`symbol_of`: each label's symbol, asked only then):
+    both readers see another card. Counted for nothing, a wrong answer held (held-out seed
+    171, session 22: a Blue 8 read Blue 0 at 0.82, the templates reading 8 by 0.028; of its
+    two moved outlines reading Blue 8, the templates refused one, reading a Skip). Counted
+    always, 7 right answers were lost for 2 wrong over 56 protocol runs (docs/vision-
+    history.md, session 23, helper steady-template): the templates read the answer's symbol
+    on those moved outlines (the base set's Yellow 6, read Yellow 9 there, the templates
+    6) or at the answer's own outline (the glare set's Red 0 at 0.57, a moved outline read
     Red 8, the templates 5)."""
     if reading.known or not reading.templates_read or not answer.templates_read:
         return reading.label
