@@ -83,9 +83,9 @@ class Counting:
     def __enter__(self):
         original = self.original
 
-        def counted(recognizer, frame, corners, first):
+        def counted(recognizer, frame, corners, first, *search):
             t0 = time.process_time()
-            best, where = original(recognizer, frame, corners, first)
+            best, where = original(recognizer, frame, corners, first, *search)
             self.seconds += time.process_time() - t0
             self.calls += 1
             self.taken += where is not corners

@@ -56,9 +56,9 @@ def test_a_card_looked_around_in_vain_is_not_looked_around_again_while_its_windo
     looks = []
     real = Recognizer._found_around
 
-    def counted(self, frame, corners, first):
+    def counted(self, frame, corners, first, *search):
         looks.append(refind.window(corners, frame.shape))
-        return real(self, frame, corners, first)
+        return real(self, frame, corners, first, *search)
 
     monkeypatch.setattr(Recognizer, "_found_around", counted)
     recognizer = Recognizer.create(profile)

@@ -62,3 +62,20 @@ def test_two_outlines_found_around_reading_two_cards_surely_leave_it_unknown(rec
     assert recognizer.reading(frame, WIDE)[0].label == "unknown"
     monkeypatch.setattr(refind, "others_around", lambda *a: [whole])
     assert recognizer.reading(frame, WIDE)[0].label == "Red 0"
+
+
+def test_a_card_looked_around_twice_searches_its_window_once(recognizer, monkeypatch):
+    """A card whose outline is worth a look around (`refind.worth_a_look`) and that look
+    leaves "unknown" is read from the other outlines around it (`_refound`) from the same
+    search of the same window: one finder pass, not two, and the same reading."""
+    frame = table(DECK[0].face)
+    alone = recognizer.reading(frame, WIDE)
+    searched, looks = [], []
+    in_window, around, others_around = refind._in_window, refind.around, refind.others_around
+    monkeypatch.setattr(refind, "_in_window", lambda *a: searched.append(a[1]) or in_window(*a))
+    monkeypatch.setattr(refind, "worth_a_look", lambda features: True)
+    monkeypatch.setattr(refind, "around", lambda *a: looks.append("around") or around(*a))
+    monkeypatch.setattr(refind, "others_around", lambda *a: looks.append("others") or others_around(*a))
+    reading, read_from = recognizer.reading(frame, WIDE)
+    assert looks == ["around", "others"] and len(searched) == 1
+    assert (reading, read_from.tobytes()) == (alone[0], alone[1].tobytes())

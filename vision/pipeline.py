@@ -412,12 +412,14 @@ class Recognizer:
         """`reading`, and whether the card was looked for around its outline
         (`_found_around`, `_refound`). A taught colour deck's card read under STEADY_SURE is
         kept only when its reading holds on its outline moved a little (`vision.steady`); one
-        still "unknown" is read from the other outlines found around it (`_refound`)."""
-        reading, read_from, looked = self._first_reading(frame, corners)
+        still "unknown" is read from the other outlines found around it (`_refound`). Both
+        looks around search one window: it is searched once (`refind.Search`)."""
+        search = refind.Search(frame, corners, self.settings)
+        reading, read_from, looked = self._first_reading(frame, corners, search)
         if self.turns and not self._steady(frame, read_from, reading):
             reading = unknown_guessing(reading)
         if self.turns and not reading.known:
-            refound = self._refound(frame, corners)
+            refound = self._refound(frame, corners, search)
             if refound is not None and self._steady(frame, refound[1], refound[0]):
                 return refound[0], refound[1], True
             return reading, read_from, True
@@ -437,16 +439,18 @@ class Recognizer:
             card_features(frame, outline, self.profile), self.profile, self.thresholds, light),
             reading, symbol_of))
 
-    def _first_reading(self, frame: np.ndarray, corners: np.ndarray) -> tuple[Reading, np.ndarray, bool]:
+    def _first_reading(self, frame: np.ndarray, corners: np.ndarray,
+                       search: refind.Search | None = None) -> tuple[Reading, np.ndarray, bool]:
         """`_reading` before the steadiness check. A taught colour deck's card whose outline runs along the
         frame's border is read from the whole card grown past it (`_off_frame`); one whose
-        outline has a corner on the border otherwise is taken only at OFF_FRAME_EDGE_BAR."""
+        outline has a corner on the border otherwise is taken only at OFF_FRAME_EDGE_BAR.
+        `search`: the window around `corners` searched when looked around (`_read_outline`)."""
         if not self.turns:   # (measured on the UNO family only: below)
-            return self._read_outline(frame, corners)
+            return self._read_outline(frame, corners, search)
         h, w = frame.shape[:2]
         tolerance = OFF_BORDER * max(1.0, max(h, w) / WORKING_SIZE) + 1.0
         if not on_border(corners, (w, h), tolerance):
-            return self._read_outline(frame, corners)
+            return self._read_outline(frame, corners, search)
         off = self._off_frame(frame, corners, tolerance)
         if off is not None:
             return (*off, False)
@@ -462,7 +466,7 @@ class Recognizer:
                         as_is.confidence >= reading.confidence + TURN_LEAD:
                     return as_is, corners, False
                 return reading, whole, False
-        reading, read_from, looked = self._read_outline(frame, corners)
+        reading, read_from, looked = self._read_outline(frame, corners, search)
         if reading.known and reading.confidence < OFF_FRAME_EDGE_BAR:
             reading = dataclasses.replace(reading, label=UNKNOWN, confidence=0.0)
         if tip is not None and reading.known:
@@ -487,8 +491,9 @@ class Recognizer:
                 return (*along, False)
         return reading, read_from, looked
 
-    def _read_outline(self, frame: np.ndarray, corners: np.ndarray) -> tuple[Reading, np.ndarray, bool]:
-        """`_reading` of an outline as it is."""
+    def _read_outline(self, frame: np.ndarray, corners: np.ndarray,
+                      search: refind.Search | None = None) -> tuple[Reading, np.ndarray, bool]:
+        """`_reading` of an outline as it is (`search`: `_first_reading`'s)."""
         features = card_features(frame, corners, self.profile)
         reading = classify(features, self.profile, self.thresholds)
         either = self._either_way(frame, corners, reading)
@@ -502,7 +507,7 @@ class Recognizer:
         best, best_corners = self._completed(frame, corners, reading)
         if best.known or not refind.worth_a_look(features):
             return best, best_corners, False
-        return (*self._found_around(frame, corners, best), True)
+        return (*self._found_around(frame, corners, best, search), True)
 
     def _either_way(self, frame: np.ndarray, corners: np.ndarray, reading: Reading) -> tuple[Reading, np.ndarray] | None:
         """A taught colour deck's outline that may lie turned a quarter (`may_lie_turned`),
@@ -520,16 +525,18 @@ class Recognizer:
             return other, turned
         return None
 
-    def _refound(self, frame: np.ndarray, corners: np.ndarray) -> tuple[Reading, np.ndarray] | None:
+    def _refound(self, frame: np.ndarray, corners: np.ndarray,
+                 search: refind.Search | None = None) -> tuple[Reading, np.ndarray] | None:
         """A taught colour deck's card read "unknown" from the outline `corners`, read from
         the other outlines of it the finder gives on a window around it
         (`vision.refind.others_around`), each as it is and turned where it may lie turned
         (`_either_way`), none on the frame's border: the surest reading at REFOUND_BAR and
-        its outline, when no other outline reads another card that surely; else None."""
+        its outline, when no other outline reads another card that surely; else None
+        (`search`: the window's search, `refind.others_around`'s)."""
         h, w = frame.shape[:2]
         tolerance = OFF_BORDER * max(1.0, max(h, w) / WORKING_SIZE) + 1.0
         best, best_corners, labels = None, None, set()
-        for whole in refind.others_around(frame, corners, self.settings):
+        for whole in refind.others_around(frame, corners, self.settings, search):
             if on_border(whole, (w, h), tolerance):
                 continue
             reading = classify(card_features(frame, whole, self.profile), self.profile, self.thresholds)
@@ -628,14 +635,16 @@ class Recognizer:
                 labels.add(reading.label)
         return best, best_corners, labels
 
-    def _found_around(self, frame: np.ndarray, corners: np.ndarray, first: Reading) -> tuple[Reading, np.ndarray]:
+    def _found_around(self, frame: np.ndarray, corners: np.ndarray, first: Reading,
+                      search: refind.Search | None = None) -> tuple[Reading, np.ndarray]:
         """A taught card still "unknown" whose outline holds no corner of it (`vision.refind`):
         read from the outlines the finder gives on a window around it, the surest at
         COMPLETE_BAR or above whose corner glyph the reader's index block scores at
-        COMPLETE_GLYPH or more (as a completion's); else the first reading."""
+        COMPLETE_GLYPH or more (as a completion's); else the first reading (`search`: the
+        window's search, `refind.around`'s)."""
         best, best_corners = first, corners
         judged = hasattr(self.profile.reader, "index_score")
-        for whole in refind.around(frame, corners, self.settings):
+        for whole in refind.around(frame, corners, self.settings, search):
             features = card_features(frame, whole, self.profile)
             if judged and self.profile.reader.index_score(features.index) < COMPLETE_GLYPH:
                 continue

@@ -22,6 +22,9 @@ frame.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
+
 import cv2
 import numpy as np
 
@@ -89,28 +92,54 @@ def window(corners: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, 
     return int(x0), int(y0), x1, y1
 
 
-def around(frame: np.ndarray, corners: np.ndarray, settings: DetectSettings) -> list[np.ndarray]:
+@dataclass(frozen=True, eq=False)
+class Search:
+    """The finder's outlines on the window around `corners` (GROW), found when first
+    asked for and then kept: a taught colour deck's card looked around by
+    `Recognizer._found_around` and, still "unknown", by `Recognizer._refound` pays one
+    finder pass (about a whole frame's finding), not two."""
+
+    frame: np.ndarray
+    corners: np.ndarray
+    settings: DetectSettings
+
+    @cached_property
+    def outlines(self) -> list[np.ndarray]:
+        """Every card outline (frame coordinates, float32) found on the window, largest first."""
+        return _in_window(self.frame, self.corners, self.settings)
+
+
+def around(frame: np.ndarray, corners: np.ndarray, settings: DetectSettings,
+           search: Search | None = None) -> list[np.ndarray]:
     """Card outlines (frame coordinates, float32) the finder gives on the window around
-    `corners` (GROW), each holding HOLD of the outline's area at least, largest first."""
+    `corners` (GROW), each holding HOLD of the outline's area at least, largest first
+    (`search`: the same window's search, when one was made already or may be asked again)."""
     area = cv2.contourArea(corners.astype(np.float32))
     out = []
-    for quad in _in_window(frame, corners, settings):
+    for quad in _outlines(frame, corners, settings, search):
         held, _ = cv2.intersectConvexConvex(quad, corners.astype(np.float32))
         if held >= HOLD * area:
             out.append(quad)
     return out
 
 
-def others_around(frame: np.ndarray, corners: np.ndarray, settings: DetectSettings) -> list[np.ndarray]:
+def others_around(frame: np.ndarray, corners: np.ndarray, settings: DetectSettings,
+                  search: Search | None = None) -> list[np.ndarray]:
     """The outlines the finder gives on the window around `corners` (GROW) that may be the
     same card outlined better (a taught colour deck's card read "unknown" from a poor
     outline, `vision.pipeline.Recognizer._refound`): not that outline again (IoU under
     SAME), lying on it (OTHER_OVERLAP of the smaller one's area) and of a like size (their
-    areas within OTHER_AREA times of each other); largest first."""
+    areas within OTHER_AREA times of each other); largest first (`search`: as `around`'s)."""
     area = cv2.contourArea(corners.astype(np.float32))
-    return [quad for quad in _in_window(frame, corners, settings)
+    return [quad for quad in _outlines(frame, corners, settings, search)
             if quad_iou(quad, corners) < SAME and quad_overlap(quad, corners) >= OTHER_OVERLAP
             and 1 / OTHER_AREA <= cv2.contourArea(quad) / max(area, 1e-6) <= OTHER_AREA]
+
+
+def _outlines(frame: np.ndarray, corners: np.ndarray, settings: DetectSettings,
+              search: Search | None) -> list[np.ndarray]:
+    """`search`'s outlines, or those of a new search of the window around `corners`."""
+    return (search if search is not None else Search(frame, corners, settings)).outlines
 
 
 def _in_window(frame: np.ndarray, corners: np.ndarray, settings: DetectSettings) -> list[np.ndarray]:
