@@ -412,13 +412,17 @@ class Recognizer:
         """`reading`, and whether the card was looked for around its outline
         (`_found_around`, `_refound`). A taught colour deck's card read under STEADY_SURE is
         kept only when its reading holds on its outline moved a little (`vision.steady`); one
-        still "unknown" is read from the other outlines found around it (`_refound`). Both
-        looks around search one window: it is searched once (`refind.Search`)."""
+        still "unknown" is read from the other outlines found around it (`_refound`) when its
+        face is worth that search (`refind.worth_searching`) or the window was searched
+        already: both looks around search one window, once (`refind.Search`)."""
         search = refind.Search(frame, corners, self.settings)
         reading, read_from, looked = self._first_reading(frame, corners, search)
         if self.turns and not self._steady(frame, read_from, reading):
             reading = unknown_guessing(reading)
         if self.turns and not reading.known:
+            if not (search.made or refind.worth_searching(card_features(frame, corners, self.profile),
+                                                          self.profile.white_frame)):
+                return reading, read_from, looked
             refound = self._refound(frame, corners, search)
             if refound is not None and self._steady(frame, refound[1], refound[0]):
                 return refound[0], refound[1], True
