@@ -82,19 +82,16 @@ def test_a_card_looked_around_twice_searches_its_window_once(recognizer, monkeyp
     assert (reading, read_from.tobytes()) == (alone[0], alone[1].tobytes())
 
 
-def test_only_a_coloured_face_showing_its_frame_is_worth_the_search(recognizer):
-    """`refind.worth_searching`: a face SEARCH_COLOURED coloured at least, and for a deck
-    printing a white frame one a side of which shows the frame (not the field alone, as
-    glare that washed the frame out leaves it; not a patch of the table)."""
-    frame = table(DECK[0].face)
+def test_only_a_coloured_face_is_worth_the_search(recognizer):
+    """`refind.worth_searching`: a face SEARCH_COLOURED coloured at least (a part of the
+    card's field, the field alone too), not a patch of the table."""
+    frame = np.pad(table(DECK[0].face), ((0, 0), (0, 200), (0, 0)), constant_values=90)
     centre = QUAD.mean(axis=0)
     field = (centre + (QUAD - centre) * 0.9).astype(np.float32)   # inside the white frame
     cloth = QUAD + np.float32([200, 0])
-    wide, inner, bare = (card_features(np.pad(frame, ((0, 0), (0, 200), (0, 0)), constant_values=90), q,
-                                       recognizer.profile) for q in (WIDE, field, cloth))
-    assert refind.worth_searching(wide, True) and refind.worth_searching(wide, False)
-    assert not refind.worth_searching(inner, True) and refind.worth_searching(inner, False)
-    assert not refind.worth_searching(bare, True) and not refind.worth_searching(bare, False)
+    wide, inner, bare = (card_features(frame, q, recognizer.profile) for q in (WIDE, field, cloth))
+    assert refind.worth_searching(wide) and refind.worth_searching(inner)
+    assert not refind.worth_searching(bare)
 
 
 def test_a_card_not_worth_the_search_is_not_looked_around(recognizer, monkeypatch):
@@ -105,6 +102,6 @@ def test_a_card_not_worth_the_search_is_not_looked_around(recognizer, monkeypatc
     in_window = refind._in_window
     monkeypatch.setattr(refind, "_in_window", lambda *a: searched.append(a[1]) or in_window(*a))
     assert recognizer._reading(frame, WIDE)[0].label == "Red 0" and len(searched) == 1
-    monkeypatch.setattr(refind, "worth_searching", lambda features, white_frame: False)
+    monkeypatch.setattr(refind, "worth_searching", lambda features: False)
     reading, _, looked = recognizer._reading(frame, WIDE)
     assert (reading.label, looked, len(searched)) == ("unknown", False, 1)

@@ -420,8 +420,7 @@ class Recognizer:
         if self.turns and not self._steady(frame, read_from, reading):
             reading = unknown_guessing(reading)
         if self.turns and not reading.known:
-            if not (search.made or refind.worth_searching(card_features(frame, corners, self.profile),
-                                                          self.profile.white_frame)):
+            if not (search.made or refind.worth_searching(card_features(frame, corners, self.profile))):
                 return reading, read_from, looked
             refound = self._refound(frame, corners, search)
             if refound is not None and self._steady(frame, refound[1], refound[0]):

@@ -32,7 +32,6 @@ from vision.classify import FaceFeatures
 from vision.colour import coloured_area
 from vision.detect import DetectSettings, find_cards
 from vision.warp import quad_iou, quad_overlap
-from vision.whiteframe import shows_frame
 
 # The window searched: the outline's bounding box after growing the outline by this
 # factor about its centre (measured on the train_ photos' outlines first read "unknown",
@@ -54,13 +53,13 @@ SAME = 0.9
 OTHER_OVERLAP = 0.5
 OTHER_AREA = 2.5
 # `worth_searching`: the window is searched for other outlines of a card only when the
-# first outline's face is at least this share coloured ink (`vision.colour.coloured_area`:
-# a part of the card's field, not a patch of the table) and, for a deck printing a white
-# frame, a side of it shows the frame (the outline runs along the card's edge somewhere, not
-# a face whose frame glare washed out). Every outline the window mended (session 22's draws
-# 151, 153, 154, 197, the no-frame set; the glare draws 130 and 200) was 0.27-0.70 coloured
-# and showed its frame (docs/vision-history.md, "The window searched around an unknown card
-# only when its face is coloured and shows its frame").
+# first outline's face is at least this share coloured ink (`vision.colour.coloured_area`):
+# a part of the card's field, not a patch of the table or of paper beside a card. The 13
+# outlines the window mended on 31 protocol-2 draws (unstressed, no-frame and glare; 1,767
+# windows searched) were 0.27-0.70 coloured, the least a Wild (its black field); the gate
+# skips 644 of those windows. A fifth kept every one too, this leaves a wild more room
+# (docs/vision-history.md, "The window around an unknown card searched once, and only
+# around a coloured face").
 SEARCH_COLOURED = 0.15
 # `worth_a_look`: the face has this share of its pixels paper at least (ink under
 # PAPER_INK; a card's face is mostly paper, a table or a cloth is not) ...
@@ -89,14 +88,11 @@ def worth_a_look(features: FaceFeatures) -> bool:
     return float(np.count_nonzero(features.ink < PAPER_INK)) >= PAPER * features.ink.size
 
 
-def worth_searching(features: FaceFeatures, white_frame: bool) -> bool:
+def worth_searching(features: FaceFeatures) -> bool:
     """Whether a taught colour deck's card read "unknown" from the outline whose `features`
     these are is worth the search for other outlines of it (`others_around`): its face
-    SEARCH_COLOURED coloured ink at least and, when the deck prints a white frame
-    (`white_frame`), a side of it showing the frame (`vision.whiteframe.shows_frame`)."""
-    if coloured_area(features.ink_colour) < SEARCH_COLOURED:
-        return False
-    return not white_frame or features.face is None or shows_frame(features.face)
+    SEARCH_COLOURED coloured ink at least (`vision.colour.coloured_area`)."""
+    return coloured_area(features.ink_colour) >= SEARCH_COLOURED
 
 
 def window(corners: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
