@@ -215,7 +215,9 @@ TURN_LEAD = 0.05
 # less; own draws 190-197 844 / 1 / 11 / 8 -> 845 / 1 / 11 / 7, the session-13 no-frame set's
 # protocol 2 96 / 1 / 5 / 6 -> 98 / 1 / 3 / 6, the other sets and protocol 1 the same, no
 # bare table changed (docs/vision-history.md, "Protocol 2's poor outlines read again from the
-# window around them").
+# window around them"). Asked only where the first outline's face is a card's coloured field in
+# part (`refind.worth_searching`) or its window was searched already (session 23, helper
+# glare-cost: the same mends on 31 draws, 644 of 1,767 windows not searched).
 REFOUND_BAR = 0.95
 WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
 # A card seen steeply may lie across the way its outline looks (`vision.warp.may_lie_turned`):

@@ -14,8 +14,8 @@ This module gives those outlines (`around`) and says which first reads are worth
 search (`worth_a_look`): a whole finder pass costs about as much as finding a frame, so
 only an outline with no glyph in any corner region, partly paper and not evenly light
 is looked around. A taught colour deck's card (the UNO family, whose corner index the
-reader cannot read) read "unknown" is looked around whatever it shows, and read from the
-window's other outlines of it (`others_around`): the finder's outline of it was poor (a
+reader cannot read) read "unknown" is looked around when its face is a card's coloured field
+in part (`worth_searching`), and read from the window's other outlines of it (`others_around`): the finder's outline of it was poor (a
 corner cut off, the card cut short across its field, the card with the paper it lies on). Nothing here reads a card (`vision.pipeline.Recognizer` does). In the camera loop a card looked around in vain keeps its reading while the pixels of its
 `window` lie unchanged (`vision.reuse`), so it is not looked around again in every changed
 frame.
