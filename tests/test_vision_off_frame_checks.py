@@ -1,5 +1,5 @@
 """A card running off the photo's edge (`--stress edge`): the second looks that keep its
-reading from being another card, and its framed colour field found when the oval runs off
+reading from being another card (or make it "unknown"), and its framed colour field found when the oval runs off
 the frame too (`vision.fieldfind._grown_cut`)."""
 import dataclasses
 
@@ -65,29 +65,34 @@ def test_a_tips_reading_as_it_is_gives_way_to_its_slid_sides_reading_another_car
     assert read_tip(monkeypatch, reading("Red 8", 0.9), reading("Red 3", 0.7)).label == "Red 8"
 
 
-def read_cut(monkeypatch, shapes: dict[float, Reading], framed: Reading | None) -> Reading:
+def read_cut(monkeypatch, shapes: dict[float, Reading], framed: Reading | None,
+             steep: dict[float, Reading] | None = None) -> Reading:
     """The outline CUT (along the bottom border) grown past it to each card shape and read
-    as `shapes` gives (the deck's own shape and OFF_FRAME_SHAPES), and grown as long as its
-    white frame tells (`_framed_length`) read `framed` (None: not measured; the steadiness
-    check left out)."""
+    as `shapes` gives (the deck's own shape and OFF_FRAME_SHAPES), grown so in the card's
+    plane read as `steep` gives (None: not grown so), and grown as long as its white frame
+    tells (`_framed_reading`) read `framed` (None: not measured; the steadiness check left
+    out)."""
     monkeypatch.setattr(Recognizer, "_steady", lambda *a: True)
     grown = {}
 
-    def grown_past(corners, side, aspect):
+    def grown_past(corners, side, aspect, plane=False):
         whole = np.float32(corners).copy()
         whole[2, 1] = whole[3, 1] = whole[0, 1] + aspect * 120
-        grown[aspect] = whole
+        whole[1, 0] += 1.0 if plane else 0.0
+        grown[(aspect, plane)] = whole
         return whole
 
     def classify(corners, *a, **k):
-        return next((shapes.get(aspect, reading("unknown", 0.0)) for aspect, whole in grown.items()
-                     if np.array_equal(corners, whole)), reading("unknown", 0.0))
+        return next(((steep if plane else shapes).get(aspect, reading("unknown", 0.0))
+                     for (aspect, plane), whole in grown.items() if np.array_equal(corners, whole)),
+                    reading("unknown", 0.0))
 
     monkeypatch.setattr(pipeline, "card_features", lambda frame, corners, profile, *a: corners)
     monkeypatch.setattr(pipeline, "grown_past", grown_past)
-    monkeypatch.setattr(pipeline, "grown_in_plane", lambda *a: None)
+    monkeypatch.setattr(pipeline, "grown_in_plane", lambda corners, side, aspect, size:
+                        None if steep is None else grown_past(corners, side, aspect, True))
     monkeypatch.setattr(pipeline, "classify", classify)
-    monkeypatch.setattr(Recognizer, "_framed_length",
+    monkeypatch.setattr(Recognizer, "_framed_reading",
                         lambda self, frame, corners, side: None if framed is None else (framed, CUT))
     return colour_recognizer().reading(FRAME, CUT)[0]
 
@@ -105,6 +110,67 @@ def test_a_card_along_the_border_whose_white_frame_tells_another_card_is_read_as
     # the frame agreeing, or not measured: the shapes' card
     assert read_cut(monkeypatch, {1.555: reading("Red 4", 0.95)}, reading("Red 4", 0.9)).label == "Red 4"
     assert read_cut(monkeypatch, {1.555: reading("Red 4", 0.95)}, None).label == "Red 4"
+
+
+def test_a_card_along_the_border_must_hold_on_the_other_lengths_it_may_have(monkeypatch):
+    """Read on the shapes grown flat past the border, one card surely was taken whatever the
+    card grown in its plane or as long as its frame tells read: on edge draw 177 a Red 5 read
+    Red 1 at 0.88-0.89 on the three longest flat shapes, Red 5 at 0.88-0.90 on three shapes in
+    its plane; a Green Reverse Green 8 at 0.82-0.84 on two flat shapes, Green Reverse at 0.78
+    as long as its frame tells. Where another card is read on as many of the lengths (a
+    shape at OFF_FRAME_BAR a vote, the frame's length at OFF_FRAME_EDGE_BAR FRAMED_VOTES), "unknown"."""
+    red1 = reading("Red 1", 0.89)
+    red5 = reading("Red 5", 0.9)
+    assert read_cut(monkeypatch, {1.555: red1, 1.6: red1, 1.65: red1}, None,
+                    {1.555: red5, 1.6: red5, 1.65: red5}).label == "unknown"
+    assert read_cut(monkeypatch, {1.555: reading("Green 8", 0.84), 1.6: reading("Green 8", 0.82)},
+                    reading("Green Reverse", 0.78), {}).label == "unknown"
+    # more of the lengths read the card taken: it holds
+    assert read_cut(monkeypatch, {1.45: red1, 1.5: red1, 1.555: red1, 1.6: red1}, None,
+                    {1.6: red5, 1.65: red5}).label == "Red 1"
+    assert read_cut(monkeypatch, {1.555: reading("Green 8", 0.84), 1.6: reading("Green 8", 0.82)},
+                    reading("Green Reverse", 0.7), {}).label == "Green 8"
+
+
+def test_a_tip_read_as_it_is_yields_to_its_completion_guessing_another_card(monkeypatch):
+    """A tip whose completion (`tip_completed`) reads "unknown" was read as it is at
+    OFF_FRAME_EDGE_BAR or more: on edge draw 121 a Blue 3 read Blue Skip at 0.91 as it is, its
+    completion (its corners 0.16 of the card off the truth) guessing Blue 3. Where the
+    completion reads or guesses another card, the tip is "unknown" (so too a reading from its
+    slid sides); where it guesses the same card or none, or no completion is found, the
+    reading stands."""
+    slid_whole = TIP_WHOLE + np.float32([5, 0])
+
+    def read(as_is: Reading, completion: Reading | None, slid_reading: Reading | None = None) -> Reading:
+        monkeypatch.setattr(Recognizer, "_steady", lambda *a: True)
+        monkeypatch.setattr(Recognizer, "_refound", lambda *a: None)
+        monkeypatch.setattr(Recognizer, "_tip_along_border", lambda *a: None)
+        monkeypatch.setattr(Recognizer, "_read_outline", lambda self, frame, corners: (as_is, corners, False))
+        monkeypatch.setattr(pipeline, "card_features", lambda frame, corners, profile, *a: corners)
+        monkeypatch.setattr(pipeline, "tip_completed", lambda frame, corners, tip, slid=False:
+                            (None if slid_reading is None else slid_whole) if slid
+                            else (None if completion is None else TIP_WHOLE))
+        monkeypatch.setattr(pipeline, "classify", lambda corners, *a, **k:
+                            completion if np.array_equal(corners, TIP_WHOLE) else
+                            slid_reading if np.array_equal(corners, slid_whole) else as_is)
+        return colour_recognizer().reading(FRAME, TIP)[0]
+    unsure = dataclasses.replace(reading("unknown", 0.0), guess="Blue 3")
+    assert read(reading("Blue Skip", 0.91), unsure).label == "unknown"
+    assert read(reading("Blue Skip", 0.91), reading("Blue 3", 0.6)).label == "unknown"
+    assert read(reading("Blue Skip", 0.91), dataclasses.replace(unsure, guess="Blue Skip")).label == "Blue Skip"
+    assert read(reading("Blue Skip", 0.91), None).label == "Blue Skip"
+    # a completion that guesses no card (a whole card against the frame's edge, its one
+    # corner on the border completed far off: the design set's Blue 8) names none
+    assert read(reading("Blue 8", 0.98), dataclasses.replace(unsure, guess="unknown")).label == "Blue 8"
+    # its slid sides reading the same card as the outline as it is: that holds (the base set's
+    # Blue 8, a whole card with one corner on the border, completed 0.4 cards off to Blue 6)
+    assert read(reading("Blue 8", 0.92), reading("Blue 6", 0.56), reading("Blue 8", 0.88)).label == "Blue 8"
+    # read "unknown" as it is, its slid sides reading another card than the completion
+    # guesses (edge draw 177: a Green 8 slid to Green 3 at 0.87, completed guessing Green 8)
+    green8 = dataclasses.replace(unsure, guess="Green 8")
+    assert read(reading("unknown", 0.0), green8, reading("Green 3", 0.87)).label == "unknown"
+    assert read(reading("unknown", 0.0), green8, reading("Green 8", 0.87)).label == "Green 8"
+    assert read(reading("unknown", 0.0), None, reading("Green 3", 0.87)).label == "Green 3"
 
 
 @pytest.mark.skipif(not photo_patches(), reason="../shared/realphotos (real table photos) is missing")

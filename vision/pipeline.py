@@ -138,6 +138,16 @@ OFF_FRAME_BAR = 0.8
 # 0.91 on 1.45-1.5 and Green 8 at 0.91; the session-13 set's Blue 3 Blue 2 at 0.81 on 1.6,
 # Blue 3 at 0.88). The deck's own shape is still not measured at teaching.
 FRAMED_LENGTH_BAR = 0.85
+# The card so taken from an outline along the border must hold on the other lengths the card
+# may have (`_outvoted`): where another card is read on as many of them, the answer is
+# "unknown". Each shape grown flat and in the card's plane read at OFF_FRAME_BAR is a vote,
+# the length the white frame tells read at OFF_FRAME_EDGE_BAR FRAMED_VOTES (it measures the
+# card; a shape only guesses it). Session 23 (helper edge-wrong), protocol 2's edge draws
+# 120-123 and 176-177: a Red 5 read Red 1 on three flat shapes grown too long, Red 5 on three
+# in its plane; a Green Reverse Green 8 on two flat shapes grown short, Green Reverse at 0.78
+# by its frame: both "unknown", no right answer lost there nor on the session-13 sets
+# (docs/vision-history.md, "Edge, session 23").
+FRAMED_VOTES = 3
 # A taught card whose outline has a corner on the frame's border otherwise (its tip off
 # the frame, or an outline along the border longer than every shape: a steep view) is
 # read as it is and taken only this sure. On --stress edge's protocol 2 such outlines
@@ -146,6 +156,14 @@ FRAMED_LENGTH_BAR = 0.85
 # right and makes 6 of the 11 wrong "unknown". The normal protocols have one such card,
 # read right at 0.80 (0.85 would make it "unknown").
 OFF_FRAME_EDGE_BAR = 0.75
+# A tip whose completion (below) reads unsure is read from the outline as it is, or from its
+# slid sides; that reading is "unknown" when the completion names or guesses another card
+# (a guess of no card names none) and the slid sides do not read the same card as the
+# outline as it is: the completion is where the card lies, the outline as it is holds the
+# part in view (session 23, edge draw 121: a Blue 3 read Blue Skip at 0.91 as it is, its
+# completion guessing Blue 3; edge draw 177: a Green 8 slid to Green 3 at 0.87, completed
+# guessing Green 8; the base set's whole Blue 8 with one corner on the border, completed
+# 0.4 cards off to Blue 6 at 0.56, holds on its slid sides' Blue 8).
 # An outline with just one corner on the border (a card's tip off the frame) is read first
 # from the whole card, its corner off the frame put where the card's two sides to it meet
 # (`vision.offframe.tip_completed`, the sides found from the edges), taken at
@@ -461,8 +479,9 @@ class Recognizer:
             return (*off, False)
         tip = tip_corner(corners, (w, h), tolerance)
         whole = tip_completed(frame, corners, tip) if tip is not None else None
+        completed = None
         if whole is not None:
-            reading = classify(card_features(frame, whole, self.profile), self.profile, self.thresholds)
+            reading = completed = classify(card_features(frame, whole, self.profile), self.profile, self.thresholds)
             if reading.known and reading.confidence >= OFF_FRAME_EDGE_BAR:
                 # the outline as it is holds most of the card: where it reads another card
                 # surer by TURN_LEAD, that is taken
@@ -474,15 +493,22 @@ class Recognizer:
         reading, read_from, looked = self._read_outline(frame, corners, search)
         if reading.known and reading.confidence < OFF_FRAME_EDGE_BAR:
             reading = dataclasses.replace(reading, label=UNKNOWN, confidence=0.0)
+
+        def completion_agrees(label: str) -> bool:
+            # the tip completed, read unsure, names (or guesses) no other card
+            return completed is None or not _names_other(completed, label)
         if tip is not None and reading.known:
             # the outline as it is cuts across the face: where the sides looked for from
             # slid corners complete it to another card read surer, that one is taken
             whole = tip_completed(frame, corners, tip, slid=True)
+            slid = None
             if whole is not None:
                 slid = classify(card_features(frame, whole, self.profile), self.profile, self.thresholds)
                 if slid.known and slid.label != reading.label and slid.confidence >= OFF_FRAME_EDGE_BAR and \
-                        slid.confidence > reading.confidence:
+                        slid.confidence > reading.confidence and completion_agrees(slid.label):
                     return slid, whole, False
+            if not completion_agrees(reading.label) and not (slid is not None and slid.label == reading.label):
+                return unknown_guessing(reading), read_from, looked
         if tip is not None and not reading.known:
             # still "unknown": the card's sides looked for from the corners beside the
             # tip slid along their sides, turned inward too (`tip_completed` slid)
@@ -490,7 +516,7 @@ class Recognizer:
             if whole is not None:
                 slid = classify(card_features(frame, whole, self.profile), self.profile, self.thresholds)
                 if slid.known and slid.confidence >= OFF_FRAME_EDGE_BAR:
-                    return slid, whole, False
+                    return (slid if completion_agrees(slid.label) else unknown_guessing(slid)), whole, False
             along = self._tip_along_border(frame, corners, tip)
             if along is not None:
                 return (*along, False)
@@ -561,7 +587,8 @@ class Recognizer:
         reads another card at OFF_FRAME_BAR; else "unknown": the part in view read as a
         whole face is a squashed face, read wrong as surely as right. When no shape
         reads a card at OFF_FRAME_BAR, the shapes grown in the card's plane
-        (`grown_in_plane`) are taken if one card alone is read surely so. None when the
+        (`grown_in_plane`) are taken if one card alone is read surely so. The card so
+        taken must hold on the other lengths (`_outvoted`). None when the
         outline does not run along the border (its corners within `tolerance` pixels of
         it) or is as long as every shape tried (and not read surely in perspective)."""
         side = border_side(corners, (frame.shape[1], frame.shape[0]), tolerance)
@@ -569,25 +596,34 @@ class Recognizer:
             return None
         size = (frame.shape[1], frame.shape[0])
         shapes = (self.profile.aspect,) + OFF_FRAME_SHAPES
-        best, best_corners, labels = self._surest(frame, [grown_past(corners, side, a) for a in shapes])
+        flat = self._read_each(frame, [grown_past(corners, side, a) for a in shapes])
+        steep = self._read_each(frame, [grown_in_plane(corners, side, a, size) for a in shapes])
+        framed = self._framed_reading(frame, corners, side)
+        framed_sure = framed if framed is not None and framed[0].known and \
+            framed[0].confidence >= FRAMED_LENGTH_BAR else None
+
+        def holding(taken: tuple[Reading, np.ndarray]) -> tuple[Reading, np.ndarray]:
+            if _outvoted(taken[0], flat + steep, framed):
+                return unknown_guessing(taken[0]), taken[1]
+            return taken
+
+        best, best_corners, labels = _surest(flat)
         if not labels:
             # no shape grown flat reads a card surely (a steep view): grown in perspective,
             # taken only when one card alone is read surely so
-            steep = self._surest(frame, [grown_in_plane(corners, side, a, size) for a in shapes])
-            if len(steep[2]) == 1 and steep[0].confidence >= OFF_FRAME_BAR:
-                return steep[0], steep[1]
+            steep_best, steep_corners, steep_labels = _surest(steep)
+            if len(steep_labels) == 1 and steep_best.confidence >= OFF_FRAME_BAR:
+                return holding((steep_best, steep_corners))
         if not (best is not None and best.known and best.confidence >= OFF_FRAME_BAR and len(labels) == 1):
-            framed = self._framed_length(frame, corners, side)
-            if framed is not None:
-                return framed
+            if framed_sure is not None:
+                return holding(framed_sure)
         if best is None:
             return None
         if best.known and best.confidence >= OFF_FRAME_BAR and len(labels) == 1:
             # the card as long as its white frame tells reading another card surely: that one
-            framed = self._framed_length(frame, corners, side)
-            if framed is not None and framed[0].label != best.label:
-                return framed
-            return best, best_corners
+            if framed_sure is not None and framed_sure[0].label != best.label:
+                return holding(framed_sure)
+            return holding((best, best_corners))
         return dataclasses.replace(best, label=UNKNOWN, confidence=0.0), best_corners
 
     def _tip_along_border(self, frame: np.ndarray, corners: np.ndarray,
@@ -606,39 +642,30 @@ class Recognizer:
         if not sides:
             return None
         shapes = (self.profile.aspect,) + OFF_FRAME_SHAPES
-        best, best_corners, labels = self._surest(
-            frame, [grown_past(corners, side, a) for side in sides for a in shapes])
+        best, best_corners, labels = _surest(self._read_each(
+            frame, [grown_past(corners, side, a) for side in sides for a in shapes]))
         if best is not None and best.known and best.confidence >= COMPLETE_BAR and len(labels) == 1:
             return best, best_corners
         return None
 
-    def _framed_length(self, frame: np.ndarray, corners: np.ndarray, side: int) -> tuple[Reading, np.ndarray] | None:
-        """A card along the border that the shapes grown past it leave "unknown" (they
-        disagree, or none reads it surely), for a deck that prints a white frame whose
-        width was taught: grown to the length its frame's width at the whole end tells
-        (`vision.framescale.grown_by_frame`) and read so, taken at FRAMED_LENGTH_BAR; else None."""
+    def _framed_reading(self, frame: np.ndarray, corners: np.ndarray,
+                        side: int) -> tuple[Reading, np.ndarray] | None:
+        """A card along the border, for a deck that prints a white frame whose width was
+        taught: grown to the length its frame's width at the whole end tells
+        (`vision.framescale.grown_by_frame`) and read so (at any confidence); None when the
+        frame is not measured."""
         if not (self.profile.white_frame and len(self.profile.frame_widths) == 2):
             return None
         whole = grown_by_frame(frame, corners, side, self.profile.frame_widths)
         if whole is None:
             return None
-        reading = classify(card_features(frame, whole, self.profile), self.profile, self.thresholds)
-        return (reading, whole) if reading.known and reading.confidence >= FRAMED_LENGTH_BAR else None
+        return classify(card_features(frame, whole, self.profile), self.profile, self.thresholds), whole
 
-    def _surest(self, frame: np.ndarray, outlines: list[np.ndarray | None]
-                ) -> tuple[Reading | None, np.ndarray | None, set[str]]:
-        """Of `outlines` (None: not tried), the surest reading and its outline, and the
-        cards read at OFF_FRAME_BAR or above (`_off_frame`)."""
-        best, best_corners, labels = None, None, set()
-        for whole in outlines:
-            if whole is None:
-                continue
-            reading = classify(card_features(frame, whole, self.profile), self.profile, self.thresholds)
-            if best is None or (reading.known and reading.confidence > best.confidence):
-                best, best_corners = reading, whole
-            if reading.known and reading.confidence >= OFF_FRAME_BAR:
-                labels.add(reading.label)
-        return best, best_corners, labels
+    def _read_each(self, frame: np.ndarray, outlines: list[np.ndarray | None]
+                   ) -> list[tuple[Reading, np.ndarray]]:
+        """Each of `outlines` read (None: not tried, left out), with its outline."""
+        return [(classify(card_features(frame, whole, self.profile), self.profile, self.thresholds), whole)
+                for whole in outlines if whole is not None]
 
     def _found_around(self, frame: np.ndarray, corners: np.ndarray, first: Reading,
                       search: refind.Search | None = None) -> tuple[Reading, np.ndarray]:
@@ -736,6 +763,42 @@ class Recognizer:
         upright = np.roll(corners, -2, axis=0) if reading.turned else corners
         return SeenCard(reading.label, reading.colour, reading.confidence,
                         np.asarray(upright, np.float32))
+
+
+def _surest(readings: list[tuple[Reading, np.ndarray]]
+            ) -> tuple[Reading | None, np.ndarray | None, set[str]]:
+    """Of `readings` (each with its outline), the surest and its outline, and the cards
+    read at OFF_FRAME_BAR or above (`Recognizer._off_frame`)."""
+    best, best_corners, labels = None, None, set()
+    for reading, whole in readings:
+        if best is None or (reading.known and reading.confidence > best.confidence):
+            best, best_corners = reading, whole
+        if reading.known and reading.confidence >= OFF_FRAME_BAR:
+            labels.add(reading.label)
+    return best, best_corners, labels
+
+
+def _names_other(reading: Reading, label: str) -> bool:
+    """Whether `reading` names a card other than `label`, or guesses one when "unknown"
+    (a guess of no card names none)."""
+    named = reading.label if reading.known else reading.guess
+    return named not in ("", UNKNOWN, label)
+
+
+def _outvoted(taken: Reading, shapes: list[tuple[Reading, np.ndarray]],
+              framed: tuple[Reading, np.ndarray] | None) -> bool:
+    """Whether another card than `taken` is read on at least as many of the lengths a card
+    along the border may have as it: each of `shapes` (grown flat and in the card's plane)
+    read at OFF_FRAME_BAR a vote, `framed` (the length its white frame tells) read at
+    OFF_FRAME_EDGE_BAR FRAMED_VOTES."""
+    votes: dict[str, int] = {}
+    for reading, _ in shapes:
+        if reading.known and reading.confidence >= OFF_FRAME_BAR:
+            votes[reading.label] = votes.get(reading.label, 0) + 1
+    if framed is not None and framed[0].known and framed[0].confidence >= OFF_FRAME_EDGE_BAR:
+        votes[framed[0].label] = votes.get(framed[0].label, 0) + FRAMED_VOTES
+    mine = votes.get(taken.label, 0)
+    return any(n >= mine for label, n in votes.items() if label != taken.label)
 
 
 def _wide_rows(frame: np.ndarray, whole: np.ndarray,
