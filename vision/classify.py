@@ -738,8 +738,10 @@ OFF_HUE_ABOVE = 0.06
 OFF_HUE_BELOW = 0.5
 OFF_HUE_SURE = 0.9
 # A face of a colour-field deck shows at least this share of the field its taught faces
-# show, low (`_without_field`).
+# show, low (`_without_field`), on the part of it no glare streak covers, or at least
+# FIELD_CLEAR_LEAST of it (`field_seen`).
 FIELD_KEPT = 0.5
+FIELD_CLEAR_LEAST = 0.5
 
 
 def classify_learned(features: FaceFeatures, profile: "DeckProfile",
@@ -1008,7 +1010,18 @@ def _without_field(profile: "DeckProfile", features: FaceFeatures) -> bool:
     and the card was refused (glare, protocol 1)."""
     if profile.field_share <= 0 or features.ink_colour is None:
         return False
-    return features.ink_colour.field < FIELD_KEPT * profile.field_share
+    return field_seen(features) < FIELD_KEPT * profile.field_share
+
+
+def field_seen(features: FaceFeatures) -> float:
+    """The share of the face's part no glare streak covers (`FaceFeatures.streaks`; never
+    less than FIELD_CLEAR_LEAST of it) that is its colour field (`InkColour.field`): where a
+    streak washes a dark field to a grey neither coloured nor dark, the field is not
+    seen there, nor is it missing (a warm lamp cheap webcam's Blue 1, a light spot on a
+    quarter of it: 0.23 of the face counted as field against a bar of 0.26; 0.30 of its
+    clear part)."""
+    clear = 1.0 - glare_share(features.streaks)
+    return features.ink_colour.field / max(clear, FIELD_CLEAR_LEAST)
 
 
 def _doubtful(reader, features: FaceFeatures, scores: np.ndarray, members: np.ndarray) -> bool:

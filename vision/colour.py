@@ -143,7 +143,7 @@ def ink_colour(lightness: np.ndarray, a: np.ndarray, b: np.ndarray, ink: np.ndar
     chroma = np.sqrt(a * a + b * b)
     coloured = inked & (chroma > CHROMA * bar / INK)
     n_ink, n_col = int(inked.sum()), int(coloured.sum())
-    field = field_ink(lightness, chroma, ink, inked) / ink.size
+    field = field_ink(lightness, chroma, ink, bar) / ink.size
     if n_col < 4:
         return InkColour(float("nan"), float("nan"), 0.0, n_ink / ink.size, paper, field)
     weight = chroma[coloured]
@@ -155,19 +155,40 @@ def ink_colour(lightness: np.ndarray, a: np.ndarray, b: np.ndarray, ink: np.ndar
 # A colour-field deck's face (the UNO family) is mostly its field: a coloured ink, or a
 # dark one (a wild's black). What else the finder outlines on a table and the reader takes
 # for a card shows little of either: a business card's black bird on pale paper, a box's
-# small icon, a glazed canister's grey stripes, a grey patch. An ink pixel (`ink_bar`) is
-# the field's when its chroma is at least FIELD_INK_CHROMA of its ink strength (the strength is
-# the distance from the paper: most of a coloured field's is hue, even the very warm dim
-# webcam's pale yellow's) or its lightness under FIELD_INK_DARK (the paper's is 100).
-# docs/vision-history.md, session 22, "A card on a bare table: the colour field".
+# small icon, a glazed canister's grey stripes, a grey patch. A pixel is the field's when
+# its chroma is at least FIELD_INK_CHROMA of its ink strength (the strength is the distance
+# from the paper: most of a coloured field's is hue, even the very warm dim webcam's pale
+# yellow's) and its ink is above the face's field bar (`field_bar`), or when it is ink
+# (`ink_bar`) with lightness under FIELD_INK_DARK (the paper's is 100).
+# docs/vision-history.md, session 22, "A card on a bare table: the colour field", and
+# session 23, "The field of a pale card".
 FIELD_INK_CHROMA = 0.5
 FIELD_INK_DARK = 50.0
+FIELD_FLOOR = 10.0      # a coloured pixel fainter than this is no field, whatever the face's bar: a
+                        # glazed white canister's cream shading lies 9-12 from its white (a pale
+                        # yellow field 12-22)
 
 
-def field_ink(lightness: np.ndarray, chroma: np.ndarray, ink: np.ndarray, inked: np.ndarray) -> int:
-    """How many of the face's ink pixels (`inked`) are a colour field's: chroma at least
-    FIELD_INK_CHROMA of their ink strength, or lightness under FIELD_INK_DARK."""
-    return int((inked & ((chroma > FIELD_INK_CHROMA * ink) | (lightness < FIELD_INK_DARK))).sum())
+def field_ink(lightness: np.ndarray, chroma: np.ndarray, ink: np.ndarray, bar: float) -> int:
+    """How many of the face's pixels are a colour field's: chroma at least FIELD_INK_CHROMA
+    of their ink strength and ink above `field_bar`, or ink above `bar` (the face's
+    `ink_bar`) with lightness under FIELD_INK_DARK."""
+    coloured = chroma > FIELD_INK_CHROMA * ink
+    field = coloured & (ink > field_bar(ink[coloured], bar))
+    return int((field | ((ink > bar) & (lightness < FIELD_INK_DARK))).sum())
+
+
+def field_bar(coloured_ink: np.ndarray, bar: float) -> float:
+    """The ink strength above which a coloured pixel (`field_ink`) is the field's: the face's
+    ink bar (`ink_bar`), or INK_RELATIVE of its strongest coloured ink where that is lower
+    (not below FIELD_FLOOR). A pale field's bar is its own, not the one a darker ink sets: the
+    very warm dim webcam's yellow field lies 12-18 from its white, under the bar its digit's
+    black outline sets (a Yellow 9: strongest ink 40, bar 20, 0.08 of the face counted as
+    field; 0.55 so), and a sliver of dark table inside a warm lamp cheap webcam's Yellow 1
+    outline set its bar at INK, over its whole field (0.06; 0.52 so)."""
+    if coloured_ink.size == 0:
+        return bar
+    return min(bar, max(FIELD_FLOOR, INK_RELATIVE * strongest_ink(coloured_ink)))
 
 
 # A face's coloured ink off its main hue (`off_hue_share`): a card of a colour-field deck

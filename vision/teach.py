@@ -33,9 +33,9 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
-from vision.classify import (UNKNOWN, WORK_SIZE, Thresholds, classify, face_features, ink_planes,
+from vision.classify import (UNKNOWN, WORK_SIZE, Thresholds, classify, face_features, field_seen, ink_planes,
                              learned_features)
-from vision.colour import (InkColour, deck_inks, ink_examples, ink_lights, measure_inks, prints_colour_fields,
+from vision.colour import (deck_inks, ink_examples, ink_lights, measure_inks, prints_colour_fields,
                            symbol_groups, without_colour_field)
 from vision.framescale import taught_frame_widths
 from vision.learn import Example, train_reader
@@ -362,7 +362,7 @@ def with_reader(profile: DeckProfile, shots: Sequence[Shot], seed: int = 0,
                                if framed and photos else (),
                                off_hues=taught_off_hues(profile.labels, [s.label for s in shots],
                                                         [f.off_hue for f in seen]) if names else (),
-                               field_share=taught_field_share([f.ink_colour for f in seen]),
+                               field_share=taught_field_share([field_seen(f) for f in seen]),
                                min_confidence=LEARNED_MIN_CONFIDENCE)
 
 
@@ -378,10 +378,10 @@ def taught_off_hues(labels: Sequence[str], taught: Sequence[str],
                  for label in labels)
 
 
-def taught_field_share(seen: Sequence[InkColour]) -> float:
-    """The colour field's share of the taught faces (`vision.colour.InkColour.field`): its
+def taught_field_share(seen: Sequence[float]) -> float:
+    """The colour field's share of the taught faces (`vision.classify.field_seen`): its
     FIELD_QUANTILE among them (0 with none taught: a deck with no colour names)."""
-    shares = [s.field for s in seen if np.isfinite(s.field)]
+    shares = [s for s in seen if np.isfinite(s)]
     return float(np.quantile(shares, FIELD_QUANTILE)) if shares else 0.0
 
 
