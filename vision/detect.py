@@ -76,7 +76,7 @@ PLAIN_SETTINGS = RealSettings(colour_fields=False)
 # PLAIN_SETTINGS. The top card of a fan merged into one outline looked for in it
 # (`WholeSettings.group_tops`: train_ all 464 -> 466 of 519, false 42 -> 40; docs/vision-history.md).
 LEARNED_SETTINGS = RealSettings(colour_fields=False, learned=True, trim_spurs=0.12, print_groups=0.06,
-                                print_chance=0.5, whole=WholeSettings(group_tops=1.25))
+                                print_chance=0.5, whole=WholeSettings(group_tops=1.25, top_sides=0.75))
 
 
 @dataclass(frozen=True)

@@ -143,6 +143,51 @@ def quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, sizes: tupl
     return out[(short >= small) & (long <= large)]
 
 
+def side_quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, ratio: float,
+               sizes: tuple[float, float], settings: QuadSettings) -> np.ndarray:
+    """Card outlines from two corners at the ends of one side (Q x 4 x 2): corner B lies
+    along one of A's sides and its side runs back to A, their other sides about parallel;
+    the card reaches from that side along them as far as a card of side ratio `ratio` does,
+    the side taken as its short side and as its long side (two outlines a pair). The top
+    card of a fan whose fourth side lies white on white over the card below shows no
+    opposite corner, but two corners and the side between them."""
+    n = len(points)
+    if n < 2:
+        return np.zeros((0, 4, 2), np.float32)
+    cos_par = math.cos(math.radians(settings.parallel))
+    i, j = np.triu_indices(n, 1)
+    d = points[j] - points[i]
+    length = np.hypot(d[:, 0], d[:, 1])
+    # (first the pairs with a side of A pointing at B and one of B back at A: few of them)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = d / length[:, None]
+    ux, uy = u[:, 0], u[:, 1]
+    at_b = np.maximum(first[i, 0] * ux + first[i, 1] * uy, second[i, 0] * ux + second[i, 1] * uy) >= cos_par
+    at_a = np.minimum(first[j, 0] * ux + first[j, 1] * uy, second[j, 0] * ux + second[j, 1] * uy) <= -cos_par
+    keep = np.flatnonzero(at_b & at_a & (length >= sizes[0]) & (length <= sizes[1]))
+    i, j, length, u = i[keep], j[keep], length[keep], u[keep]
+    out = []
+    for ai, bi in ((first, second), (second, first)):
+        for cj, ej in ((first, second), (second, first)):
+            ok = ((ai[i] * u).sum(1) >= cos_par) & ((cj[j] * -u).sum(1) >= cos_par) & \
+                ((bi[i] * ej[j]).sum(1) >= cos_par)
+            if not ok.any():
+                continue
+            v = bi[i][ok] + ej[j][ok]
+            v /= np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-6)[:, None]
+            pa, pb, side = points[i][ok], points[j][ok], length[ok][:, None]
+            for depth in (side / ratio, side * ratio):
+                out.append(np.stack((pa, pb, pb + depth * v, pa + depth * v), axis=1))
+    if not out:
+        return np.zeros((0, 4, 2), np.float32)
+    found = np.concatenate(out).astype(np.float32)
+    sides = np.linalg.norm(found - np.roll(found, -1, axis=1), axis=2)
+    short = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+    long = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+    small, large = sizes
+    return found[(short >= small) & (long <= large)]
+
+
 def segment_mask(shape: tuple[int, int], segs: np.ndarray) -> np.ndarray:
     """The segments drawn 3 pixels wide (uint8 0/255)."""
     mask = np.zeros(shape, np.uint8)

@@ -266,13 +266,14 @@ def _holed_page(paper: np.ndarray, least: float, holes: int) -> bool:
 
 def _whole_gates(quad: np.ndarray, angles: tuple[float, float], unlike: float, edges: np.ndarray,
                  white: np.ndarray, size: tuple[int, int], settings: RealSettings,
-                 channels: list[np.ndarray] | None = None) -> float | None:
+                 channels: list[np.ndarray] | None = None, skip_side: int = -1) -> float | None:
     """`vision.wholecards`' gates: a whole card inside the frame, its side ratio within
-    `unlike` of a card's, its corners within `angles`: its outline share, or None."""
+    `unlike` of a card's, its corners within `angles`: its outline share (side `skip_side`
+    left out), or None."""
     if cut_side(quad, size) != -1 or unlike_card(quad) > unlike or \
             not shape_ok(quad, settings, settings.line_ratio, angles):
         return None
-    return outline_share(quad, edges, white, settings.min_step, channels=channels,
+    return outline_share(quad, edges, white, settings.min_step, skip_side=skip_side, channels=channels,
                          colour_step=settings.full_bleed)
 
 
@@ -448,8 +449,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
     if settings.whole is not None:
         dropped = [quad for _, _, quad in candidates if not any(quad is k for k in kept)]
         kept = wholecards.added(kept, dropped, gray, white, (settings.min_short_side, math.sqrt(2 * max_area)),
-                                lambda quad, angles, unlike: _whole_gates(quad, angles, unlike, edges, white,
-                                                                          (sw, sh), settings, coloured),
+                                lambda quad, angles, unlike, skip=-1: _whole_gates(quad, angles, unlike, edges, white,
+                                                                                   (sw, sh), settings, coloured, skip),
                                 unlike_card, settings.whole, faceless)
     if settings.shaded is not None:
         kept = shadedcards.wholes(kept, gray, white, edges, (settings.min_short_side, math.sqrt(2 * max_area)),

@@ -23,7 +23,10 @@ beside a larger outline holding it (the book or the case it lies on). With
 `WholeSettings.group_tops` (taught decks' real-table settings only) the same for the top card
 of a fan of cards merged into one outline a little larger than a card: added beside it, the
 learned outline scorer has the last say (`vision.outlinescore`: a group holding a sure card
-gives way to it).
+gives way to it). With `WholeSettings.top_sides` as well, such a top card whose side over the
+card below lies white on white (no corner opposite the two it shows) is taken from two
+corners at the ends of one side and a card's side ratio (`edgequads.side_quads`), when its
+fourth side still lies on an edge and its face is like itself turned half round.
 """
 from __future__ import annotations
 
@@ -80,6 +83,16 @@ class WholeSettings:
                                     # many times its area or more (below `same_size[1]`) is that
                                     # group's top card, not the card found already: added beside
                                     # it, the learned scorer to choose (0: off)
+    top_sides: float = 0.0          # with `group_tops`: also a fan's top card from two corners at
+                                    # the ends of one side and a card's side ratio (its fourth side
+                                    # white on white over the card below), lying inside an outline
+                                    # kept of `group_tops` times its area or more, its outline this
+                                    # share on an edge or a step (0: off)
+    top_cover: float = 0.5          # ... its outline this share on a line segment
+    top_far: float = 0.65           # ... and its fourth side this share on an edge or a step (three
+                                    # sides followed alone are a card's half cut across its face)
+    top_symmetry: float = 0.3       # ... and its inside this like itself turned half round (a card's
+                                    # face is printed twice, head to foot; its half is not)
     look_in_faces: bool = False     # an outline holding a smaller one dropped for it is looked
                                     # in even when it shows a card's face itself (False: it is
                                     # that card whole, what it holds its picture or pips; on
@@ -169,13 +182,17 @@ def _where_to_look(kept: list[np.ndarray], areas: list[float], others: list[np.n
 
 
 def _segment_quads(kept: list[np.ndarray], areas: list[float], others: list[np.ndarray], gray: np.ndarray,
-                   white: np.ndarray, sizes: tuple[float, float], unlike, settings: WholeSettings) -> list[np.ndarray]:
+                   white: np.ndarray, sizes: tuple[float, float], unlike,
+                   settings: WholeSettings) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Quadrilaterals from line segments where a whole card may lie (`_where_to_look`),
-    best covered first, those at least `min_cover` on segments."""
+    best covered first, those at least `min_cover` on segments; and with `top_sides`, the
+    outlines of cards from two corners and a side (`edgequads.side_quads`) at least
+    `top_cover` on them, best covered first."""
     box = _where_to_look(kept, areas, others, white, unlike, settings)
     if box is None:
-        return []
-    return segment_quads(gray, box, settings.min_segment * sizes[0], sizes, settings.min_cover)
+        return [], []
+    sides = settings.top_cover if settings.group_tops > 0 and settings.top_sides > 0 else None
+    return _box_quads(gray, box, settings.min_segment * sizes[0], sizes, settings.min_cover, sides)
 
 
 def segment_quads(gray: np.ndarray, box: tuple[int, int, int, int], least: float, sizes: tuple[float, float],
@@ -183,18 +200,56 @@ def segment_quads(gray: np.ndarray, box: tuple[int, int, int, int], least: float
     """Quadrilaterals from line segments (`vision.edgequads`, segments at least `least`
     long) inside `box` (x, y, w, h) of the picture, in its pixels, those at least
     `min_cover` on segments, best covered first."""
+    return _box_quads(gray, box, least, sizes, min_cover, None)[0]
+
+
+def _box_quads(gray: np.ndarray, box: tuple[int, int, int, int], least: float, sizes: tuple[float, float],
+               min_cover: float, side_cover: float | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """`segment_quads`, and when `side_cover` is given the outlines from two corners and a
+    side (`edgequads.side_quads`) at least that share on segments, best covered first."""
+    from vision.quadgates import CARD_RATIO   # (vision.quadgates' settings hold these)
     x, y, w, h = box
     quad_settings = edgequads.QuadSettings()
     segs = edgequads.segments(gray[y:y + h, x:x + w], least, quad_settings)
     if len(segs) < 4:
+        return [], []
+    corners = edgequads.corners(segs, quad_settings)
+    found = edgequads.quads(*corners, sizes, quad_settings)
+    sided = edgequads.side_quads(*corners, CARD_RATIO, sizes, quad_settings) if side_cover is not None else found[:0]
+    mask = edgequads.segment_mask((h, w), segs) if len(found) or len(sided) else None
+    out = []
+    for quads, least_cover in ((found, min_cover), (sided, side_cover)):
+        if not len(quads):
+            out.append([])
+            continue
+        cover = edgequads.covers(quads, mask)
+        quads = quads + np.float32((x, y))
+        order = np.argsort(-cover, kind="stable")
+        out.append([quads[k] for k in order[cover[order] >= least_cover].tolist()])
+    return out[0], out[1]
+
+
+def _in_groups(quads: list[np.ndarray], kept: list[np.ndarray], areas: list[float],
+               settings: WholeSettings) -> list[np.ndarray]:
+    """Those of `quads` (in order) whose middle lies in the box of an outline kept of
+    `group_tops` to `same_size[1]` times their area (a group's top card's outline: the only
+    ones `added` takes from two corners and a side; a quick look before its own)."""
+    if not quads:
         return []
-    found = edgequads.quads(*edgequads.corners(segs, quad_settings), sizes, quad_settings)
-    if not len(found):
-        return []
-    cover = edgequads.covers(found, edgequads.segment_mask((h, w), segs))
-    found += np.float32((x, y))
-    order = np.argsort(-cover, kind="stable")
-    return [found[k] for k in order[cover[order] >= min_cover].tolist()]
+    found = np.array(quads, np.float32)
+    x, y = found[:, :, 0], found[:, :, 1]
+    area = 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
+    middle = found.mean(axis=1)
+    near = np.zeros(len(found), bool)
+    for quad, held in zip(kept, areas):
+        bx, by, bw, bh = cv2.boundingRect(np.round(quad).astype(np.int32))
+        near |= (area * settings.group_tops <= held) & (held < area * settings.same_size[1]) & \
+            (middle[:, 0] >= bx) & (middle[:, 0] <= bx + bw) & (middle[:, 1] >= by) & (middle[:, 1] <= by + bh)
+    found = found[near]
+    # one of those whose corners round to the same 4-pixel grid points (the same two corners found
+    # from nearby segments), the best covered
+    _, first = np.unique(np.round(found.reshape(len(found), 8) / 4), axis=0, return_index=True)
+    return list(found[np.sort(first)])
 
 
 def _half_turn_alike(quad: np.ndarray, gray: np.ndarray) -> float:
@@ -227,19 +282,20 @@ def added(kept: list[np.ndarray], others: list[np.ndarray], gray: np.ndarray, wh
     dropped; `others`: the outlines the finder dropped for those kept; `frames`: outlines
     from line segments whose inside was no card's face (perhaps a court card's printed
     frame, grown here to the card). `sizes`: a card's smallest short side and largest long
-    side; `gates(quad, angles, unlike)`: the finder's own checks of one outline (inside the
-    frame, corners within `angles`, side ratio within `unlike` of a card's), returning the
-    share of its outline on an edge or a step, or None; `unlike(quad)`: how far its side
+    side; `gates(quad, angles, unlike, skip_side=-1)`: the finder's own checks of one outline
+    (inside the frame, corners within `angles`, side ratio within `unlike` of a card's),
+    returning the share of its outline (that side left out) on an edge or a step, or None; `unlike(quad)`: how far its side
     ratio is from a card's (absolute log)."""
     areas = [cv2.contourArea(q) for q in kept]
-    tried = [(quad, settings.min_share, settings.max_unlike)
-             for quad in _segment_quads(kept, areas, others, gray, white, sizes, unlike, settings)]
-    tried += [(grown_frame(quad, settings), settings.frame_share, settings.frame_card_unlike) for quad in frames
+    whole, sided = _segment_quads(kept, areas, others, gray, white, sizes, unlike, settings)
+    tried = [(quad, settings.min_share, settings.max_unlike, False) for quad in whole]
+    tried += [(grown_frame(quad, settings), settings.frame_share, settings.frame_card_unlike, False) for quad in frames
               if unlike(quad) <= settings.frame_unlike and
               _half_turn_alike(quad, gray) >= settings.frame_symmetry]
+    tried += [(quad, settings.top_sides, settings.max_unlike, True) for quad in _in_groups(sided, kept, areas, settings)]
     new: list[np.ndarray] = []
     dropped: set[int] = set()
-    for quad, least, most_unlike in tried:
+    for quad, least, most_unlike, top in tried:
         if any(quad_overlap(quad, q) >= settings.overlap for q in new):
             continue
         area = cv2.contourArea(quad)
@@ -253,8 +309,14 @@ def added(kept: list[np.ndarray], others: list[np.ndarray], gray: np.ndarray, wh
         if any(low <= ratio < high and not (tops <= ratio and overlap >= settings.hold) or
                ratio < low and overlap < settings.hold for _, ratio, overlap in near):
             continue
+        if top and not any(tops <= ratio < high and overlap >= settings.hold for _, ratio, overlap in near):
+            continue   # two corners and a side: only a group's top card
         share = gates(quad, settings.angles, most_unlike)
         if share is None or share < least:
+            continue
+        if top and 4 * share - 3 * gates(quad, settings.angles, most_unlike, 2) < settings.top_far:
+            continue   # (every side inside the frame: the fourth side's share from the other three's)
+        if top and _half_turn_alike(quad, gray) < settings.top_symmetry:
             continue
         if not looks_like_a_card(quad, white, settings):
             continue
