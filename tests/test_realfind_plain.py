@@ -22,11 +22,12 @@ def test_decks_with_no_colour_field_are_looked_for_with_the_plain_settings():
         assert real == settings and not real.colour_fields
     # a taught deck's outlines get the learned scorer's last say (`vision.outlinescore`), and the
     # edge groups trimmed for it (`trim_spurs`), and the print groups (`print_groups`, taken only
-    # at `print_chance`), and the top card of a fan looked for inside it (`WholeSettings.group_tops`);
-    # a built-in deck's not
+    # at `print_chance`), and the top card of a fan looked for inside it (`WholeSettings.group_tops`),
+    # from two corners and a side too (`top_sides`); a built-in deck's not
     assert LEARNED_SETTINGS == dataclasses.replace(PLAIN_SETTINGS, learned=True, trim_spurs=0.12, print_groups=0.06,
                                                    print_chance=0.5,
-                                                   whole=dataclasses.replace(PLAIN_SETTINGS.whole, group_tops=1.25))
+                                                   whole=dataclasses.replace(PLAIN_SETTINGS.whole, group_tops=1.25,
+                                                                             top_sides=0.75))
     assert not PLAIN_SETTINGS.learned and PLAIN_SETTINGS.trim_spurs == 0 and PLAIN_SETTINGS.print_groups < 0
     coloured = Recognizer.create(dataclasses.replace(taught(printed), white_frame=True)).settings.real
     assert coloured == READ_FIELD_SETTINGS and coloured.colour_fields   # (printing no frame: tests/test_fullbleed.py)
