@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import fieldfind, pipeline, refind
+from vision import fieldfind, pipeline
 from vision.classify import Reading
 from vision.detect import READ_FIELD_SETTINGS
 from vision.pipeline import Recognizer
@@ -92,7 +92,6 @@ def read_cut(monkeypatch, shapes: dict[float, Reading], framed: Reading | None,
     monkeypatch.setattr(pipeline, "grown_in_plane", lambda corners, side, aspect, size:
                         None if steep is None else grown_past(corners, side, aspect, True))
     monkeypatch.setattr(pipeline, "classify", classify)
-    monkeypatch.setattr(refind, "worth_searching", lambda features: False)   # (stand-in features)
     monkeypatch.setattr(Recognizer, "_framed_reading",
                         lambda self, frame, corners, side: None if framed is None else (framed, CUT))
     return colour_recognizer().reading(FRAME, CUT)[0]
@@ -147,7 +146,6 @@ def test_a_tip_read_as_it_is_yields_to_its_completion_guessing_another_card(monk
         monkeypatch.setattr(Recognizer, "_refound", lambda *a: None)
         monkeypatch.setattr(Recognizer, "_tip_along_border", lambda *a: None)
         monkeypatch.setattr(Recognizer, "_read_outline", lambda self, frame, corners, *a: (as_is, corners, False))
-        monkeypatch.setattr(refind, "worth_searching", lambda features: False)   # (stand-in features)
         monkeypatch.setattr(pipeline, "card_features", lambda frame, corners, profile, *a: corners)
         monkeypatch.setattr(pipeline, "tip_completed", lambda frame, corners, tip, slid=False:
                             (None if slid_reading is None else slid_whole) if slid

@@ -572,7 +572,6 @@ def test_an_outline_read_both_ways_as_two_cards_about_as_surely_is_unknown(monke
         monkeypatch.setattr(pipeline, "card_features", lambda frame, corners, profile, *a: corners)
         monkeypatch.setattr(pipeline, "classify",
                             lambda corners, *a, **k: plain if np.array_equal(corners, across) else turned)
-        monkeypatch.setattr(pipeline.refind, "worth_searching", lambda features: False)   # a black frame: no card around
         return Recognizer.create(profile).reading(frame, across)[0]
 
     seven, reverse = Reading("Blue 7", "blue", 0.997, 0.9, False), Reading("Blue Reverse", "blue", 0.997, 0.9, False)

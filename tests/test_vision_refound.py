@@ -9,7 +9,6 @@ import pytest
 from test_vision_steady import QUAD, crop, crop_read_as, table
 from test_teach_no_field import DECK
 from vision import pipeline, refind
-from vision.classify import card_features
 from vision.pipeline import REFOUND_BAR, Recognizer
 from vision.profile import profile_from_faces
 from vision.teach import with_reader
@@ -81,27 +80,3 @@ def test_a_card_looked_around_twice_searches_its_window_once(recognizer, monkeyp
     assert looks == ["around", "others"] and len(searched) == 1
     assert (reading, read_from.tobytes()) == (alone[0], alone[1].tobytes())
 
-
-def test_only_a_coloured_face_is_worth_the_search(recognizer):
-    """`refind.worth_searching`: a face SEARCH_COLOURED coloured at least (a part of the
-    card's field, the field alone too), not a patch of the table."""
-    frame = np.pad(table(DECK[0].face), ((0, 0), (0, 200), (0, 0)), constant_values=90)
-    centre = QUAD.mean(axis=0)
-    field = (centre + (QUAD - centre) * 0.9).astype(np.float32)   # inside the white frame
-    cloth = QUAD + np.float32([200, 0])
-    wide, inner, bare = (card_features(frame, q, recognizer.profile) for q in (WIDE, field, cloth))
-    assert refind.worth_searching(wide) and refind.worth_searching(inner)
-    assert not refind.worth_searching(bare)
-
-
-def test_a_card_not_worth_the_search_is_not_looked_around(recognizer, monkeypatch):
-    """A card read "unknown" whose face is not worth the search around it is left
-    "unknown" with no finder pass on its window, and not said to be looked around."""
-    frame = table(DECK[0].face)
-    searched = []
-    in_window = refind._in_window
-    monkeypatch.setattr(refind, "_in_window", lambda *a: searched.append(a[1]) or in_window(*a))
-    assert recognizer._reading(frame, WIDE)[0].label == "Red 0" and len(searched) == 1
-    monkeypatch.setattr(refind, "worth_searching", lambda features: False)
-    reading, _, looked = recognizer._reading(frame, WIDE)
-    assert (reading.label, looked, len(searched)) == ("unknown", False, 1)

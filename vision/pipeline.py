@@ -233,9 +233,9 @@ TURN_LEAD = 0.05
 # less; own draws 190-197 844 / 1 / 11 / 8 -> 845 / 1 / 11 / 7, the session-13 no-frame set's
 # protocol 2 96 / 1 / 5 / 6 -> 98 / 1 / 3 / 6, the other sets and protocol 1 the same, no
 # bare table changed (docs/vision-history.md, "Protocol 2's poor outlines read again from the
-# window around them"). Asked only where the first outline's face is a card's coloured field in
-# part (`refind.worth_searching`) or its window was searched already (session 23, helper
-# glare-cost: the same mends on 31 draws, 644 of 1,767 windows not searched).
+# window around them"). The window is searched once for both looks around (session 23, helper
+# glare-cost); a gate asking for a coloured face first was dropped: it lost a held-out right
+# card (docs/vision-history.md, "The window around an unknown card searched once").
 REFOUND_BAR = 0.95
 WORKING_SIZE = 640  # the long side detection works at (a camera frame's width)
 # A card seen steeply may lie across the way its outline looks (`vision.warp.may_lie_turned`):
@@ -432,16 +432,13 @@ class Recognizer:
         """`reading`, and whether the card was looked for around its outline
         (`_found_around`, `_refound`). A taught colour deck's card read under STEADY_SURE is
         kept only when its reading holds on its outline moved a little (`vision.steady`); one
-        still "unknown" is read from the other outlines found around it (`_refound`) when its
-        face is worth that search (`refind.worth_searching`) or the window was searched
-        already: both looks around search one window, once (`refind.Search`)."""
+        still "unknown" is read from the other outlines found around it (`_refound`): both
+        looks around search one window, once (`refind.Search`)."""
         search = refind.Search(frame, corners, self.settings)
         reading, read_from, looked = self._first_reading(frame, corners, search)
         if self.turns and not self._steady(frame, read_from, reading):
             reading = unknown_guessing(reading)
         if self.turns and not reading.known:
-            if not (search.made or refind.worth_searching(card_features(frame, corners, self.profile))):
-                return reading, read_from, looked
             refound = self._refound(frame, corners, search)
             if refound is not None and self._steady(frame, refound[1], refound[0]):
                 return refound[0], refound[1], True

@@ -14,8 +14,7 @@ This module gives those outlines (`around`) and says which first reads are worth
 search (`worth_a_look`): a whole finder pass costs about as much as finding a frame, so
 only an outline with no glyph in any corner region, partly paper and not evenly light
 is looked around. A taught colour deck's card (the UNO family, whose corner index the
-reader cannot read) read "unknown" is looked around when its face is a card's coloured field
-in part (`worth_searching`), and read from the window's other outlines of it (`others_around`): the finder's outline of it was poor (a
+reader cannot read) read "unknown" is read from the window's other outlines of it (`others_around`): the finder's outline of it was poor (a
 corner cut off, the card cut short across its field, the card with the paper it lies on). Nothing here reads a card (`vision.pipeline.Recognizer` does). In the camera loop a card looked around in vain keeps its reading while the pixels of its
 `window` lie unchanged (`vision.reuse`), so it is not looked around again in every changed
 frame.
@@ -29,7 +28,6 @@ import cv2
 import numpy as np
 
 from vision.classify import FaceFeatures
-from vision.colour import coloured_area
 from vision.detect import DetectSettings, find_cards
 from vision.warp import quad_iou, quad_overlap
 
@@ -52,15 +50,6 @@ HOLD = 0.6
 SAME = 0.9
 OTHER_OVERLAP = 0.5
 OTHER_AREA = 2.5
-# `worth_searching`: the window is searched for other outlines of a card only when the
-# first outline's face is at least this share coloured ink (`vision.colour.coloured_area`):
-# a part of the card's field, not a patch of the table or of paper beside a card. The 13
-# outlines the window mended on 31 protocol-2 draws (unstressed, no-frame and glare; 1,767
-# windows searched) were 0.27-0.70 coloured, the least a Wild (its black field); the gate
-# skips 644 of those windows. A fifth kept every one too, this leaves a wild more room
-# (docs/vision-history.md, "The window around an unknown card searched once, and only
-# around a coloured face").
-SEARCH_COLOURED = 0.15
 # `worth_a_look`: the face has this share of its pixels paper at least (ink under
 # PAPER_INK; a card's face is mostly paper, a table or a cloth is not) ...
 PAPER = 0.35
@@ -86,13 +75,6 @@ def worth_a_look(features: FaceFeatures) -> bool:
     if float(features.lightness.mean()) >= LIGHT:
         return False
     return float(np.count_nonzero(features.ink < PAPER_INK)) >= PAPER * features.ink.size
-
-
-def worth_searching(features: FaceFeatures) -> bool:
-    """Whether a taught colour deck's card read "unknown" from the outline whose `features`
-    these are is worth the search for other outlines of it (`others_around`): its face
-    SEARCH_COLOURED coloured ink at least (`vision.colour.coloured_area`)."""
-    return coloured_area(features.ink_colour) >= SEARCH_COLOURED
 
 
 def window(corners: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
