@@ -116,6 +116,17 @@ def test_a_streak_that_makes_a_digit_read_another_is_unknown_when_the_frame_show
     assert all(new == t for old, new, t in zip(said["old"], said["new"], truth) if old == t)
 
 
+def _frame_under_glare_only():
+    """The six faces streaked under a warm lamp and the very warm dim webcam (20 draws each),
+    those whose frame shows only under the streak: (face, picture, corners)."""
+    for session in (1, 2):
+        for seed in range(5, 125, 6):
+            for face, (picture, corners, warped, _) in zip(FACES, _streaked_faces(
+                    session, [f.image() for f in FACES], seed)):
+                if not shows_frame(warped) and frame_under_glare(warped):
+                    yield face, picture, corners
+
+
 def test_an_unsure_undone_symbol_is_taken_on_a_second_look(taught, monkeypatch):  # noqa: F811
     """Six faces taught in daylight, streaked under a warm lamp and the very warm dim webcam
     (20 draws each), those whose frame shows only under the streak: an undone symbol the
@@ -129,16 +140,11 @@ def test_an_unsure_undone_symbol_is_taken_on_a_second_look(taught, monkeypatch):
     said = {"new": [], "old": []}
     truth = []
     bars = (("new", C.GLARE_SECOND), ("old", C.GLARE_SURE))
-    for session in (1, 2):
-        for seed in range(5, 125, 6):
-            for face, (picture, corners, warped, _) in zip(FACES, _streaked_faces(
-                    session, [f.image() for f in FACES], seed)):
-                if shows_frame(warped) or not frame_under_glare(warped):
-                    continue
-                truth.append(face.label)
-                for code, second in bars:
-                    monkeypatch.setattr(C, "GLARE_SECOND", second)
-                    said[code].append(classify(card_features(picture, corners, profile), profile).label)
+    for face, picture, corners in _frame_under_glare_only():
+        truth.append(face.label)
+        for code, second in bars:
+            monkeypatch.setattr(C, "GLARE_SECOND", second)
+            said[code].append(classify(card_features(picture, corners, profile), profile).label)
     right = {code: sum(s == t for s, t in zip(labels, truth)) for code, labels in said.items()}
     wrong = {code: sum(s not in (t, UNKNOWN) for s, t in zip(labels, truth)) for code, labels in said.items()}
     assert len(truth) >= 200 and right["new"] >= right["old"] + 50, (len(truth), right)
@@ -304,21 +310,16 @@ def _unseen_refused(taught, monkeypatch):  # noqa: F811
         refused.append(check(*args))
         return refused[-1]
     out = []
-    for session in (1, 2):
-        for seed in range(5, 125, 6):
-            for face, (picture, corners, warped, _) in zip(FACES, _streaked_faces(
-                    session, [f.image() for f in FACES], seed)):
-                if shows_frame(warped) or not frame_under_glare(warped):
-                    continue
-                refused.clear()
-                monkeypatch.setattr(C, "_unseen_against", noted)
-                new = classify(card_features(picture, corners, profile), profile).label
-                old = new
-                if any(refused):
-                    monkeypatch.setattr(C, "_unseen_second_look", lambda *args: False)
-                    old = classify(card_features(picture, corners, profile), profile).label
-                    monkeypatch.undo()
-                out.append((face.label, new, old, any(refused)))
+    for face, picture, corners in _frame_under_glare_only():
+        refused.clear()
+        monkeypatch.setattr(C, "_unseen_against", noted)
+        new = classify(card_features(picture, corners, profile), profile).label
+        old = new
+        if any(refused):
+            monkeypatch.setattr(C, "_unseen_second_look", lambda *args: False)
+            old = classify(card_features(picture, corners, profile), profile).label
+            monkeypatch.undo()
+        out.append((face.label, new, old, any(refused)))
     return out
 
 
