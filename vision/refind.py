@@ -14,10 +14,12 @@ This module gives those outlines (`around`) and says which first reads are worth
 search (`worth_a_look`): a whole finder pass costs about as much as finding a frame, so
 only an outline with no glyph in any corner region, partly paper and not evenly light
 is looked around. A taught colour deck's card (the UNO family, whose corner index the
-reader cannot read) read "unknown" is read from the window's other outlines of it (`others_around`): the finder's outline of it was poor (a
-corner cut off, the card cut short across its field, the card with the paper it lies on). Nothing here reads a card (`vision.pipeline.Recognizer` does). In the camera loop a card looked around in vain keeps its reading while the pixels of its
-`window` lie unchanged (`vision.reuse`), so it is not looked around again in every changed
-frame.
+reader cannot read) read "unknown" is read from the window's other outlines of it
+(`others_around`): the finder's outline of it was poor (a corner cut off, the card cut
+short across its field, the card with the paper it lies on). Nothing here reads a card
+(`vision.pipeline.Recognizer` does). In the camera loop a card looked around in vain keeps
+its reading while the pixels of its `window` lie unchanged (`vision.reuse`), so it is not
+looked around again in every changed frame.
 """
 from __future__ import annotations
 
@@ -106,11 +108,6 @@ class Search:
     def outlines(self) -> list[np.ndarray]:
         """Every card outline (frame coordinates, float32) found on the window, largest first."""
         return _in_window(self.frame, self.corners, self.settings)
-
-    @property
-    def made(self) -> bool:
-        """Whether the window was searched already (`outlines` asked for)."""
-        return "outlines" in self.__dict__
 
 
 def around(frame: np.ndarray, corners: np.ndarray, settings: DetectSettings,
