@@ -25,6 +25,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision.courtframes import CourtSettings
 from vision.realfind import RealSettings, find_outlines
 from vision.wholecards import WholeSettings
 from vision.warp import (CARD_ASPECT, along_and_across, length_of, order_corners, quad_contains, quad_overlap,
@@ -75,8 +76,11 @@ PLAIN_SETTINGS = RealSettings(colour_fields=False)
 # test_ photos: isolated cards found 89.7 -> 92.8 %, docs/vision-history.md). Built-in decks keep
 # PLAIN_SETTINGS. The top card of a fan merged into one outline looked for in it
 # (`WholeSettings.group_tops`: train_ all 464 -> 466 of 519, false 42 -> 40; docs/vision-history.md).
+# A court card lost in a white cloth or a light counter grown from its printed picture
+# (`vision.courtframes`: train_ all 469 -> 472, false 40 -> 38; docs/vision-history.md).
 LEARNED_SETTINGS = RealSettings(colour_fields=False, learned=True, trim_spurs=0.12, print_groups=0.06,
-                                print_chance=0.5, whole=WholeSettings(group_tops=1.25, top_sides=0.75))
+                                print_chance=0.5, whole=WholeSettings(group_tops=1.25, top_sides=0.75),
+                                court=CourtSettings())
 
 
 @dataclass(frozen=True)

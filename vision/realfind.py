@@ -58,7 +58,7 @@ import math
 import cv2
 import numpy as np
 
-from vision import edgequads, inkcards, outlinescore, palecovered, shadedcards, wholecards
+from vision import courtframes, edgequads, inkcards, outlinescore, palecovered, shadedcards, wholecards
 from vision.fieldfind import FieldSettings, field_beyond, framed_fields
 from vision.linecuts import cut_over
 from vision.outlinecheck import outline_share, outline_shares, paper_share
@@ -475,6 +475,12 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
         refused = judge.refused + [outlinescore.Considered(q, a) for _, a, q in candidates
                                    if not any(q is k for k in kept)]
         sizes = (min_area, max_area)
+        if settings.court is not None:   # a court card's picture, its card lost in what it lies on
+            whole = settings.whole or wholecards.WholeSettings()
+            refused += courtframes.outlines(
+                white, kept, settings.min_short_side, settings.court, whole,
+                lambda quad, angles, unlike: _whole_gates(quad, angles, unlike, edges, white, (sw, sh), settings,
+                                                          coloured))
         refused = outlinescore.unique(refused, kept, sizes)
         if trace is not None:
             trace.append(outlinescore.Trace(list(kept), refused, edges, white, gray, scale, sizes))

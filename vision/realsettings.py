@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from vision import inkcards, palecovered, shadedcards, wholecards
+from vision import courtframes, inkcards, palecovered, shadedcards, wholecards
 
 
 @dataclass(frozen=True)
@@ -124,6 +124,11 @@ class RealSettings:
                                           # outline (`regionjudge.print_outlines`)
     print_fill: float = 0.75              # ... its four corners filling this share of its hull
     print_chance: float = 0.0             # ... taken by the learned model only at this chance
+    court: courtframes.CourtSettings | None = None   # with a learned model or a trace: court
+                                          # cards grown from their printed picture's frame
+                                          # (`vision.courtframes`: a card merged with a white
+                                          # cloth or a light counter), handed to the model as
+                                          # print outlines (None: not looked for)
     field_side_ratio: float = 3.3         # framed fields: their side ratio at most (a field
                                           # and its white frame all round are the evidence; a
                                           # card 60-65 degrees from overhead: 1.55 / cos 62)
