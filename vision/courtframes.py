@@ -8,8 +8,9 @@ colour and ink inside the card's printed frame, much darker than the paper round
 and that frame lies at a fixed inset from the card's edge (`wholecards.grown_frame`,
 the margins measured on train_'s court cards).
 
-So the ink is looked at against the local paper (the whiteness closed over more than a
-picture's width, so the paper under the picture is the paper round it); its blocks,
+So the ink is looked at against the local paper (the whiteness closed over a square a
+little wider than the smallest card: round a picture, the paper beside it or the
+picture's own light parts); its blocks,
 their pieces joined, that fill most of their tightest rectangle and are of a frame's
 shape give that rectangle as the frame, grown to the card. A grown card is handed to the
 learned outline scorer (`vision.outlinescore`) as a print outline (`Considered.printed`:
@@ -34,7 +35,8 @@ from vision.warp import quad_overlap
 @dataclass(frozen=True)
 class CourtSettings:
     paper_window: float = 1.5       # the local paper: the whiteness closed over a square this many
-                                    # smallest short sides across (a court picture is narrower)
+                                    # smallest short sides across (the paper round a picture, or
+                                    # its own light parts: a face, a collar)
     ink: float = 0.7                # the picture: whiteness under this share of the local paper
     min_paper: int = 120            # ... where that paper is at least this white (of 255)
     join: int = 5                   # pixels (at the finder's 320): the picture's pieces joined by a
