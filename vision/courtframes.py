@@ -10,9 +10,9 @@ the margins measured on train_'s court cards).
 
 So the ink is looked at against the local paper (the whiteness closed over a square a
 little wider than the smallest card: round a picture, the paper beside it or the
-picture's own light parts); its blocks,
-their pieces joined, that fill most of their tightest rectangle and are of a frame's
-shape give that rectangle as the frame, grown to the card. A grown card is handed to the
+picture's own light parts); its blocks, their pieces joined, that fill most of their
+tightest rectangle and are of a frame's shape give that rectangle as the frame, grown
+to the card. A grown card is handed to the
 learned outline scorer (`vision.outlinescore`) as a print outline (`Considered.printed`:
 taken only when surer than an outline, `RealSettings.print_chance`) when it passes the
 finder's whole-card gates (inside the frame, corners near square, a card's side ratio,
