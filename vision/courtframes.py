@@ -49,8 +49,8 @@ class CourtSettings:
                                     # step (the whole-card gates: `WholeSettings.angles`,
                                     # `frame_card_unlike`)
     inside: float = 6.0             # ... not lying `hold` inside an outline kept of this many times its
-                                    # area (a pip grown as a frame is: 9 to 55 times on train_; the
-                                    # court cards found 2.6 to 4.2)
+                                    # area (a pip or an index grown as a frame is: 8.7 to 55 times on
+                                    # train_; the court cards found so 2.6 and 4.2)
     hold: float = 0.85
 
 
