@@ -121,6 +121,33 @@ def test_moved_outlines_the_templates_refused_still_tell_another_card(recognizer
         assert recognizer.read_card(frame, QUAD).label == label, (doubt, templates)
 
 
+def test_a_card_the_templates_refused_is_looked_around_only_where_it_holds_on_its_moved_outlines(
+        recognizer, monkeypatch):
+    """Session 13's oblique set: a Yellow Skip on a poor outline, "unknown" there (the
+    template check refused the learned reader's Skip), was read Yellow 4 from a whole-card
+    outline looked for around it. Where the learned reader's card does not hold on the
+    outline moved a little either, the outline is poor and nothing is looked for around it."""
+    frame = table(DECK[0].face)
+    part = np.float32([[100, 60], [232, 60], [232, 200], [100, 200]])   # the card's top three quarters
+    part_face = crop(frame, part, recognizer)
+    for moved_read, label in (("Red 0", "unknown"), ("Red 5", "Red 7")):
+        looked = []
+
+        def classify(features, profile, thresholds=None, light=None):
+            if np.array_equal(features.face, part_face):
+                return Reading("unknown", "", 0.0, 0.5, False, "Red 5", templates_read="Red 7")
+            return Reading(moved_read, "red", 0.8, 0.5, False, moved_read)
+
+        def completed(self, frame, corners, first):
+            looked.append(first.guess)   # the whole card around the part reads a Red 7
+            return Reading("Red 7", "red", 0.99, 0.5, False, "Red 7"), QUAD
+        monkeypatch.setattr(pipeline, "classify", classify)
+        monkeypatch.setattr(pipeline.Recognizer, "_completed", completed)
+        assert recognizer.read_card(frame, part).label == label, moved_read
+        # the old code looked around in both cases and took the Red 7
+        assert looked == ([] if label == "unknown" else ["Red 5"])
+
+
 def test_a_poor_crop_read_surely_as_another_card_is_unknown(recognizer, monkeypatch):
     frame = table(DECK[0].face)
     assert recognizer.read_card(frame, QUAD).label == "Red 0"

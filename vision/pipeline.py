@@ -532,6 +532,11 @@ class Recognizer:
         if self.profile.reader is None:
             return (*self._refined(frame, corners, reading), False) if reading.symbol_score >= REFINE_FROM \
                 else (reading, corners, False)
+        if self.turns and reading.templates_read and \
+                not self._steady(frame, corners, dataclasses.replace(reading, label=reading.guess)):
+            # the template reader refused the learned reader's card, which does not hold
+            # on the outline moved a little either: a poor outline, not looked around
+            return reading, corners, False
         best, best_corners = self._completed(frame, corners, reading)
         if best.known or not refind.worth_a_look(features):
             return best, best_corners, False
