@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from vision.courtframes import CourtSettings
+from vision.occludercuts import CutSettings
 from vision.realfind import RealSettings, find_outlines
 from vision.wholecards import WholeSettings
 from vision.warp import (CARD_ASPECT, along_and_across, length_of, order_corners, quad_contains, quad_overlap,
@@ -80,7 +81,7 @@ PLAIN_SETTINGS = RealSettings(colour_fields=False)
 # (`vision.courtframes`: train_ all 469 -> 472, false 40 -> 38; docs/vision-history.md).
 LEARNED_SETTINGS = RealSettings(colour_fields=False, learned=True, trim_spurs=0.12, print_groups=0.06,
                                 print_chance=0.5, whole=WholeSettings(group_tops=1.25, top_sides=0.75),
-                                court=CourtSettings())
+                                court=CourtSettings(), occluder_cuts=CutSettings())
 
 
 @dataclass(frozen=True)

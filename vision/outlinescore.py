@@ -43,6 +43,7 @@ class Considered:
     quad: np.ndarray      # 4 x 2 float32
     area: float
     printed: bool = False   # a card's print inside a merged cell (`regionjudge.print_outlines`)
+    cut: bool = False       # a region cut along an occluder's edge (`vision.occludercuts`)
 
 
 @dataclass(frozen=True)

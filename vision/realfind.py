@@ -58,7 +58,7 @@ import math
 import cv2
 import numpy as np
 
-from vision import courtframes, edgequads, inkcards, outlinescore, palecovered, shadedcards, wholecards
+from vision import courtframes, edgequads, inkcards, occludercuts, outlinescore, palecovered, shadedcards, wholecards
 from vision.fieldfind import FieldSettings, field_beyond, framed_fields
 from vision.linecuts import cut_over
 from vision.outlinecheck import outline_share, outline_shares, paper_share
@@ -315,6 +315,21 @@ PIECE_INSIDE = 0.9
 PIECE_CORNER = 0.2
 
 
+def _occluded(gray: np.ndarray, judge: Judge, cuts: occludercuts.CutSettings,
+              box: tuple[int, int, int, int]) -> list:
+    """The outlines of the whiteness regions in `box` cut along long straight edges
+    (`vision.occludercuts`) that pass `judge`'s gates and verdict, not seen before, for the
+    learned model (`Considered.cut`): the visible part of a card under a white object."""
+    own = Judge(judge.settings, judge.edges, judge.white, judge.size, judge.min_area, judge.max_area,
+                set(judge.seen), channels=judge.channels)
+    regions = occludercuts.cut_regions(judge.white, gray, judge.settings.min_short_side, cuts, box)
+    gated = [g for g in (own.gates(r, float(cv2.contourArea(r)), WHITE) for r in regions) if isinstance(g, Gated)]
+    shares = outline_shares([g.looked for g in gated], [g.cut for g in gated], judge.edges, judge.white,
+                            judge.settings.min_step, judge.channels, judge.settings.full_bleed)
+    passed = [own.verdict(g, share) for g, share in zip(gated, shares)]
+    return [outlinescore.Considered(p[2], p[1], cut=True) for p in passed if p is not None]
+
+
 def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
                   trace: list | None = None) -> list[np.ndarray]:
     """Card outlines (TL, TR, BR, BL, float32, in `frame`'s pixels), most certain first.
@@ -492,6 +507,15 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
             chances = model.chances(described)
             if settings.print_chance > 0:   # a print must be surer than the model's threshold
                 chances = print_bar(pool, chances, settings.print_chance)
+            cuts = settings.occluder_cuts
+            where = None if cuts is None else occludercuts.where_to_cut(pool, chances, model.threshold, cuts, (sw, sh))
+            if where is not None:   # a card under a white object, taken with it as one: cut from it
+                extra = outlinescore.unique(_occluded(gray, judge, cuts, where), kept, sizes)
+                if extra:
+                    more = outlinescore.features(pool[:len(kept)] + extra, edges, white, gray, settings.min_short_side,
+                                                 settings.min_step, settings.paper, len(kept))[len(kept):]
+                    pool, described = pool + extra, np.vstack([described, more])
+                    chances = occludercuts.cut_bar(pool, np.concatenate([chances, model.chances(more)]), cuts)
             kept = [pool[i].quad for i in outlinescore.accepted([c.quad for c in pool], chances, model.threshold,
                                                                 model.overlap, model.by_quad, model.beside,
                                                                 model.held, model.apart,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from vision import courtframes, inkcards, palecovered, shadedcards, wholecards
+from vision import courtframes, inkcards, occludercuts, palecovered, shadedcards, wholecards
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,9 @@ class RealSettings:
                                           # cards in the shade (`vision.palecovered`)
     ink: inkcards.InkSettings | None = inkcards.InkSettings()   # also pip cards placed from
                                           # their ink where no edge shows (`vision.inkcards`)
+    occluder_cuts: occludercuts.CutSettings | None = None   # also the visible part of a
+                                          # card under something as white, cut along its
+                                          # straight edge (`vision.occludercuts`; None: not)
     colour_fields: bool = True            # also regions of saturated colour (`realmaps.colour_regions`: a face
                                           # printed as a colour field in a white frame, which
                                           # whiteness cannot see; False for a deck with none)
