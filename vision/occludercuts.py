@@ -1,14 +1,24 @@
 """The visible part of a card that something as white as its paper lies over: a book, a
 box, a sheet. The card's whiteness runs on into the object's, so the whiteness maps give
-one region round both and no outline of the card; but the object's edge is a long
-straight line where the card goes under it. Cut along that line (drawn dark into the
-whiteness, as the frame's border cuts a card running off the photo), the card's part is a
-region of its own, a card's visible part, and `vision.regionjudge` judges it as any other
-(a covered card's gates: paper-white, its outline followed).
+one region round both, and its outline, card and object taken as one, is all the finder
+has there. But the object's edge is a long straight line where the card goes under it.
+Cut along that line (drawn dark into the whiteness, as the frame's border cuts a card
+running off the photo), the card's part is a region of its own, a card's visible part,
+and `vision.regionjudge` judges it as any other (a covered card's gates: paper-white,
+its outline followed); the learned outline scorer has the last say.
 
-Here: `cut_regions`, the whiteness regions once the long straight segments are drawn
-into the whiteness, those that meet a drawn line. Only the taught decks' real-table
-settings use it (`RealSettings.occluder_cuts`).
+Here, for `vision.realfind` (taught decks' real-table settings only,
+`RealSettings.occluder_cuts`):
+
+* `where_to_cut`: only round the outlines the scorer takes but is unsure of (card and
+  object as one is such an outline; looking everywhere cost five times as much, for a
+  few cards more under pale objects drawn over train_ photos: docs/vision-history.md);
+* `cut_regions`: the whiteness regions there once the long straight segments
+  (`cv2.createLineSegmentDetector`, through `vision.edgequads`) are drawn into it, those
+  that meet a drawn line;
+* `cut_bar`: a cut region is a card only when the scorer is sure of it, or when it lies
+  inside an unsure outline several times its size (card and object as one), which then
+  gives way to it.
 """
 from __future__ import annotations
 

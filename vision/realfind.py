@@ -31,6 +31,9 @@ map is trusted, and each part lives in a module of its own:
 * `vision.linecuts`: an outline with a straight edge right across it, that leaves a
   piece more like a card than the outline, is a card lying over another (a fan): the top
   card and the strip that shows of the other;
+* `vision.occludercuts` (taught decks only): round an outline the learned scorer is
+  unsure of, the whiteness cut along long straight edges: the visible part of a card
+  under a book or a box as white as its paper, taken with it as one (here: `_occluded`);
 * non-maximum suppression of the same card found from several maps (here);
 * for taught decks and teaching photos (`framed_fields`), a face that is a colour field
   in a white frame outlined from its field (`vision.fieldfind`), before any other
