@@ -79,6 +79,8 @@ PLAIN_SETTINGS = RealSettings(colour_fields=False)
 # (`WholeSettings.group_tops`: train_ all 464 -> 466 of 519, false 42 -> 40; docs/vision-history.md).
 # A court card lost in a white cloth or a light counter grown from its printed picture
 # (`vision.courtframes`: train_ all 469 -> 472, false 40 -> 38; docs/vision-history.md).
+# A card under a book as white as its paper cut from it along the book's edge
+# (`vision.occludercuts`: train_ all 472 -> 475, false 38 -> 38; docs/vision-history.md).
 LEARNED_SETTINGS = RealSettings(colour_fields=False, learned=True, trim_spurs=0.12, print_groups=0.06,
                                 print_chance=0.5, whole=WholeSettings(group_tops=1.25, top_sides=0.75),
                                 court=CourtSettings(), occluder_cuts=CutSettings())
