@@ -11,6 +11,7 @@ from tests.realphoto_helpers import PHOTOS, score
 from tests.test_fieldfind import taught
 from vision.courtframes import CourtSettings
 from vision.detect import FIELD_SETTINGS, LEARNED_SETTINGS, PLAIN_SETTINGS, READ_FIELD_SETTINGS, DetectSettings
+from vision.occludercuts import CutSettings
 from vision.pipeline import Recognizer
 from vision.profile import builtin_profile
 
@@ -25,14 +26,15 @@ def test_decks_with_no_colour_field_are_looked_for_with_the_plain_settings():
     # edge groups trimmed for it (`trim_spurs`), and the print groups (`print_groups`, taken only
     # at `print_chance`), and the top card of a fan looked for inside it (`WholeSettings.group_tops`),
     # from two corners and a side too (`top_sides`), and court cards from their picture
-    # (`court`, `vision.courtframes`); a built-in deck's not
+    # (`court`, `vision.courtframes`), and a card under a white object cut from it
+    # (`occluder_cuts`, `vision.occludercuts`); a built-in deck's not
     assert LEARNED_SETTINGS == dataclasses.replace(PLAIN_SETTINGS, learned=True, trim_spurs=0.12, print_groups=0.06,
                                                    print_chance=0.5,
                                                    whole=dataclasses.replace(PLAIN_SETTINGS.whole, group_tops=1.25,
                                                                              top_sides=0.75),
-                                                   court=CourtSettings())
+                                                   court=CourtSettings(), occluder_cuts=CutSettings())
     assert not PLAIN_SETTINGS.learned and PLAIN_SETTINGS.trim_spurs == 0 and PLAIN_SETTINGS.print_groups < 0
-    assert PLAIN_SETTINGS.court is None
+    assert PLAIN_SETTINGS.court is None and PLAIN_SETTINGS.occluder_cuts is None
     coloured = Recognizer.create(dataclasses.replace(taught(printed), white_frame=True)).settings.real
     assert coloured == READ_FIELD_SETTINGS and coloured.colour_fields   # (printing no frame: tests/test_fullbleed.py)
     # read, a card running off the frame need not be paper-white inside when a white frame
