@@ -65,12 +65,15 @@ def dump(out: Path, code: Path, limit: int) -> None:
     """Write the outlines the code in `code` finds on every frame into `out` (npz: one
     N x 4 x 2 float32 array per frame and kind)."""
     sys.path.insert(0, str(code))
+    import vision.detect
     from vision.detect import DetectSettings, find_cards
     from vision.realfind import RealSettings, find_outlines
 
     cv2.setNumThreads(1)
     plain, fields, detect = RealSettings(), RealSettings(framed_fields=True), DetectSettings()
-    learned = RealSettings(colour_fields=False, learned=True)   # detect.LEARNED_SETTINGS
+    # a taught deck's real-table settings as the code in `code` has them (a REV from before
+    # LEARNED_SETTINGS: the learned scorer alone)
+    learned = getattr(vision.detect, "LEARNED_SETTINGS", RealSettings(colour_fields=False, learned=True))
     found: dict[str, np.ndarray] = {}
     c0 = time.process_time()
     for name in photo_names(limit):
