@@ -55,11 +55,12 @@ def test_a_tips_reading_as_it_is_gives_way_to_its_slid_sides_reading_another_car
     """A tip whose plain completion finds no side was read as it is at 0.75 or more, and
     the outline as it is cuts across the face: on fresh edge draws a Yellow 6 read Yellow 9
     at 0.78 and a Red Reverse Red 8 at 0.95, where the sides looked for from slid corners
-    completed them to Yellow 6 at 0.88 and Red Reverse at 0.98. Two cards read so: the
-    surer is taken (a Yellow 0 read right at 0.94 as it is, slid Yellow Reverse at 0.93)."""
+    completed them to Yellow 6 at 0.88 and Red Reverse at 0.98. Two cards read so, the slid
+    one surer: that one is taken; the one as it is surer: "unknown" (`_tip_holds`: edge draw
+    310's Blue 0 read Blue 8 at 0.996 as it is, slid Blue 0 at 0.981)."""
     assert read_tip(monkeypatch, reading("Yellow 9", 0.78), reading("Yellow 6", 0.88)).label == "Yellow 6"
     assert read_tip(monkeypatch, reading("Red 8", 0.95), reading("Red Reverse", 0.98)).label == "Red Reverse"
-    assert read_tip(monkeypatch, reading("Yellow 0", 0.94), reading("Yellow Reverse", 0.93)).label == "Yellow 0"
+    assert read_tip(monkeypatch, reading("Blue 8", 0.996), reading("Blue 0", 0.981)).label == "unknown"
     # one card both ways, or the slid one unsure: as it is
     assert read_tip(monkeypatch, reading("Red 8", 0.9), reading("Red 8", 0.99)).label == "Red 8"
     assert read_tip(monkeypatch, reading("Red 8", 0.9), reading("Red 3", 0.7)).label == "Red 8"
@@ -171,6 +172,44 @@ def test_a_tip_read_as_it_is_yields_to_its_completion_guessing_another_card(monk
     assert read(reading("unknown", 0.0), green8, reading("Green 3", 0.87)).label == "unknown"
     assert read(reading("unknown", 0.0), green8, reading("Green 8", 0.87)).label == "Green 8"
     assert read(reading("unknown", 0.0), None, reading("Green 3", 0.87)).label == "Green 3"
+
+
+def test_a_tip_read_as_it_is_must_hold_against_its_completions(monkeypatch):
+    """A tip read from its outline as it is (or the outlines read when that was unsure) cuts
+    across the face: on edge draw 310 a Blue 0 read Blue 8 at 0.996 as it is, its slid sides
+    Blue 0 at 0.981 (its corners 0.01 of the card off the truth, as it is 0.23), a Red 4 Red 5
+    at 0.992 from a completion of its outline, slid Red 4 at 0.992, a Green 9 Green 3 at 0.875,
+    slid Green 9 at 0.862. Where the slid sides read another card at OFF_FRAME_EDGE_BAR, the
+    tip is "unknown"; the slid sides reading it, or another card unsure, or not found, the
+    reading stands (`_tip_holds`)."""
+    slid_whole = TIP_WHOLE + np.float32([5, 0])
+
+    def read(as_is: Reading, completion: Reading | None, slid_reading: Reading | None) -> Reading:
+        monkeypatch.setattr(Recognizer, "_steady", lambda *a: True)
+        monkeypatch.setattr(Recognizer, "_refound", lambda *a: None)
+        monkeypatch.setattr(Recognizer, "_read_outline", lambda self, frame, corners, *a: (as_is, corners, False))
+        monkeypatch.setattr(pipeline, "card_features", lambda frame, corners, profile, *a: corners)
+        monkeypatch.setattr(pipeline, "tip_completed", lambda frame, corners, tip, slid=False:
+                            (None if slid_reading is None else slid_whole) if slid
+                            else (None if completion is None else TIP_WHOLE))
+        monkeypatch.setattr(pipeline, "classify", lambda corners, *a, **k:
+                            completion if np.array_equal(corners, TIP_WHOLE) else
+                            slid_reading if np.array_equal(corners, slid_whole) else as_is)
+        return colour_recognizer().reading(FRAME, TIP)[0]
+    no_guess = dataclasses.replace(reading("unknown", 0.0), guess="unknown")
+    assert read(reading("Blue 8", 0.996), None, reading("Blue 0", 0.981)).label == "unknown"
+    assert read(reading("Green 3", 0.875), no_guess, reading("Green 9", 0.862)).label == "unknown"
+    assert read(reading("Yellow 8", 0.894), None, None).label == "Yellow 8"
+    # the slid sides reading the same card, or another one unsure, or not read at all: it stands
+    assert read(reading("Blue 8", 0.92), None, reading("Blue 8", 0.93)).label == "Blue 8"
+    assert read(reading("Blue 8", 0.92), None, reading("Blue 0", 0.7)).label == "Blue 8"
+    assert read(reading("Blue 8", 0.92), None, dataclasses.replace(no_guess, guess="Blue 0")).label == "Blue 8"
+    assert read(reading("Blue 8", 0.92), no_guess, None).label == "Blue 8"
+    # read surer as it is than completed, by TURN_LEAD (edge draw 185: a Red 8 read Red 1 at
+    # 0.94 as it is, completed Red 8 at 0.825, its slid sides Red 8 at 0.892): so too
+    assert read(reading("Red 1", 0.94), reading("Red 8", 0.825), reading("Red 8", 0.892)).label == "unknown"
+    assert read(reading("Red 1", 0.94), reading("Red 8", 0.825), reading("Red 1", 0.9)).label == "Red 1"
+    assert read(reading("Red 1", 0.94), reading("Red 8", 0.825), None).label == "Red 1"
 
 
 @pytest.mark.skipif(not photo_patches(), reason="../shared/realphotos (real table photos) is missing")

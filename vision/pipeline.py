@@ -164,6 +164,15 @@ OFF_FRAME_EDGE_BAR = 0.75
 # completion guessing Blue 3; edge draw 177: a Green 8 slid to Green 3 at 0.87, completed
 # guessing Green 8; the base set's whole Blue 8 with one corner on the border, completed
 # 0.4 cards off to Blue 6 at 0.56, holds on its slid sides' Blue 8).
+# A tip read from its outline (as it is, or from the outlines read when that was unsure, or
+# as it is surer than its completion by TURN_LEAD) must hold against its slid sides: where
+# they read another card at OFF_FRAME_EDGE_BAR, less sure, it is "unknown" (`_tip_holds`;
+# surer, that card is taken, below). Session 24 (helper edge-wrong), fresh edge draw 310: a
+# Blue 0 read Blue 8 at 0.996 as it is, slid Blue 0 at 0.981; a Red 4 Red 5 at 0.992 from a
+# whole-card outline `_completed` found, slid Red 4 at 0.992; a Green 9 Green 3 at 0.875,
+# slid Green 9 at 0.862; seen draw 185: a Red 8 Red 1 at 0.94 as it is, completed Red 8 at
+# 0.825 and slid Red 8 at 0.892. No right answer of the edge draws or the session-13 sets
+# was read so (docs/vision-history.md, "Edge, session 24").
 # An outline with just one corner on the border (a card's tip off the frame) is read first
 # from the whole card, its corner off the frame put where the card's two sides to it meet
 # (`vision.offframe.tip_completed`, the sides found from the edges), taken at
@@ -192,8 +201,9 @@ OFF_FRAME_EDGE_BAR = 0.75
 # the outline as it is cuts across the face (session 21, edge-find: on fresh --stress edge
 # draws a Yellow 6 read Yellow 9 at 0.78 as it is and Yellow 6 at 0.88 slid, a Red Reverse
 # Red 8 at 0.95 and 0.98; the session-13 set's Yellow 0, right at 0.94 as it is, slid Yellow
-# Reverse at 0.93, stays). Measured with the two rules below (docs/vision-history.md, "Edge,
-# session 21").
+# Reverse at 0.93, stayed; since session 24 the surer one as it is is "unknown" there, above:
+# that Yellow 0's slid sides now read "unknown"). Measured with the two rules below
+# (docs/vision-history.md, "Edge, session 21").
 # Still "unknown" after that, the tip may be no tip: a card running off the frame along a
 # whole side, whose outline the finder closed with one corner beyond the border and its
 # neighbour just inside it (a side across the face from there). Its two sides from the
@@ -481,11 +491,14 @@ class Recognizer:
             reading = completed = classify(card_features(frame, whole, self.profile), self.profile, self.thresholds)
             if reading.known and reading.confidence >= OFF_FRAME_EDGE_BAR:
                 # the outline as it is holds most of the card: where it reads another card
-                # surer by TURN_LEAD, that is taken
+                # surer by TURN_LEAD, that is taken, if it holds against the slid sides
                 as_is = classify(card_features(frame, corners, self.profile), self.profile, self.thresholds)
                 if as_is.known and as_is.label != reading.label and \
                         as_is.confidence >= reading.confidence + TURN_LEAD:
-                    return as_is, corners, False
+                    slid_whole = tip_completed(frame, corners, tip, slid=True)
+                    slid = None if slid_whole is None else \
+                        classify(card_features(frame, slid_whole, self.profile), self.profile, self.thresholds)
+                    return (as_is if _tip_holds(as_is, slid) else unknown_guessing(as_is)), corners, False
                 return reading, whole, False
         reading, read_from, looked = self._read_outline(frame, corners, search)
         if reading.known and reading.confidence < OFF_FRAME_EDGE_BAR:
@@ -505,6 +518,8 @@ class Recognizer:
                         slid.confidence > reading.confidence and completion_agrees(slid.label):
                     return slid, whole, False
             if not completion_agrees(reading.label) and not (slid is not None and slid.label == reading.label):
+                return unknown_guessing(reading), read_from, looked
+            if not _tip_holds(reading, slid):
                 return unknown_guessing(reading), read_from, looked
         if tip is not None and not reading.known:
             # still "unknown": the card's sides looked for from the corners beside the
@@ -785,6 +800,14 @@ def _names_other(reading: Reading, label: str) -> bool:
     (a guess of no card names none)."""
     named = reading.label if reading.known else reading.guess
     return named not in ("", UNKNOWN, label)
+
+
+def _tip_holds(reading: Reading, slid: Reading | None) -> bool:
+    """Whether a tip's `reading` from its outline (as it is, or the outlines read when that
+    was unsure) holds against `slid`, the tip completed from its slid sides (None: no side
+    found): not when that reads another card at OFF_FRAME_EDGE_BAR (`Recognizer._first_reading`)."""
+    return slid is None or not slid.known or slid.label == reading.label or \
+        slid.confidence < OFF_FRAME_EDGE_BAR
 
 
 def _outvoted(taken: Reading, shapes: list[tuple[Reading, np.ndarray]],
