@@ -100,7 +100,7 @@ def test_a_card_face_passes_the_face_check_and_a_blank_tile_does_not():
 def _added(kept: list[np.ndarray], others: list[np.ndarray], white: np.ndarray,
            settings: wholecards.WholeSettings = wholecards.WholeSettings()) -> list[np.ndarray]:
     return wholecards.added(kept, others, white.copy(), white, (20.0, 400.0),
-                            lambda quad, angles, unlike: 1.0, lambda quad: 0.0, settings)
+                            lambda quads, angles, unlikes, skips: [1.0] * len(quads), lambda quad: 0.0, settings)
 
 
 def test_a_whole_card_replaces_the_piece_the_case_held_and_the_case():

@@ -123,11 +123,13 @@ def quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, sizes: tupl
     bf = np.where(straight[:, None], first[j], second[j])    # B's side opposite A's first
     bs = np.where(straight[:, None], second[j], first[j])
     pa, pb = points[i], points[j]
-    # B ahead of A along both of A's sides (inside the corner), and A so for B
+    # B ahead of A along both of A's sides (inside the corner), and A so for B (x and y apart:
+    # the floats of `(rel * first[i]).sum(1)` and the like, without numpy's reduction over rows of two)
     rel = pb - pa
-    ahead = ((rel * first[i]).sum(1) > 0) & ((rel * second[i]).sum(1) > 0) & \
-        ((-rel * bf).sum(1) > 0) & ((-rel * bs).sum(1) > 0)
-    pa, pb, fa, sa, bf, bs = pa[ahead], pb[ahead], first[i][ahead], second[i][ahead], bf[ahead], bs[ahead]
+    rx, ry, fa, sa = rel[:, 0], rel[:, 1], first[i], second[i]
+    ahead = (rx * fa[:, 0] + ry * fa[:, 1] > 0) & (rx * sa[:, 0] + ry * sa[:, 1] > 0) & \
+        (-rx * bf[:, 0] + -ry * bf[:, 1] > 0) & (-rx * bs[:, 0] + -ry * bs[:, 1] > 0)
+    pa, pb, fa, sa, bf, bs = pa[ahead], pb[ahead], fa[ahead], sa[ahead], bf[ahead], bs[ahead]
     # A's first side meets B's side opposite A's second: corner after A along `fa`
     c1 = _meet(pa, fa, pb, bs)
     c3 = _meet(pa, sa, pb, bf)
@@ -136,7 +138,8 @@ def quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, sizes: tupl
     out = out[good]
     if not len(out):
         return out
-    sides = np.linalg.norm(out - np.roll(out, -1, axis=1), axis=2)
+    step = out[:, _NEXT] - out
+    sides = np.sqrt(step[:, :, 0] * step[:, :, 0] + step[:, :, 1] * step[:, :, 1])   # (np.linalg.norm's floats)
     short = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
     long = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
     small, large = sizes
@@ -155,37 +158,48 @@ def side_quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, ratio:
     if n < 2:
         return np.zeros((0, 4, 2), np.float32)
     cos_par = math.cos(math.radians(settings.parallel))
+    # (products of x and y apart, summed: the floats of a dot product's `.sum(1)`, without
+    # numpy's reduction over rows of two)
     i, j = np.triu_indices(n, 1)
-    d = points[j] - points[i]
-    length = np.hypot(d[:, 0], d[:, 1])
-    # (first the pairs with a side of A pointing at B and one of B back at A: few of them)
+    px, py, fx, fy, sx, sy = points[:, 0], points[:, 1], first[:, 0], first[:, 1], second[:, 0], second[:, 1]
+    dx, dy = px[j] - px[i], py[j] - py[i]
+    length = np.hypot(dx, dy)
+    # (first the pairs a card's side apart, then of those the pairs with a side of A pointing
+    # at B and one of B back at A: few of them)
+    sized = np.flatnonzero((length >= sizes[0]) & (length <= sizes[1]))
+    i, j, dx, dy, length = i[sized], j[sized], dx[sized], dy[sized], length[sized]
     with np.errstate(divide="ignore", invalid="ignore"):
-        u = d / length[:, None]
-    ux, uy = u[:, 0], u[:, 1]
-    at_b = np.maximum(first[i, 0] * ux + first[i, 1] * uy, second[i, 0] * ux + second[i, 1] * uy) >= cos_par
-    at_a = np.minimum(first[j, 0] * ux + first[j, 1] * uy, second[j, 0] * ux + second[j, 1] * uy) <= -cos_par
-    keep = np.flatnonzero(at_b & at_a & (length >= sizes[0]) & (length <= sizes[1]))
-    i, j, length, u = i[keep], j[keep], length[keep], u[keep]
+        ux, uy = dx / length, dy / length
+    a_first, a_second = fx[i] * ux + fy[i] * uy, sx[i] * ux + sy[i] * uy     # A's sides along A->B
+    b_first, b_second = fx[j] * ux + fy[j] * uy, sx[j] * ux + sy[j] * uy
+    keep = np.flatnonzero((np.maximum(a_first, a_second) >= cos_par) & (np.minimum(b_first, b_second) <= -cos_par))
+    i, j, length = i[keep], j[keep], length[keep]
+    a_first, a_second, b_first, b_second = a_first[keep], a_second[keep], b_first[keep], b_second[keep]
     out = []
-    for ai, bi in ((first, second), (second, first)):
-        for cj, ej in ((first, second), (second, first)):
-            ok = ((ai[i] * u).sum(1) >= cos_par) & ((cj[j] * -u).sum(1) >= cos_par) & \
-                ((bi[i] * ej[j]).sum(1) >= cos_par)
+    for along_a, bi in ((a_first, second), (a_second, first)):
+        for along_b, ej in ((b_first, second), (b_second, first)):
+            # A's side along A->B, B's back along B->A, their other sides about parallel
+            ok = (along_a >= cos_par) & (-along_b >= cos_par) & \
+                (bi[i, 0] * ej[j, 0] + bi[i, 1] * ej[j, 1] >= cos_par)
             if not ok.any():
                 continue
-            v = bi[i][ok] + ej[j][ok]
+            v = bi[i[ok]] + ej[j[ok]]
             v /= np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-6)[:, None]
-            pa, pb, side = points[i][ok], points[j][ok], length[ok][:, None]
+            pa, pb, side = points[i[ok]], points[j[ok]], length[ok][:, None]
             for depth in (side / ratio, side * ratio):
                 out.append(np.stack((pa, pb, pb + depth * v, pa + depth * v), axis=1))
     if not out:
         return np.zeros((0, 4, 2), np.float32)
     found = np.concatenate(out).astype(np.float32)
-    sides = np.linalg.norm(found - np.roll(found, -1, axis=1), axis=2)
+    step = found[:, _NEXT] - found
+    sides = np.sqrt(step[:, :, 0] * step[:, :, 0] + step[:, :, 1] * step[:, :, 1])   # (np.linalg.norm's floats)
     short = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
     long = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
     small, large = sizes
     return found[(short >= small) & (long <= large)]
+
+
+_NEXT = [1, 2, 3, 0]
 
 
 def segment_mask(shape: tuple[int, int], segs: np.ndarray) -> np.ndarray:

@@ -280,6 +280,21 @@ def _whole_gates(quad: np.ndarray, angles: tuple[float, float], unlike: float, e
                          colour_step=settings.full_bleed)
 
 
+def _whole_gates_of(quads: list[np.ndarray], angles: tuple[float, float], unlikes: list[float], skip_sides: list[int],
+                    edges: np.ndarray, white: np.ndarray, size: tuple[int, int], settings: RealSettings,
+                    channels: list[np.ndarray] | None = None) -> list[float | None]:
+    """`_whole_gates` of each quad (its own `unlikes` and `skip_sides`), the outline shares of
+    those the shape lets through looked up together (`outline_shares`: the same numbers)."""
+    passed = [k for k, (quad, unlike) in enumerate(zip(quads, unlikes))
+              if not (cut_side(quad, size) != -1 or unlike_card(quad) > unlike or
+                      not shape_ok(quad, settings, settings.line_ratio, angles))]
+    out: list[float | None] = [None] * len(quads)
+    for k, share in zip(passed, outline_shares([quads[k] for k in passed], [skip_sides[k] for k in passed], edges,
+                                               white, settings.min_step, channels, settings.full_bleed)):
+        out[k] = share
+    return out
+
+
 def _bleeding(fields: list[np.ndarray], held: list[np.ndarray], edges: np.ndarray, white: np.ndarray,
               channels: list[np.ndarray], min_area: float, max_area: float, size: tuple[int, int],
               settings: RealSettings) -> list:
@@ -467,8 +482,8 @@ def find_outlines(frame: np.ndarray, settings: RealSettings = RealSettings(),
     if settings.whole is not None:
         dropped = [quad for _, _, quad in candidates if not any(quad is k for k in kept)]
         kept = wholecards.added(kept, dropped, gray, white, (settings.min_short_side, math.sqrt(2 * max_area)),
-                                lambda quad, angles, unlike, skip=-1: _whole_gates(quad, angles, unlike, edges, white,
-                                                                                   (sw, sh), settings, coloured, skip),
+                                lambda quads, angles, unlikes, skips: _whole_gates_of(quads, angles, unlikes, skips, edges,
+                                                                                      white, (sw, sh), settings, coloured),
                                 unlike_card, settings.whole, faceless)
     if settings.shaded is not None:
         kept = shadedcards.wholes(kept, gray, white, edges, (settings.min_short_side, math.sqrt(2 * max_area)),

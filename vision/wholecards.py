@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from vision import edgequads
-from vision.warp import order_corners, quad_overlap
+from vision.warp import order_corners, order_corners_of, quad_overlap
 
 
 @dataclass(frozen=True)
@@ -186,13 +186,14 @@ def _segment_quads(kept: list[np.ndarray], areas: list[float], others: list[np.n
                    settings: WholeSettings) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Quadrilaterals from line segments where a whole card may lie (`_where_to_look`),
     best covered first, those at least `min_cover` on segments; and with `top_sides`, the
-    outlines of cards from two corners and a side (`edgequads.side_quads`) at least
-    `top_cover` on them, best covered first."""
+    outlines of cards from two corners and a side (`edgequads.side_quads`) lying in a
+    group (`_grouped`) at least `top_cover` on them, best covered first."""
     box = _where_to_look(kept, areas, others, white, unlike, settings)
     if box is None:
         return [], []
     sides = settings.top_cover if settings.group_tops > 0 and settings.top_sides > 0 else None
-    return _box_quads(gray, box, settings.min_segment * sizes[0], sizes, settings.min_cover, sides)
+    return _box_quads(gray, box, settings.min_segment * sizes[0], sizes, settings.min_cover, sides,
+                      lambda quads: _grouped(quads, kept, areas, settings))
 
 
 def segment_quads(gray: np.ndarray, box: tuple[int, int, int, int], least: float, sizes: tuple[float, float],
@@ -204,9 +205,11 @@ def segment_quads(gray: np.ndarray, box: tuple[int, int, int, int], least: float
 
 
 def _box_quads(gray: np.ndarray, box: tuple[int, int, int, int], least: float, sizes: tuple[float, float],
-               min_cover: float, side_cover: float | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
+               min_cover: float, side_cover: float | None,
+               sided_wanted=None) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """`segment_quads`, and when `side_cover` is given the outlines from two corners and a
-    side (`edgequads.side_quads`) at least that share on segments, best covered first."""
+    side (`edgequads.side_quads`) that `sided_wanted(quads)` (a mask; quads in the
+    picture's pixels) keeps, at least `side_cover` on segments, best covered first."""
     from vision.quadgates import CARD_RATIO   # (vision.quadgates' settings hold these)
     x, y, w, h = box
     quad_settings = edgequads.QuadSettings()
@@ -215,7 +218,11 @@ def _box_quads(gray: np.ndarray, box: tuple[int, int, int, int], least: float, s
         return [], []
     corners = edgequads.corners(segs, quad_settings)
     found = edgequads.quads(*corners, sizes, quad_settings)
+    offset = np.float32((x, y))
     sided = edgequads.side_quads(*corners, CARD_RATIO, sizes, quad_settings) if side_cover is not None else found[:0]
+    if len(sided) and sided_wanted is not None:
+        # (only those kept: their covers, the cut and the order are as of them all)
+        sided = sided[sided_wanted(sided + offset)]
     mask = edgequads.segment_mask((h, w), segs) if len(found) or len(sided) else None
     out = []
     for quads, least_cover in ((found, min_cover), (sided, side_cover)):
@@ -223,20 +230,17 @@ def _box_quads(gray: np.ndarray, box: tuple[int, int, int, int], least: float, s
             out.append([])
             continue
         cover = edgequads.covers(quads, mask)
-        quads = quads + np.float32((x, y))
+        quads = quads + offset
         order = np.argsort(-cover, kind="stable")
         out.append([quads[k] for k in order[cover[order] >= least_cover].tolist()])
     return out[0], out[1]
 
 
-def _in_groups(quads: list[np.ndarray], kept: list[np.ndarray], areas: list[float],
-               settings: WholeSettings) -> list[np.ndarray]:
-    """Those of `quads` (in order) whose middle lies in the box of an outline kept of
+def _grouped(quads: np.ndarray, kept: list[np.ndarray], areas: list[float], settings: WholeSettings) -> np.ndarray:
+    """Which of `quads` (Q x 4 x 2) have their middle in the box of an outline kept of
     `group_tops` to `same_size[1]` times their area (a group's top card's outline: the only
     ones `added` takes from two corners and a side; a quick look before its own)."""
-    if not quads:
-        return []
-    found = np.array(quads, np.float32)
+    found = np.asarray(quads, np.float32)
     x, y = found[:, :, 0], found[:, :, 1]
     area = 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
     middle = found.mean(axis=1)
@@ -245,19 +249,46 @@ def _in_groups(quads: list[np.ndarray], kept: list[np.ndarray], areas: list[floa
         bx, by, bw, bh = cv2.boundingRect(np.round(quad).astype(np.int32))
         near |= (area * settings.group_tops <= held) & (held < area * settings.same_size[1]) & \
             (middle[:, 0] >= bx) & (middle[:, 0] <= bx + bw) & (middle[:, 1] >= by) & (middle[:, 1] <= by + bh)
-    found = found[near]
-    # one of those whose corners round to the same 4-pixel grid points (the same two corners found
-    # from nearby segments), the best covered
+    return near
+
+
+def _first_of_each(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """Of those of `quads` whose corners round to the same 4-pixel grid points (the same two
+    corners found from nearby segments), the first (the best covered), in order."""
+    if not quads:
+        return []
+    found = np.array(quads, np.float32)
     _, first = np.unique(np.round(found.reshape(len(found), 8) / 4), axis=0, return_index=True)
     return list(found[np.sort(first)])
 
 
-def _half_turn_alike(quad: np.ndarray, gray: np.ndarray) -> float:
+def _overlap(a: np.ndarray, a_area: float, b: np.ndarray, b_area: float) -> float:
+    """`quad_overlap(a, b)` of two float32 quads (4 x 2) whose `cv2.contourArea` is known."""
+    area, _ = cv2.intersectConvexConvex(a, b)
+    smaller = min(a_area, b_area)
+    return float(area) / smaller if smaller > 0 else 0.0
+
+
+def _meeting(quads: list[np.ndarray], kept: list[np.ndarray]) -> list[list[int]]:
+    """For each of `quads`, the indexes of the outlines kept whose box meets its box (a
+    pixel to spare): the only ones that can overlap it (`quad_overlap` is 0 for the others)."""
+    if not quads or not kept:
+        return [[] for _ in quads]
+    q = np.array(quads, np.float32).reshape(len(quads), 4, 2)
+    k = np.array(kept, np.float32).reshape(len(kept), 4, 2)
+    low, high = q.min(axis=1)[:, None], q.max(axis=1)[:, None]
+    meet = ((low <= k.max(axis=1) + 1) & (k.min(axis=1) - 1 <= high)).all(axis=2)
+    return [[i for i, m in enumerate(row) if m] for row in meet.tolist()]
+
+
+_UPRIGHT = np.float32(((0, 0), (31, 0), (31, 47), (0, 47)))   # (`_half_turn_alike`'s face)
+
+
+def _half_turn_alike(quad: np.ndarray, gray: np.ndarray, corners: np.ndarray | None = None) -> float:
     """Correlation of the quad's inside, seen upright (32 x 48), with itself turned half
-    round."""
-    upright = np.float32(((0, 0), (31, 0), (31, 47), (0, 47)))
-    inside = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(order_corners(quad), upright),
-                                 (32, 48)).astype(np.float32)
+    round; `corners`: its `order_corners`, when known."""
+    corners = order_corners(quad) if corners is None else corners
+    inside = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(corners, _UPRIGHT), (32, 48)).astype(np.float32)
     a = inside - inside.mean()
     b = a[::-1, ::-1]
     return float((a * b).sum() / max(float((a * a).sum()), 1e-6))
@@ -282,44 +313,66 @@ def added(kept: list[np.ndarray], others: list[np.ndarray], gray: np.ndarray, wh
     dropped; `others`: the outlines the finder dropped for those kept; `frames`: outlines
     from line segments whose inside was no card's face (perhaps a court card's printed
     frame, grown here to the card). `sizes`: a card's smallest short side and largest long
-    side; `gates(quad, angles, unlike, skip_side=-1)`: the finder's own checks of one outline
-    (inside the frame, corners within `angles`, side ratio within `unlike` of a card's),
-    returning the share of its outline (that side left out) on an edge or a step, or None; `unlike(quad)`: how far its side
-    ratio is from a card's (absolute log)."""
+    side; `gates(quads, angles, unlikes, skip_sides)`: the finder's own checks of each outline
+    (inside the frame, corners within `angles`, side ratio within its `unlikes` of a card's),
+    returning for each the share of its outline (its side in `skip_sides` left out, -1: none)
+    on an edge or a step, or None; `unlike(quad)`: how far its side ratio is from a card's
+    (absolute log)."""
     areas = [cv2.contourArea(q) for q in kept]
     whole, sided = _segment_quads(kept, areas, others, gray, white, sizes, unlike, settings)
     tried = [(quad, settings.min_share, settings.max_unlike, False) for quad in whole]
     tried += [(grown_frame(quad, settings), settings.frame_share, settings.frame_card_unlike, False) for quad in frames
               if unlike(quad) <= settings.frame_unlike and
               _half_turn_alike(quad, gray) >= settings.frame_symmetry]
-    tried += [(quad, settings.top_sides, settings.max_unlike, True) for quad in _in_groups(sided, kept, areas, settings)]
-    new: list[np.ndarray] = []
-    dropped: set[int] = set()
-    for quad, least, most_unlike, top in tried:
-        if any(quad_overlap(quad, q) >= settings.overlap for q in new):
-            continue
+    tops = _first_of_each(sided)
+    tried += [(quad, settings.top_sides, settings.max_unlike, True) for quad in tops]
+    if not tried:
+        return list(kept)
+    low, high = settings.same_size
+    group = settings.group_tops if settings.group_tops > 0 else high
+    held = [np.asarray(q, np.float32).reshape(4, 2) for q in kept]
+    held_areas = [cv2.contourArea(q) for q in held]
+    ordered = iter(order_corners_of(np.array(tops)) if tops else ())   # (at once: as `order_corners` each)
+    # First what its place among the outlines kept and its own look say of each (pure: none
+    # of it hangs on the others tried), then the outline's gates of those left all at once,
+    # then each in turn beside those added before it.
+    looked: list[tuple[int, list[tuple[int, float, float]]]] = []
+    for k, ((quad, _, _, top), meeting) in enumerate(zip(tried, _meeting([t[0] for t in tried], kept))):
+        corners = next(ordered) if top else None
         area = cv2.contourArea(quad)
-        low, high = settings.same_size
-        near = [(i, areas[i] / area, overlap) for i, q in enumerate(kept)
-                if (overlap := quad_overlap(quad, q)) >= settings.touch]
+        own = np.asarray(quad, np.float32).reshape(4, 2)
+        own_area = cv2.contourArea(own)
+        near = [(i, areas[i] / area, overlap) for i in meeting
+                if (overlap := _overlap(own, own_area, held[i], held_areas[i])) >= settings.touch]
         # of about its size: the card found already, or the card whose court frame this is
         # (with `group_tops`, one holding it and that much larger: a group, this its top card);
         # partly over it: neither a piece of it nor what it lies on, so not a card
-        tops = settings.group_tops if settings.group_tops > 0 else high
-        if any(low <= ratio < high and not (tops <= ratio and overlap >= settings.hold) or
+        if any(low <= ratio < high and not (group <= ratio and overlap >= settings.hold) or
                ratio < low and overlap < settings.hold for _, ratio, overlap in near):
             continue
-        if top and not any(tops <= ratio < high and overlap >= settings.hold for _, ratio, overlap in near):
+        if top and not any(group <= ratio < high and overlap >= settings.hold for _, ratio, overlap in near):
             continue   # two corners and a side: only a group's top card
-        share = gates(quad, settings.angles, most_unlike)
+        if top and _half_turn_alike(quad, gray, corners) < settings.top_symmetry:
+            continue   # (before the outline's gates: as telling of a top card, and cheaper)
+        looked.append((k, near))
+    # each one's outline share, and a top card's with its fourth side left out as well
+    asked = [(k, -1) for k, _ in looked] + [(k, 2) for k, _ in looked if tried[k][3]]
+    shares = dict(zip(asked, gates([tried[k][0] for k, _ in asked], settings.angles,
+                                   [tried[k][2] for k, _ in asked], [side for _, side in asked])))
+    new: list[np.ndarray] = []
+    dropped: set[int] = set()
+    for k, near in looked:
+        quad, least, _, top = tried[k]
+        if any(quad_overlap(quad, q) >= settings.overlap for q in new):
+            continue
+        share = shares[k, -1]
         if share is None or share < least:
             continue
-        if top and 4 * share - 3 * gates(quad, settings.angles, most_unlike, 2) < settings.top_far:
+        if top and 4 * share - 3 * shares[k, 2] < settings.top_far:
             continue   # (every side inside the frame: the fourth side's share from the other three's)
-        if top and _half_turn_alike(quad, gray) < settings.top_symmetry:
-            continue
         if not looks_like_a_card(quad, white, settings):
             continue
+        area = cv2.contourArea(quad)
         pieces = [i for i, ratio, _ in near if ratio < low]
         if any(areas[i] < settings.half * area and unlike(kept[i]) <= settings.max_unlike for i in pieces):
             continue   # a card inside it: it is the card's shadow, or what the card lies on
