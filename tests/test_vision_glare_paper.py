@@ -351,3 +351,62 @@ def test_the_second_look_at_an_unseen_refusal_asks_both_looks(taught, monkeypatc
         monkeypatch.setattr(C, look, lambda *args: False)
         assert classify(card_features(picture, corners, profile), profile).label == UNKNOWN, look
         monkeypatch.undo()
+
+
+def test_an_unsure_undone_face_is_taken_where_three_readers_agree(taught, monkeypatch):  # noqa: F811
+    """Six faces taught in daylight, streaked under a warm lamp and the very warm dim webcam
+    (20 draws each), those whose frame shows only under the streak: a face the learned
+    reader leaves "unknown" on the frame-paper route is taken as the symbol the templates of
+    its undone face put first (PICK_SURE, PICK_LEAD) where the learned reader reads it in
+    one of its two views and the untouched ink names its colour (`_templates_pick`):
+    186 -> 220
+    read right of 233, every face read right before still is, none read wrong either way."""
+    import vision.classify as C
+    profile = load_profile_file(taught / "deck.npz")
+    said = {"new": [], "old": []}
+    truth = []
+    for face, picture, corners in _frame_under_glare_only():
+        truth.append(face.label)
+        for code, sure in (("new", C.PICK_SURE), ("old", 2.0)):
+            monkeypatch.setattr(C, "PICK_SURE", sure)
+            said[code].append(classify(card_features(picture, corners, profile), profile).label)
+        monkeypatch.undo()
+    right = {code: sum(s == t for s, t in zip(labels, truth)) for code, labels in said.items()}
+    wrong = {code: sum(s not in (t, UNKNOWN) for s, t in zip(labels, truth)) for code, labels in said.items()}
+    assert len(truth) >= 200 and right["new"] >= right["old"] + 25, (len(truth), right)
+    assert wrong["new"] == 0, wrong
+    assert all(new == t for old, new, t in zip(said["old"], said["new"], truth) if old == t)
+
+
+def test_the_pick_asks_the_templates_the_learned_views_and_the_untouched_colour(taught, monkeypatch):  # noqa: F811
+    """A Green 2 under the warm lamp, its frame seen only under the streak, the learned
+    reader unsure and likeliest Green 3: read Green 2 (`_templates_pick`: the templates of
+    its undone face put the 2 first, one of the learned reader's views reads a 2, the
+    untouched ink names green), "unknown" where the learned reader's views read no 2, the
+    untouched ink names another colour, or the templates lead by less than PICK_LEAD."""
+    import vision.classify as C
+    from vision.colour import symbol_groups
+    profile = load_profile_file(taught / "deck.npz")
+    green = FACES.index(next(f for f in FACES if f.label == "Green 2"))
+    picture, corners, _, _ = _streaked_faces(1, [f.image() for f in FACES], 77)[green]
+    reading = classify(card_features(picture, corners, profile), profile)
+    assert reading.label == "Green 2"
+    monkeypatch.setattr(C, "PICK_SURE", 2.0)
+    assert classify(card_features(picture, corners, profile), profile).guess == "Green 3"
+    monkeypatch.undo()
+    undone = glare_free_features(card_features(picture, corners, profile))
+    reader = profile.reader
+    groups = symbol_groups(profile.labels, profile.colours)
+    group_of = np.where(reader.classes >= 0, groups[np.maximum(reader.classes, 0)], -1)
+    per_label = np.array([1.0 if c == "green" else 0.1 for c in profile.colours])
+    views = reader.views(undone.learned(reader.index))
+    two = groups[profile.labels.index("Green 2")]
+    assert C._templates_pick(undone, profile, groups, group_of, per_label, views, None) == \
+        profile.labels.index("Green 2")
+    no_two = np.where(group_of == two, -10.0, views)
+    assert C._templates_pick(undone, profile, groups, group_of, per_label, no_two, None) == -1
+    monkeypatch.setattr(C, "_untouched_colour_agrees", lambda *args: False)
+    assert C._templates_pick(undone, profile, groups, group_of, per_label, views, None) == -1
+    monkeypatch.undo()
+    monkeypatch.setattr(C, "PICK_LEAD", 1.0)
+    assert C._templates_pick(undone, profile, groups, group_of, per_label, views, None) == -1

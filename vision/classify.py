@@ -104,6 +104,12 @@ GLARE_SECOND = 0.8
 # ones: 3 by 0.009-0.024 (the unstressed base set's two among them), 4 by 0.02-0.2 whose
 # undone face the templates read right (docs/vision-history.md, session 22, helper glare-wrong).
 TEMPLATES_AGAINST = 0.03
+# A face on the frame-paper route the learned reader leaves "unknown" is read as the symbol
+# the templates of its undone face put first at PICK_SURE or more, by PICK_LEAD over the
+# next, where the learned reader reads it in one of its two views and the untouched ink
+# names its colour (`_templates_pick`; docs/vision-history.md, session 24, glare-guess).
+PICK_SURE = 0.9
+PICK_LEAD = 0.02
 
 
 @dataclass(frozen=True, eq=False)
@@ -824,6 +830,15 @@ def classify_learned(features: FaceFeatures, profile: "DeckProfile",
             sure == GLARE_SURE and symbol_p >= GLARE_SECOND and
             _templates_agree(features, profile, groups, groups[top], thresholds) and
             _untouched_colour_agrees(features, profile, light, top)):
+        if sure == GLARE_SURE and not isinstance(reader, CnnReader):
+            picked = _templates_pick(features, profile, groups, group_of, per_label,
+                                     reader.views(features.learned(reader.index), agreed), light)
+            if picked >= 0 and not _without_field(profile, seen):
+                members = np.flatnonzero(group_of == groups[picked])
+                best_class = int(members[p[members].argmax()])
+                return Reading(profile.labels[picked], profile.colours[picked],
+                               round(float(per_label[picked]) / max(norm, 1e-12), 3),
+                               round(float(scores[best_class]), 3), bool(turned[best_class]), profile.labels[picked])
         return Reading(UNKNOWN, "", confidence, symbol_score, bool(turned[best_class]), profile.labels[top])
     if not isinstance(reader, CnnReader) and _doubtful(reader, features, scores, members):
         rival = _index_decides(reader, features, scores, members)
@@ -888,6 +903,35 @@ def _unseen_second_look(features: FaceFeatures, profile: "DeckProfile", groups: 
     session 23, helper glare-unknown)."""
     return _templates_agree(features, profile, groups, groups[label], thresholds) and \
         _untouched_colour_agrees(features, profile, light, label)
+
+
+def _templates_pick(features: FaceFeatures, profile: "DeckProfile", groups: np.ndarray, group_of: np.ndarray,
+                    per_label: np.ndarray, views: np.ndarray, light: np.ndarray | None) -> int:
+    """The label (its number) a face read undone against its frame's paper (the
+    frame-paper route) is taken as where the learned reader left it "unknown", or -1: the
+    symbol the template reader puts first (`_template_symbols`) at PICK_SURE or more, by
+    PICK_LEAD or more over the next symbol, printed in one colour, that the learned reader
+    reads best in one of its two views (the face as it lies or turned half round:
+    `LinearReader.views`); the label of that symbol its colour fit prefers (`per_label`,
+    the learned reading's shares, none tied), whose colour the ink no streak touched names
+    (`_untouched_colour_agrees`). Three readers agree: the templates match the undone ink
+    itself, the learned reader the HOG of its edges (where a streak's seams make an 8 read
+    3 turned round), the colour the ink the glare left alone. SESSION_24_FIGURES"""
+    per_symbol = _template_symbols(features, profile, groups)
+    ranked = np.argsort(-per_symbol)
+    symbol = int(ranked[0])
+    if float(per_symbol[symbol]) < PICK_SURE or \
+            len(ranked) > 1 and float(per_symbol[symbol] - per_symbol[ranked[1]]) < PICK_LEAD:
+        return -1
+    labels = np.flatnonzero(groups == symbol)
+    if not all(profile.colours[label] for label in labels):
+        return -1
+    if not any(group_of[int(np.argmax(view))] == symbol for view in views):
+        return -1
+    label = int(labels[per_label[labels].argmax()])
+    if int((per_label[labels] >= per_label[label]).sum()) > 1:
+        return -1
+    return label if _untouched_colour_agrees(features, profile, light, label) else -1
 
 
 def _templates_agree(features: FaceFeatures, profile: "DeckProfile", groups: np.ndarray, answer: int,

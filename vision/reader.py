@@ -515,6 +515,13 @@ class LinearReader:
         """(scores per class, the better of both orientations; turned per class).
         `agreed`: the card's two corners show the same index glyph (`corners_agree`), and
         the index block then has the larger share AGREED_SHARE."""
+        both = self.views(pair, agreed)
+        turned = both[1] > both[0]
+        return np.maximum(both[0], both[1]), turned
+
+    def views(self, pair: np.ndarray, agreed: bool = False) -> np.ndarray:
+        """The scores per class of each orientation (2 x C: the face as it lies, then
+        turned half round), as `scores` weighs them."""
         both = (pair - self.mean) @ self.weights + self.bias      # (2, C)
         if agreed and 0.0 < self.share < AGREED_SHARE:
             start = len(self.mean) - INDEX_DIM
@@ -523,8 +530,7 @@ class LinearReader:
             # bias for both: each class's share of the views)
             card = both - self.bias - glyph
             both = self.bias + card * ((1 - AGREED_SHARE) / (1 - self.share)) + glyph * (AGREED_SHARE / self.share)
-        turned = both[1] > both[0]
-        return np.maximum(both[0], both[1]), turned
+        return both
 
     def corners_agree(self, rows: np.ndarray) -> bool:
         """Whether both corners show a glyph (`index_rows`) and the index block alone reads
