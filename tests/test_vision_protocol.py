@@ -568,10 +568,12 @@ def test_an_outline_read_both_ways_as_two_cards_about_as_surely_is_unknown(monke
     assert may_lie_turned(across)
     frame = np.zeros((300, 300, 3), np.uint8)
 
-    def read_as(plain: Reading, turned: Reading) -> Reading:
+    def read_as(plain: Reading, turned: Reading, templates: tuple[float, float] = (0.9, 0.9)) -> Reading:
         monkeypatch.setattr(pipeline, "card_features", lambda frame, corners, profile, *a: corners)
         monkeypatch.setattr(pipeline, "classify",
                             lambda corners, *a, **k: plain if np.array_equal(corners, across) else turned)
+        monkeypatch.setattr(pipeline, "template_match",
+                            lambda corners, *a: templates[0] if np.array_equal(corners, across) else templates[1])
         return Recognizer.create(profile).reading(frame, across)[0]
 
     seven, reverse = Reading("Blue 7", "blue", 0.997, 0.9, False), Reading("Blue Reverse", "blue", 0.997, 0.9, False)
@@ -582,6 +584,12 @@ def test_an_outline_read_both_ways_as_two_cards_about_as_surely_is_unknown(monke
     assert read_as(Reading("Blue 3", "blue", 0.888, 0.9, False),
                    Reading("Blue Draw Two", "blue", 0.997, 0.9, False)).label == "Blue Draw Two"
     assert read_as(seven, Reading("Blue 7", "blue", 0.99, 0.9, False)).label == "Blue 7"   # one card both ways
+    # the templates tell the ways apart (session 24: a Blue 3 on its side read Blue 4 at 0.996 as the
+    # right way read Blue 3 at 0.996; the 4 matched its templates 0.77, the 3 0.99): that way
+    three, four = Reading("Blue 3", "blue", 0.996, 0.9, False), Reading("Blue 4", "blue", 0.996, 0.9, False)
+    assert read_as(four, three, templates=(0.77, 0.99)).label == "Blue 3"
+    assert read_as(three, four, templates=(0.99, 0.77)).label == "Blue 3"
+    assert read_as(four, three, templates=(0.88, 0.99)).label == "unknown"   # under TURN_TEMPLATES apart
 
 
 def steep_wild_photo(seed: int, kind: str) -> tuple[np.ndarray, np.ndarray, Face]:

@@ -970,6 +970,13 @@ def _template_symbols(features: FaceFeatures, profile: "DeckProfile", groups: np
     return per_symbol
 
 
+def template_match(features: FaceFeatures, profile: "DeckProfile", label: str) -> float:
+    """How well the template reader (`_template_symbols`) matches the symbol of `label` on
+    the face `features`: the best of that symbol's taught templates (NCC, whitened)."""
+    groups = symbol_groups(profile.labels, profile.colours)
+    return float(_template_symbols(features, profile, groups)[groups[list(profile.labels).index(label)]])
+
+
 def _templates_against(features: FaceFeatures, profile: "DeckProfile", groups: np.ndarray,
                        answer: int) -> tuple[str, bool]:
     """The symbol the template reader (`_template_symbols`) puts first where it is not

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import cv2
 import numpy as np
 
-from vision.classify import UNKNOWN, Reading, Thresholds, card_features, classify
+from vision.classify import UNKNOWN, Reading, Thresholds, card_features, classify, template_match
 from vision.colour import field_deck, scene_gain, symbol_groups
 from vision.complete import completions, seen_corner
 from vision.framescale import grown_by_frame
@@ -230,6 +230,14 @@ OFF_FRAME_EDGE_BAR = 0.75
 # as Green 2 at 0.866 against 0.865 (both wrong, taken before), and Blue Draw Two at 0.997
 # against Blue 3 at 0.888 (right, kept).
 TURN_LEAD = 0.05
+# Such a tie is broken by the template reader (`vision.classify.template_match`, the ink
+# itself against the taught templates): the way whose own symbol it matches by TURN_TEMPLATES
+# more than the other way matches its own is taken (then the steadiness check, as any
+# reading). Session 24 (helper s24-p2-misses), 34 unstressed protocol-2 draws: every turned
+# tie on a card was a face on its side read "4" as surely as the right way read the card
+# (Blue 3 as Blue 4 at 0.996 against 0.996), its templates matched 0.69-0.77 against the
+# right way's 0.99 (docs/vision-history.md, "Protocol 2's misses over 34 unstressed draws").
+TURN_TEMPLATES = 0.15
 # A taught colour deck's card still "unknown" after every reading above, the steadiness
 # check's included, is read from the other outlines of it the finder gives on a window
 # around its outline (`vision.refind.others_around`: the finder's outline was poor, a
@@ -560,14 +568,20 @@ class Recognizer:
     def _either_way(self, frame: np.ndarray, corners: np.ndarray, reading: Reading) -> tuple[Reading, np.ndarray] | None:
         """A taught colour deck's outline that may lie turned a quarter (`may_lie_turned`),
         its first `reading` given, read turned too: "unknown" when the two read two cards
-        within TURN_LEAD, the turned reading when known and surer; else None (the first
-        reading stands)."""
+        within TURN_LEAD (unless the templates tell the ways apart by TURN_TEMPLATES: that
+        way), the turned reading when known and surer; else None (the first reading stands)."""
         if not (self.turns and may_lie_turned(corners)):
             return None
         turned = np.roll(corners, 1, axis=0)
         other = classify(card_features(frame, turned, self.profile), self.profile, self.thresholds)
         if other.known and reading.known and other.label != reading.label and \
                 abs(other.confidence - reading.confidence) < TURN_LEAD:
+            match = template_match(card_features(frame, corners, self.profile), self.profile, reading.label)
+            match_turned = template_match(card_features(frame, turned, self.profile), self.profile, other.label)
+            if match >= match_turned + TURN_TEMPLATES:
+                return reading, corners
+            if match_turned >= match + TURN_TEMPLATES:
+                return other, turned
             return unknown_guessing(reading), corners
         if other.known and other.confidence > reading.confidence:
             return other, turned
