@@ -133,6 +133,29 @@ def test_a_card_along_the_border_must_hold_on_the_other_lengths_it_may_have(monk
                     reading("Green Reverse", 0.7), {}).label == "Green 8"
 
 
+SLID_WHOLE = TIP_WHOLE + np.float32([5, 0])
+
+
+def tip_read(monkeypatch, as_is: Reading, completion: Reading | None, slid_reading: Reading | None,
+             along: bool = True) -> Reading:
+    """The colour recognizer's reading of TIP, read `as_is` from its outline, `completion`
+    from its completion (TIP_WHOLE) and `slid_reading` from its slid sides (SLID_WHOLE; None:
+    not found); `along=False`: the sides along the border find nothing either."""
+    monkeypatch.setattr(Recognizer, "_steady", lambda *a: True)
+    monkeypatch.setattr(Recognizer, "_refound", lambda *a: None)
+    if not along:
+        monkeypatch.setattr(Recognizer, "_tip_along_border", lambda *a: None)
+    monkeypatch.setattr(Recognizer, "_read_outline", lambda self, frame, corners, *a: (as_is, corners, False))
+    monkeypatch.setattr(pipeline, "card_features", lambda frame, corners, profile, *a: corners)
+    monkeypatch.setattr(pipeline, "tip_completed", lambda frame, corners, tip, slid=False:
+                        (None if slid_reading is None else SLID_WHOLE) if slid
+                        else (None if completion is None else TIP_WHOLE))
+    monkeypatch.setattr(pipeline, "classify", lambda corners, *a, **k:
+                        completion if np.array_equal(corners, TIP_WHOLE) else
+                        slid_reading if np.array_equal(corners, SLID_WHOLE) else as_is)
+    return colour_recognizer().reading(FRAME, TIP)[0]
+
+
 def test_a_tip_read_as_it_is_yields_to_its_completion_guessing_another_card(monkeypatch):
     """A tip whose completion (`tip_completed`) reads "unknown" was read as it is at
     OFF_FRAME_EDGE_BAR or more: on edge draw 121 a Blue 3 read Blue Skip at 0.91 as it is, its
@@ -140,21 +163,9 @@ def test_a_tip_read_as_it_is_yields_to_its_completion_guessing_another_card(monk
     completion reads or guesses another card, the tip is "unknown" (so too a reading from its
     slid sides); where it guesses the same card or none, or no completion is found, the
     reading stands."""
-    slid_whole = TIP_WHOLE + np.float32([5, 0])
 
     def read(as_is: Reading, completion: Reading | None, slid_reading: Reading | None = None) -> Reading:
-        monkeypatch.setattr(Recognizer, "_steady", lambda *a: True)
-        monkeypatch.setattr(Recognizer, "_refound", lambda *a: None)
-        monkeypatch.setattr(Recognizer, "_tip_along_border", lambda *a: None)
-        monkeypatch.setattr(Recognizer, "_read_outline", lambda self, frame, corners, *a: (as_is, corners, False))
-        monkeypatch.setattr(pipeline, "card_features", lambda frame, corners, profile, *a: corners)
-        monkeypatch.setattr(pipeline, "tip_completed", lambda frame, corners, tip, slid=False:
-                            (None if slid_reading is None else slid_whole) if slid
-                            else (None if completion is None else TIP_WHOLE))
-        monkeypatch.setattr(pipeline, "classify", lambda corners, *a, **k:
-                            completion if np.array_equal(corners, TIP_WHOLE) else
-                            slid_reading if np.array_equal(corners, slid_whole) else as_is)
-        return colour_recognizer().reading(FRAME, TIP)[0]
+        return tip_read(monkeypatch, as_is, completion, slid_reading, along=False)
     unsure = dataclasses.replace(reading("unknown", 0.0), guess="Blue 3")
     assert read(reading("Blue Skip", 0.91), unsure).label == "unknown"
     assert read(reading("Blue Skip", 0.91), reading("Blue 3", 0.6)).label == "unknown"
@@ -182,20 +193,9 @@ def test_a_tip_read_as_it_is_must_hold_against_its_completions(monkeypatch):
     slid Green 9 at 0.862. Where the slid sides read another card at OFF_FRAME_EDGE_BAR, the
     tip is "unknown"; the slid sides reading it, or another card unsure, or not found, the
     reading stands (`_tip_holds`)."""
-    slid_whole = TIP_WHOLE + np.float32([5, 0])
 
     def read(as_is: Reading, completion: Reading | None, slid_reading: Reading | None) -> Reading:
-        monkeypatch.setattr(Recognizer, "_steady", lambda *a: True)
-        monkeypatch.setattr(Recognizer, "_refound", lambda *a: None)
-        monkeypatch.setattr(Recognizer, "_read_outline", lambda self, frame, corners, *a: (as_is, corners, False))
-        monkeypatch.setattr(pipeline, "card_features", lambda frame, corners, profile, *a: corners)
-        monkeypatch.setattr(pipeline, "tip_completed", lambda frame, corners, tip, slid=False:
-                            (None if slid_reading is None else slid_whole) if slid
-                            else (None if completion is None else TIP_WHOLE))
-        monkeypatch.setattr(pipeline, "classify", lambda corners, *a, **k:
-                            completion if np.array_equal(corners, TIP_WHOLE) else
-                            slid_reading if np.array_equal(corners, slid_whole) else as_is)
-        return colour_recognizer().reading(FRAME, TIP)[0]
+        return tip_read(monkeypatch, as_is, completion, slid_reading)
     no_guess = dataclasses.replace(reading("unknown", 0.0), guess="unknown")
     assert read(reading("Blue 8", 0.996), None, reading("Blue 0", 0.981)).label == "unknown"
     assert read(reading("Green 3", 0.875), no_guess, reading("Green 9", 0.862)).label == "unknown"
