@@ -138,12 +138,7 @@ def quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, sizes: tupl
     out = out[good]
     if not len(out):
         return out
-    step = out[:, _NEXT] - out
-    sides = np.sqrt(step[:, :, 0] * step[:, :, 0] + step[:, :, 1] * step[:, :, 1])   # (np.linalg.norm's floats)
-    short = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
-    long = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
-    small, large = sizes
-    return out[(short >= small) & (long <= large)]
+    return _card_sized(out, sizes)
 
 
 def side_quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, ratio: float,
@@ -191,12 +186,7 @@ def side_quads(points: np.ndarray, first: np.ndarray, second: np.ndarray, ratio:
     if not out:
         return np.zeros((0, 4, 2), np.float32)
     found = np.concatenate(out).astype(np.float32)
-    step = found[:, _NEXT] - found
-    sides = np.sqrt(step[:, :, 0] * step[:, :, 0] + step[:, :, 1] * step[:, :, 1])   # (np.linalg.norm's floats)
-    short = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
-    long = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
-    small, large = sizes
-    return found[(short >= small) & (long <= large)]
+    return _card_sized(found, sizes)
 
 
 _NEXT = [1, 2, 3, 0]
@@ -293,3 +283,14 @@ def find(gray: np.ndarray, white: np.ndarray, box: tuple[int, int, int, int], si
         if wanted(quad, out) and card_face(quad, white, settings):
             out.append((float(cover[k]), float(cv2.contourArea(quad)), quad))
     return out
+
+
+def _card_sized(quads: np.ndarray, sizes: tuple[float, float]) -> np.ndarray:
+    """The quads (N x 4 x 2) whose mean short side is `sizes[0]` or more and mean long side
+    `sizes[1]` or less."""
+    step = quads[:, _NEXT] - quads
+    sides = np.sqrt(step[:, :, 0] * step[:, :, 0] + step[:, :, 1] * step[:, :, 1])   # (np.linalg.norm's floats)
+    short = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+    long = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+    small, large = sizes
+    return quads[(short >= small) & (long <= large)]
